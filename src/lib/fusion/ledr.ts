@@ -1,0 +1,58 @@
+import type { Hit } from '../types.ts';
+import type { FusedHit } from './fused-hit.ts';
+import { assertUniqueIds, rankFused, topOf } from './fused-hit.ts';
+
+/** LaPraDoR's cut-off: BM25 scores past the top 1,000 are set to 0. */
+export const DEFAULT_LEDR_BM25_DEPTH = 1000;
+
+/** Dense similarity of the query to a candidate: a precomputed map or a function. */
+export type DenseScores = ReadonlyMap<string, number> | ((docId: string) => number);
+
+export interface LedrOptions {
+  /** K: how many BM25 hits are candidates (and keep a non-zero BM25 score); default 1000. */
+  k?: number;
+  /** Length of the fused ranking; default: all candidates. */
+  limit?: number;
+}
+
+/** The two factors of a LEDR score. */
+export interface LedrParts {
+  /** The document's BM25 score (it is among the BM25 top K, so this is its real score). */
+  bm25: number;
+  /** 1-based rank in the BM25 ranking. */
+  bm25Rank: number;
+  /** Dense similarity (cosine) of query and document. */
+  dense: number;
+}
+
+/**
+ * Lexicon-Enhanced Dense Retrieval (LaPraDoR, Xu et al., Findings of ACL 2022, §3.4, eq. 9):
+ *
+ *   score(q, d) = sim_dense(q, d) · BM25(q, d)
+ *
+ * where BM25 is 0 for documents outside the BM25 top K (the paper's K = 1,000). A document with BM25 0
+ * scores 0 whatever its dense similarity, so — like the authors' code — only the BM25 top K are
+ * candidates, and the dense scores are needed for those alone. `bm25` must be ordered best first.
+ * The product is taken in double. Ordered by score descending, then document id.
+ */
+export function lexiconEnhancedDense(
+  bm25: readonly Hit[],
+  dense: DenseScores,
+  options: LedrOptions = {},
+): FusedHit<LedrParts>[] {
+  const candidates = topOf(bm25, options.k ?? DEFAULT_LEDR_BM25_DEPTH);
+  assertUniqueIds(candidates, 'the BM25 ranking');
+  const denseOf = typeof dense === 'function' ? dense : (docId: string) => dense.get(docId);
+  const fused = candidates.map((hit, position): FusedHit<LedrParts> => {
+    const similarity = denseOf(hit.docId);
+    if (similarity === undefined || !Number.isFinite(similarity)) {
+      throw new RangeError(`no dense score for BM25 candidate "${hit.docId}"`);
+    }
+    return {
+      docId: hit.docId,
+      score: similarity * hit.score,
+      parts: { bm25: hit.score, bm25Rank: position + 1, dense: similarity },
+    };
+  });
+  return rankFused(fused, options.limit);
+}

@@ -1,0 +1,69 @@
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { chromium, type BrowserContext, type Page } from 'playwright-core';
+import { repoRoot } from '../shared-dir.ts';
+
+/** Debian's chromium (installed by scripts/ensure-chromium.sh); never a downloaded browser. */
+export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+
+/** Screenshots and traces of browser tests, kept as CI artifacts. */
+export const ARTIFACTS_DIR = join(repoRoot, 'test-artifacts');
+
+export interface BrowserSession {
+  context: BrowserContext;
+  page: Page;
+  /** The profile folder: reuse it with `launch({ profileDir })` to test what survives a browser restart. */
+  profileDir: string;
+  /** Messages the page logged as errors, uncaught exceptions included. */
+  errors: string[];
+  close(options?: { keepProfile?: boolean }): Promise<void>;
+}
+
+/**
+ * Starts headless chromium on a fresh (or given) profile. Playwright rejects `--user-data-dir` in args, so a
+ * persistent context gets its own temp folder. `--enable-unsafe-webgpu` exposes a SwiftShader WebGPU
+ * adapter on localhost; the background-networking flags stop chromium from calling Google's hosts, which
+ * this machine's closed network refuses.
+ */
+export async function launch(options: { profileDir?: string } = {}): Promise<BrowserSession> {
+  const profileDir = options.profileDir ?? mkdtempSync(join(tmpdir(), 'rp-profile-'));
+  const context = await chromium.launchPersistentContext(profileDir, {
+    executablePath: CHROMIUM,
+    headless: true,
+    viewport: { width: 1440, height: 900 },
+    args: [
+      '--no-sandbox',
+      '--enable-unsafe-webgpu',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+      '--disable-quic',
+      '--no-first-run',
+    ],
+  });
+  const page = context.pages()[0] ?? (await context.newPage());
+  const errors: string[] = [];
+  page.on('pageerror', (error) => errors.push(`pageerror: ${error.message}`));
+  page.on('console', (message) => {
+    if (message.type() === 'error') errors.push(`console: ${message.text()}`);
+  });
+  return {
+    context,
+    page,
+    profileDir,
+    errors,
+    async close({ keepProfile = false } = {}) {
+      await context.close();
+      if (!keepProfile) rmSync(profileDir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** Saves a full-page screenshot under test-artifacts/ and returns its path. */
+export async function screenshot(page: Page, name: string): Promise<string> {
+  mkdirSync(ARTIFACTS_DIR, { recursive: true });
+  const path = join(ARTIFACTS_DIR, `${name}.png`);
+  await page.screenshot({ path, fullPage: true });
+  return path;
+}

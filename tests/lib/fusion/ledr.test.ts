@@ -1,0 +1,55 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { lexiconEnhancedDense } from '../../../src/lib/fusion/ledr.ts';
+import type { Hit } from '../../../src/lib/types.ts';
+import { rankingArbitrary } from './rankings.ts';
+
+const bm25: Hit[] = [
+  { docId: 'a', score: 10 },
+  { docId: 'b', score: 8 },
+  { docId: 'c', score: 6 },
+];
+const dense = new Map([
+  ['a', 0.1],
+  ['b', 0.5],
+  ['c', 0.9],
+  ['far', 0.99],
+]);
+
+describe('lexiconEnhancedDense (LaPraDoR LEDR)', () => {
+  it('multiplies dense similarity by the BM25 score (hand-checked)', () => {
+    const fused = lexiconEnhancedDense(bm25, dense);
+    expect(fused.map((h) => [h.docId, h.score])).toEqual([
+      ['c', 0.9 * 6],
+      ['b', 0.5 * 8],
+      ['a', 0.1 * 10],
+    ]);
+    expect(fused[0]!.parts).toEqual({ bm25: 6, bm25Rank: 3, dense: 0.9 });
+  });
+
+  it('only scores the BM25 top K: documents beyond it have BM25 0', () => {
+    const fused = lexiconEnhancedDense(bm25, dense, { k: 2 });
+    expect(fused.map((h) => h.docId)).toEqual(['b', 'a']);
+    // 'far' has the best dense score but no BM25 score: it is never a candidate.
+    expect(lexiconEnhancedDense(bm25, dense).map((h) => h.docId)).not.toContain('far');
+  });
+
+  it('accepts a dense scoring function and cuts to limit', () => {
+    const fused = lexiconEnhancedDense(bm25, (docId) => (docId === 'a' ? 1 : 0.5), { limit: 1 });
+    expect(fused).toEqual([{ docId: 'a', score: 10, parts: { bm25: 10, bm25Rank: 1, dense: 1 } }]);
+  });
+
+  it('fails loudly when a candidate has no dense score', () => {
+    expect(() => lexiconEnhancedDense(bm25, new Map([['a', 0.3]]))).toThrow(/"b"/);
+  });
+
+  it('keeps the BM25 order when every dense score is the same positive number', () => {
+    fc.assert(
+      fc.property(rankingArbitrary({ distinctScores: true }), fc.double({ min: 0.01, max: 1, noNaN: true }), (hits, cosine) => {
+        const fused = lexiconEnhancedDense(hits, () => cosine);
+        expect(fused.map((h) => h.docId)).toEqual(hits.map((h) => h.docId));
+        for (const hit of fused) expect(hit.score).toBe(hit.parts.dense * hit.parts.bm25);
+      }),
+    );
+  });
+});
