@@ -1,0 +1,58 @@
+/**
+ * The analyzers a user can pick, as data: key, label, description and constructor. All three are Lucene
+ * 8.7 analyzers reproduced term for term, so an index built here can be compared with Lucene/Pyserini.
+ */
+import type { Analyzer } from './analyzer.ts';
+import { englishAnalyzer } from './english-analyzer.ts';
+import { simpleAnalyzer } from './simple-analyzer.ts';
+import { standardAnalyzer } from './standard-analyzer.ts';
+
+export interface AnalyzerInfo {
+  readonly name: string;
+  /** Short human label for menus. */
+  readonly label: string;
+  /** One or two sentences on what it does. */
+  readonly description: string;
+  /** A fresh instance (each has its own term memo). */
+  readonly create: () => Analyzer;
+}
+
+export const analyzers = {
+  english: {
+    name: 'english',
+    label: 'English (Lucene EnglishAnalyzer)',
+    description:
+      "Unicode word segmentation, possessive 's removed, lower-cased, 33 English stop words dropped, Porter " +
+      "stemming. Lucene 8.7's EnglishAnalyzer, as used by Pyserini's BEIR BM25 baselines.",
+    create: englishAnalyzer,
+  },
+  standard: {
+    name: 'standard',
+    label: 'Standard (Lucene StandardAnalyzer)',
+    description:
+      "Unicode word segmentation and lower-casing only: no stop words, no stemming. Lucene 8.7's " +
+      'StandardAnalyzer with its default (empty) stop set.',
+    create: standardAnalyzer,
+  },
+  simple: {
+    name: 'simple',
+    label: 'Simple (letters only)',
+    description:
+      "Runs of letters, lower-cased; digits and punctuation split words and are dropped. Lucene 8.7's " +
+      'SimpleAnalyzer.',
+    create: simpleAnalyzer,
+  },
+} as const satisfies Record<string, AnalyzerInfo>;
+
+export type AnalyzerName = keyof typeof analyzers;
+
+export const analyzerNames = Object.keys(analyzers) as AnalyzerName[];
+
+export function isAnalyzerName(name: string): name is AnalyzerName {
+  return Object.hasOwn(analyzers, name);
+}
+
+/** A new analyzer by registry name. */
+export function createAnalyzer(name: AnalyzerName): Analyzer {
+  return analyzers[name].create();
+}
