@@ -1,0 +1,212 @@
+/**
+ * `npm run -s cli -- trec-eval [-q] [-c] [-n] [-l N] [-M N] [-m measure[.params]]… [--json] <qrels> <run>`
+ *
+ * trec_eval 9.0.8's command line (trec_eval.c: getopt_long options "hvqm:cl:nD:JN:M:R:T:oZ:") for the
+ * measures of src/lib/eval: same flag forms (`-mP.5`, `-m P.5`, `-M100`, `-l2`, bundled `-qc`, long
+ * names such as `--measure=map`, options after the files), same text output byte for byte. Options that
+ * change other measures or input formats (-D -J -N -R -T -Z -o) are refused rather than ignored. `-` as
+ * the run file reads standard input. `--json` prints one JSON object instead of the text table.
+ */
+import { createReadStream } from 'node:fs';
+import { ParseError } from '../lib/data/errors.ts';
+import type { ByteSource } from '../lib/data/lines.ts';
+import { readTrecQrels, readTrecRun } from '../lib/data/trec.ts';
+import { evaluate, type EvalResult } from '../lib/eval/evaluate.ts';
+import { MeasureError } from '../lib/eval/measure-spec.ts';
+import { DuplicateDocumentError } from '../lib/eval/ranking.ts';
+import { formatTrecEval } from '../lib/eval/trec-eval-output.ts';
+import { CliError } from './cli-error.ts';
+
+const usage = `usage: npm run -s cli -- trec-eval [-q] [-c] [-n] [-l N] [-M N] {-m measure[.params]}* [--json] qrels_file results_file
+  -q        also print every query's values
+  -c        average over all qrels queries (absent ones count 0)
+  -n        no summary ("all") rows
+  -l N      minimum grade of a relevant document (default 1)
+  -M N      evaluate only the first N documents of each query
+  -m M      measure, e.g. -m ndcg_cut.10 -mP.5,10 -m recall.100 -m all_trec (default: official)
+  --json    print one JSON object instead of trec_eval's text
+supported measures: runid num_q num_ret num_rel num_rel_ret map Rprec recip_rank P recall ndcg ndcg_cut map_cut success R_cap Hole
+`;
+
+export interface TrecEvalArgs {
+  perQuery: boolean;
+  complete: boolean;
+  summary: boolean;
+  relevanceLevel: number;
+  maxDocs: number;
+  measures: string[];
+  json: boolean;
+  help: boolean;
+  qrelsPath: string;
+  runPath: string;
+}
+
+/** Options that take a value, by short letter. */
+const VALUE_OPTIONS = new Set(['m', 'l', 'M']);
+const LONG_OPTIONS: Record<string, string> = {
+  help: 'h',
+  query_eval_wanted: 'q',
+  measure: 'm',
+  complete_rel_info_wanted: 'c',
+  level_for_rel: 'l',
+  nosummary: 'n',
+  Max_retrieved_per_topic: 'M',
+};
+const REFUSED = new Set(['v', 'D', 'J', 'N', 'R', 'T', 'Z', 'o']);
+
+/** Parses trec_eval's command line (GNU getopt style). Throws CliError on anything it cannot honour. */
+export function parseTrecEvalArgs(args: readonly string[]): TrecEvalArgs {
+  const parsed: Omit<TrecEvalArgs, 'qrelsPath' | 'runPath'> = {
+    perQuery: false,
+    complete: false,
+    summary: true,
+    relevanceLevel: 1,
+    maxDocs: Infinity,
+    measures: [],
+    json: false,
+    help: false,
+  };
+  const files: string[] = [];
+  const apply = (option: string, value: string | undefined): void => {
+    switch (option) {
+      case 'h':
+        parsed.help = true;
+        break;
+      case 'q':
+        parsed.perQuery = true;
+        break;
+      case 'c':
+        parsed.complete = true;
+        break;
+      case 'n':
+        parsed.summary = false;
+        break;
+      case 'm':
+        parsed.measures.push(value!);
+        break;
+      case 'l':
+        parsed.relevanceLevel = integerOption('-l', value!);
+        break;
+      case 'M': {
+        const maxDocs = integerOption('-M', value!);
+        if (maxDocs < 0) throw new CliError(`-M needs a number of documents >= 0, got '${value}'`);
+        parsed.maxDocs = maxDocs;
+        break;
+      }
+      default:
+        throw new CliError(
+          REFUSED.has(option) ? `option -${option} is not supported by this trec-eval` : `unknown option -${option} (try --help)`,
+        );
+    }
+  };
+
+  for (let i = 0; i < args.length; i++) {
+    const arg = args[i]!;
+    if (arg === '--') {
+      files.push(...args.slice(i + 1));
+      break;
+    }
+    if (arg === '--json') {
+      parsed.json = true;
+    } else if (arg.startsWith('--')) {
+      const [name, inline] = splitLongOption(arg.slice(2));
+      const option = LONG_OPTIONS[name];
+      if (option === undefined) throw new CliError(`unknown option --${name} (try --help)`);
+      let value = inline;
+      if (VALUE_OPTIONS.has(option) && value === undefined) {
+        value = args[++i];
+        if (value === undefined) throw new CliError(`option --${name} needs a value`);
+      }
+      apply(option, value);
+    } else if (arg.startsWith('-') && arg !== '-') {
+      // A cluster of short options ("-qc"); a value option takes the rest of the cluster or the next arg.
+      for (let j = 1; j < arg.length; j++) {
+        const option = arg[j]!;
+        if (VALUE_OPTIONS.has(option)) {
+          const value = j + 1 < arg.length ? arg.slice(j + 1) : args[++i];
+          if (value === undefined) throw new CliError(`option -${option} needs a value`);
+          apply(option, value);
+          break;
+        }
+        apply(option, undefined);
+      }
+    } else {
+      files.push(arg);
+    }
+  }
+  if (parsed.help) return { ...parsed, qrelsPath: '', runPath: '' };
+  if (files.length !== 2) {
+    throw new CliError(`expected a qrels file and a results file, got ${files.length} file argument(s) (try --help)`);
+  }
+  return { ...parsed, qrelsPath: files[0]!, runPath: files[1]! };
+}
+
+function splitLongOption(text: string): [string, string | undefined] {
+  const equals = text.indexOf('=');
+  return equals === -1 ? [text, undefined] : [text.slice(0, equals), text.slice(equals + 1)];
+}
+
+function integerOption(flag: string, value: string): number {
+  if (!/^[+-]?\d+$/.test(value)) throw new CliError(`${flag} needs an integer, got '${value}'`);
+  return Number.parseInt(value, 10);
+}
+
+function openSource(path: string): ByteSource {
+  return path === '-' ? process.stdin : createReadStream(path);
+}
+
+/** Reads a file through one of the TREC parsers, turning read and parse failures into one-line CliErrors. */
+async function readInput<T>(path: string, what: string, read: (source: ByteSource, file: string) => Promise<T>): Promise<T> {
+  try {
+    return await read(openSource(path), path === '-' ? '<stdin>' : path);
+  } catch (error) {
+    if (error instanceof ParseError) throw new CliError(`${what}: ${error.message}`);
+    const message = error instanceof Error ? error.message : String(error);
+    throw new CliError(`cannot read ${what} file '${path}': ${message}`);
+  }
+}
+
+export async function trecEvalCommand(args: string[]): Promise<void> {
+  const options = parseTrecEvalArgs(args);
+  if (options.help) {
+    process.stdout.write(usage);
+    return;
+  }
+  const qrels = await readInput(options.qrelsPath, 'qrels', (source, file) => readTrecQrels(source, { file }));
+  const { run, runId } = await readInput(options.runPath, 'results', (source, file) => readTrecRun(source, { file }));
+  if (qrels.size === 0) throw new CliError(`qrels file '${options.qrelsPath}' holds no judgments`);
+  if (run.size === 0) throw new CliError(`results file '${options.runPath}' holds no results`);
+
+  let result: EvalResult;
+  try {
+    result = evaluate(qrels, run, {
+      measures: options.measures.length > 0 ? options.measures : ['official'],
+      relevanceLevel: options.relevanceLevel,
+      complete: options.complete,
+      maxDocs: options.maxDocs,
+      runId,
+    });
+  } catch (error) {
+    if (error instanceof MeasureError || error instanceof DuplicateDocumentError) throw new CliError(error.message);
+    throw error;
+  }
+  if (result.queries.length === 0) throw new CliError('no queries with both results and relevance info');
+  if (result.skipped.length > 0) {
+    process.stderr.write(`trec-eval: not implemented, left out: ${result.skipped.join(' ')}\n`);
+  }
+  process.stdout.write(options.json ? `${JSON.stringify(toJson(result, options))}\n` : formatTrecEval(result, options));
+}
+
+/** The JSON form: the same rows as the text output, as numbers. */
+function toJson(result: EvalResult, options: Pick<TrecEvalArgs, 'perQuery' | 'summary'>): Record<string, unknown> {
+  const json: Record<string, unknown> = {};
+  if (result.runId !== undefined) json.runid = result.runId;
+  json.measures = result.columns.map((column) => column.name);
+  if (options.perQuery) {
+    const queries: Record<string, Record<string, number>> = Object.create(null) as Record<string, Record<string, number>>;
+    for (const query of result.queries) if (query.inRun) queries[query.qid] = query.values;
+    json.queries = queries;
+  }
+  if (options.summary) json.all = result.all;
+  return json;
+}

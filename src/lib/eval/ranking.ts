@@ -1,0 +1,64 @@
+import type { Hit } from '../types.ts';
+
+/**
+ * The order in which trec_eval reads a ranking (form_res_rels.c, `comp_sim_docno`): score descending,
+ * ties broken by document id in DECREASING `strcmp` order. The rank column of a run file is ignored.
+ * Pyserini prints scores with 6 decimals, so ties are common and this rule decides real numbers.
+ */
+
+/**
+ * `strcmp` on the UTF-8 bytes of two strings: negative, zero or positive. UTF-8 byte order equals code
+ * point order, which differs from JavaScript's UTF-16 `<` only between surrogate pairs and U+E000–U+FFFF;
+ * the remap below moves surrogates above U+FFFF so code units compare as code points.
+ */
+export function compareStrcmp(a: string, b: string): number {
+  const length = Math.min(a.length, b.length);
+  for (let i = 0; i < length; i++) {
+    const x = a.charCodeAt(i);
+    const y = b.charCodeAt(i);
+    if (x !== y) return codePointOrder(x) - codePointOrder(y);
+  }
+  return a.length - b.length;
+}
+
+function codePointOrder(unit: number): number {
+  if (unit < 0xd800) return unit;
+  return unit >= 0xe000 ? unit - 0x800 : unit + 0x2000;
+}
+
+/** trec_eval's ranking order: higher score first, then document id in decreasing strcmp order. */
+export function compareTrecHits(a: Hit, b: Hit): number {
+  if (a.score > b.score) return -1;
+  if (a.score < b.score) return 1;
+  return compareStrcmp(b.docId, a.docId);
+}
+
+/** Thrown when a ranking names the same document twice, which trec_eval refuses ("duplicate docs"). */
+export class DuplicateDocumentError extends Error {
+  override readonly name = 'DuplicateDocumentError';
+
+  constructor(
+    readonly queryId: string,
+    readonly docId: string,
+  ) {
+    super(`query ${queryId}: document ${docId} is retrieved twice`);
+  }
+}
+
+/**
+ * The document ids trec_eval evaluates for one query: hits sorted by {@link compareTrecHits}, cut to the
+ * first `maxDocs` (`-M`), then checked for duplicates — after the cut, as form_res_rels.c does, so a
+ * duplicate below the `-M` cutoff is tolerated exactly when trec_eval tolerates it.
+ */
+export function rankForEvaluation(queryId: string, hits: readonly Hit[], maxDocs = Infinity): string[] {
+  const sorted = [...hits].sort(compareTrecHits);
+  const kept = sorted.length > maxDocs ? sorted.slice(0, Math.max(0, maxDocs)) : sorted;
+  const seen = new Set<string>();
+  const docIds: string[] = [];
+  for (const hit of kept) {
+    if (seen.has(hit.docId)) throw new DuplicateDocumentError(queryId, hit.docId);
+    seen.add(hit.docId);
+    docIds.push(hit.docId);
+  }
+  return docIds;
+}

@@ -1,0 +1,37 @@
+import { formatFixed, padRight } from './c-format.ts';
+import type { EvalColumn, EvalResult } from './evaluate.ts';
+
+/**
+ * trec_eval's text output (meas_print_single.c, meas_print_final.c, m_runid.c): one line per value,
+ *
+ *   printf("%-22s\t%s\t%6.4f\n", name, qid, value)     (integers: "%ld", runid: "%s")
+ *
+ * With `perQuery` (`-q`), first every evaluated query present in the run, in qrels-id order, each with all
+ * its per-query values in measure order; then (unless `summary` is false, `-n`) the "all" rows, `runid`
+ * first. Queries only evaluated because of `-c` have no per-query rows, as in trec_eval's out.test.aqc.
+ */
+export function formatTrecEval(result: EvalResult, options: { perQuery?: boolean; summary?: boolean } = {}): string {
+  const lines: string[] = [];
+  if (options.perQuery) {
+    const columns = result.columns.filter((column) => column.perQuery);
+    for (const query of result.queries) {
+      if (!query.inRun) continue;
+      for (const column of columns) lines.push(formatLine(column, query.qid, query.values[column.name]!));
+    }
+  }
+  if (options.summary ?? true) {
+    if (result.runId !== undefined) lines.push(`${padRight('runid', 22)}\tall\t${result.runId}`);
+    for (const column of result.columns) lines.push(formatLine(column, 'all', result.all[column.name]!));
+  }
+  return lines.map((line) => `${line}\n`).join('');
+}
+
+/** One output line without its newline. */
+export function formatLine(column: EvalColumn, qid: string, value: number): string {
+  return `${padRight(column.name, 22)}\t${qid}\t${formatValue(column, value)}`;
+}
+
+/** A value as trec_eval prints it: `%ld` of the value cast to long for counts, else `%6.4f`. */
+export function formatValue(column: Pick<EvalColumn, 'integer'>, value: number): string {
+  return column.integer ? String(Math.trunc(value)) : formatFixed(value, 4).padStart(6);
+}

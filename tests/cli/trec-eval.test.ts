@@ -1,0 +1,92 @@
+/**
+ * The `trec-eval` command, run as a user runs it (`tsx src/cli/main.ts trec-eval …`), against trec_eval
+ * 9.0.8's expected outputs in /work/shared/trec_eval: the lines of the supported measures must be
+ * byte-identical and in the same order.
+ */
+import { execFile } from 'node:child_process';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { describe, expect, it } from 'vitest';
+import { parseTrecEvalArgs } from '../../src/cli/trec-eval.ts';
+import { repoRoot, shared } from '../shared-dir.ts';
+import { REFERENCE_RUNS, SUPPORTED_NAME, nameOf, outputLines } from '../lib/eval/fixtures.ts';
+
+const run = promisify(execFile);
+const tsx = join(repoRoot, 'node_modules', '.bin', 'tsx');
+
+async function trecEval(args: readonly string[]): Promise<{ stdout: string; stderr: string; code: number }> {
+  try {
+    const { stdout, stderr } = await run(tsx, ['src/cli/main.ts', 'trec-eval', ...args], { cwd: repoRoot });
+    return { stdout, stderr, code: 0 };
+  } catch (error) {
+    const failed = error as { stdout: string; stderr: string; code: number };
+    return { stdout: failed.stdout, stderr: failed.stderr, code: failed.code };
+  }
+}
+
+describe.each(REFERENCE_RUNS)('trec-eval CLI vs trec_eval 9.0.8 $output', (reference) => {
+  it(`prints the supported lines of ${reference.output} byte for byte`, async () => {
+    const args = [...reference.cliArgs, shared('trec_eval', reference.qrels), shared('trec_eval', reference.run)];
+    const { stdout, code } = await trecEval(args);
+    expect(code).toBe(0);
+    const expected = outputLines(shared('trec_eval', reference.output)).filter((line) => SUPPORTED_NAME.test(nameOf(line)));
+    expect(expected.length).toBeGreaterThan(0);
+    expect(stdout).toBe(expected.map((line) => `${line}\n`).join(''));
+  });
+});
+
+describe('trec-eval CLI', () => {
+  const qrels = () => shared('trec_eval', 'qrels.test');
+  const results = () => shared('trec_eval', 'results.test');
+
+  it('prints one JSON object with --json', async () => {
+    const { stdout, code } = await trecEval(['--json', '-q', '-m', 'P.5', '-mrunid', qrels(), results()]);
+    expect(code).toBe(0);
+    const json = JSON.parse(stdout) as { runid: string; measures: string[]; queries: Record<string, Record<string, number>>; all: Record<string, number> };
+    expect(json.runid).toBe('STANDARD');
+    expect(json.measures).toEqual(['P_5']);
+    expect(Object.keys(json.queries)).toEqual(['301', '302', '303']);
+    expect(json.all.P_5!.toFixed(4)).toBe('0.2667'); // out.test.a: P_5 all 0.2667
+  });
+
+  it.each([
+    [['-m', 'bpref'], /unsupported measure 'bpref'/],
+    [['-m', 'P.0'], /cutoffs must be positive/],
+    [['-J'], /option -J is not supported/],
+  ])('fails with one line for %j', async (extra, message) => {
+    const { stderr, code } = await trecEval([...extra, qrels(), results()]);
+    expect(code).not.toBe(0);
+    expect(stderr.trim().split('\n')).toHaveLength(1);
+    expect(stderr).toMatch(message);
+  });
+
+  it('fails with one line for a missing or malformed file', async () => {
+    const missing = await trecEval([qrels(), '/nonexistent/run']);
+    expect(missing.code).not.toBe(0);
+    expect(missing.stderr).toMatch(/results.*\/nonexistent\/run/);
+    const malformed = await trecEval([results(), results()]);
+    expect(malformed.code).not.toBe(0);
+    expect(malformed.stderr).toMatch(/results.test:1: expected 4 fields/);
+  });
+});
+
+describe('parseTrecEvalArgs', () => {
+  it("accepts trec_eval's flag forms", () => {
+    const parsed = parseTrecEvalArgs(['-qc', '-mP.5', '-m', 'map', '-M100', '-l', '2', 'qrels', '--measure=recall.10', 'run', '-n']);
+    expect(parsed).toMatchObject({
+      perQuery: true,
+      complete: true,
+      summary: false,
+      maxDocs: 100,
+      relevanceLevel: 2,
+      measures: ['P.5', 'map', 'recall.10'],
+      qrelsPath: 'qrels',
+      runPath: 'run',
+    });
+    expect(parseTrecEvalArgs(['-l2', '-M', '5', 'a', '-']).runPath).toBe('-');
+  });
+
+  it.each([[['-l', 'x', 'a', 'b']], [['-M-1', 'a', 'b']], [['a']], [['-m']], [['--bogus', 'a', 'b']]])('refuses %j', (args) => {
+    expect(() => parseTrecEvalArgs(args)).toThrow();
+  });
+});

@@ -1,0 +1,86 @@
+import { readFileSync } from 'node:fs';
+import type { Hit, Qrels, Run } from '../../../src/lib/types.ts';
+
+/** Text as the byte source the parsers read, optionally cut into chunks of `chunkSize` bytes. */
+export async function* bytesOf(text: string, chunkSize = Infinity): AsyncGenerator<Uint8Array> {
+  const bytes = new TextEncoder().encode(text);
+  for (let start = 0; start < bytes.length; start += chunkSize) yield bytes.subarray(start, start + chunkSize);
+}
+
+/** Qrels from `{ qid: { docId: grade } }`. */
+export function qrelsOf(judgments: Record<string, Record<string, number>>): Qrels {
+  return new Map(Object.entries(judgments).map(([qid, docs]) => [qid, new Map(Object.entries(docs))]));
+}
+
+/** A run from `{ qid: [[docId, score], …] }`. */
+export function runOf(rankings: Record<string, Array<[string, number]>>): Run {
+  return new Map(Object.entries(rankings).map(([qid, hits]) => [qid, hits.map(([docId, score]): Hit => ({ docId, score }))]));
+}
+
+/** Lines of a trec_eval output file, without the trailing empty line. */
+export function outputLines(path: string): string[] {
+  return readFileSync(path, 'utf8').split('\n').filter((line) => line !== '');
+}
+
+/**
+ * Names of the values this project computes, recognized from trec_eval's printed names alone (not from
+ * our own output), so a filter built on it cannot hide a missing line.
+ */
+export const SUPPORTED_NAME =
+  /^(runid|num_q|num_ret|num_rel|num_rel_ret|map|Rprec|recip_rank|ndcg|P_\d+|recall_\d+|ndcg_cut_\d+|map_cut_\d+|success_\d+|ndcg_-?\d+=.*)$/;
+
+/** The measure name of a trec_eval output line (the first, space-padded column). */
+export function nameOf(line: string): string {
+  return line.split('\t')[0]!.trimEnd();
+}
+
+/**
+ * The reference files of trec_eval 9.0.8's test suite and the options of the command that produced each,
+ * from /work/shared/README.md (the `make quicktest` commands of trec_eval's Makefile). Measures this
+ * project does not implement are left out of `measures`/`cliArgs`; their lines are filtered out by
+ * SUPPORTED_NAME.
+ */
+export interface ReferenceRun {
+  output: string;
+  qrels: string;
+  run: string;
+  measures: readonly string[];
+  cliArgs: readonly string[];
+  perQuery: boolean;
+  complete?: boolean;
+  maxDocs?: number;
+  relevanceLevel?: number;
+}
+
+export const REFERENCE_RUNS: readonly ReferenceRun[] = [
+  // trec_eval qrels.test results.test > out.test
+  { output: 'out.test', qrels: 'qrels.test', run: 'results.test', measures: ['official'], cliArgs: [], perQuery: false },
+  // trec_eval -m all_trec qrels.test results.test > out.test.a
+  { output: 'out.test.a', qrels: 'qrels.test', run: 'results.test', measures: ['all_trec'], cliArgs: ['-m', 'all_trec'], perQuery: false },
+  // trec_eval -m all_trec -q qrels.test results.test > out.test.aq
+  { output: 'out.test.aq', qrels: 'qrels.test', run: 'results.test', measures: ['all_trec'], cliArgs: ['-m', 'all_trec', '-q'], perQuery: true },
+  // trec_eval -m all_trec -q -c qrels.test results.trunc > out.test.aqc
+  {
+    output: 'out.test.aqc', qrels: 'qrels.test', run: 'results.trunc', measures: ['all_trec'], complete: true,
+    cliArgs: ['-m', 'all_trec', '-q', '-c'], perQuery: true,
+  },
+  // trec_eval -m all_trec -q -c -M100 qrels.test results.trunc > out.test.aqcM
+  {
+    output: 'out.test.aqcM', qrels: 'qrels.test', run: 'results.trunc', measures: ['all_trec'], complete: true, maxDocs: 100,
+    cliArgs: ['-m', 'all_trec', '-q', '-c', '-M100'], perQuery: true,
+  },
+  // trec_eval -m all_trec -mrelstring.20 -q -l2 qrels.rel_level results.test > out.test.aql (relstring: not implemented)
+  {
+    output: 'out.test.aql', qrels: 'qrels.rel_level', run: 'results.test', measures: ['all_trec'], relevanceLevel: 2,
+    cliArgs: ['-m', 'all_trec', '-q', '-l2'], perQuery: true,
+  },
+  // trec_eval -q -miprec_at_recall..10,.20,.25,.75,.50 -m P.5,7,3 -m recall.20,2000 -m Rprec_mult.5.0,0.2,0.35
+  //   -mutility.2,-1,0,0 -m 11pt_avg..25,.5,.75 -mndcg.1=3,2=9,4=4.5 -mndcg_cut.10,20,23.4 -msuccess.2,5,20
+  //   qrels.test results.test > out.test.meas_params   (iprec_at_recall, Rprec_mult, utility, 11pt_avg: not implemented)
+  {
+    output: 'out.test.meas_params', qrels: 'qrels.test', run: 'results.test',
+    measures: ['P.5,7,3', 'recall.20,2000', 'ndcg.1=3,2=9,4=4.5', 'ndcg_cut.10,20,23.4', 'success.2,5,20'],
+    cliArgs: ['-q', '-m', 'P.5,7,3', '-m', 'recall.20,2000', '-mndcg.1=3,2=9,4=4.5', '-mndcg_cut.10,20,23.4', '-msuccess.2,5,20'],
+    perQuery: true,
+  },
+];
