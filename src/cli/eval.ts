@@ -1,0 +1,167 @@
+/**
+ * `eval`: index a BEIR dataset, run every judged query of a split with one retriever and print the
+ * trec_eval `-c` measures the BEIR and Pyserini tables report.
+ *
+ *   npm run -s cli -- eval --dataset <BEIR dir> --split test --retriever bm25 [--k1 0.9 --b 0.4]
+ *       [--top-k 1000] [--run-out <file>] [--json]
+ */
+import { writeFile } from 'node:fs/promises';
+import { basename, resolve } from 'node:path';
+import { parseArgs } from 'node:util';
+import { analyzerNames, createAnalyzer, isAnalyzerName, type AnalyzerName } from '../lib/analysis/analyzers.ts';
+import { judgedQueries, type BeirCollection } from '../lib/data/beir.ts';
+import { formatTrecRun } from '../lib/data/trec.ts';
+import { evaluate } from '../lib/eval/evaluate.ts';
+import { formatTrecEval } from '../lib/eval/trec-eval-output.ts';
+import type { Normalization } from '../lib/fusion/normalize.ts';
+import type { Qrels } from '../lib/types.ts';
+import { CliError } from './cli-error.ts';
+import { loadBeirDir } from './dataset.ts';
+import { retrieve, RETRIEVERS, type RetrieverName, type RetrieverSettings } from './retrievers.ts';
+
+/** The trec_eval measures of BEIR's and Pyserini's tables, in this order. */
+export const EVAL_MEASURES = ['ndcg_cut.10', 'recall.100', 'map_cut.100', 'recip_rank', 'P.10'] as const;
+
+const OPTIONS = {
+  dataset: { type: 'string' },
+  split: { type: 'string', default: 'test' },
+  retriever: { type: 'string', default: 'bm25' },
+  k1: { type: 'string' },
+  b: { type: 'string' },
+  analyzer: { type: 'string', default: 'english' },
+  'top-k': { type: 'string', default: '1000' },
+  'keep-identical-ids': { type: 'boolean', default: false },
+  model: { type: 'string', default: 'local/glove-100d-sif' },
+  dtype: { type: 'string' },
+  search: { type: 'string', default: 'exact' },
+  'ledr-k': { type: 'string', default: '1000' },
+  'rrf-k': { type: 'string', default: '60' },
+  alpha: { type: 'string', default: '0.5' },
+  normalization: { type: 'string', default: 'min-max' },
+  'run-out': { type: 'string' },
+  json: { type: 'boolean', default: false },
+  help: { type: 'boolean', short: 'h', default: false },
+} as const;
+
+const USAGE = `usage: npm run -s cli -- eval --dataset <BEIR dir> [options]
+  --split <name>            qrels split to evaluate (default test)
+  --retriever <name>        ${Object.keys(RETRIEVERS).join(' | ')} (default bm25)
+  --k1 <n> --b <n>          BM25 parameters (default 0.9, 0.4: Anserini/Pyserini)
+  --analyzer <name>         ${analyzerNames.join(' | ')} (default english: Lucene EnglishAnalyzer)
+  --top-k <n>               hits per query in the run (default 1000)
+  --keep-identical-ids      keep hits whose id equals the query id (default: removed, as BEIR/Pyserini)
+  --model <id|folder>       dense model: registry id, hub id or model folder (default local/glove-100d-sif)
+  --dtype <fp32|fp16|q8>    dense model weights
+  --search <exact|hnsw>     dense search (default exact)
+  --ledr-k <n>              LEDR: BM25 candidates per query (default 1000)
+  --rrf-k <n>               RRF constant (default 60)
+  --alpha <n>               convex: weight of BM25 (default 0.5)
+  --normalization <name>    convex: min-max | z-score (default min-max)
+  --run-out <file>          also write the TREC run
+  --json                    print one JSON object`;
+
+function numberOption(name: string, text: string | undefined, check: (n: number) => boolean, what: string): number | undefined {
+  if (text === undefined) return undefined;
+  const value = Number(text);
+  if (text.trim() === '' || !Number.isFinite(value) || !check(value)) throw new CliError(`--${name} ${text}: expected ${what}`);
+  return value;
+}
+
+const positiveInteger = (n: number) => Number.isInteger(n) && n > 0;
+
+function parseEvalArgs(args: string[]) {
+  let parsed;
+  try {
+    parsed = parseArgs({ args, options: OPTIONS, allowPositionals: false, strict: true });
+  } catch (error) {
+    throw new CliError(`${error instanceof Error ? error.message : String(error)} (try --help)`);
+  }
+  const values = parsed.values;
+  if (values.help) return undefined;
+  if (values.dataset === undefined) throw new CliError('--dataset <BEIR dir> is required (try --help)');
+  if (!Object.hasOwn(RETRIEVERS, values.retriever)) {
+    throw new CliError(`--retriever ${values.retriever}: expected one of ${Object.keys(RETRIEVERS).join(', ')}`);
+  }
+  if (!isAnalyzerName(values.analyzer)) throw new CliError(`--analyzer ${values.analyzer}: expected one of ${analyzerNames.join(', ')}`);
+  if (values.search !== 'exact' && values.search !== 'hnsw') throw new CliError(`--search ${values.search}: expected exact or hnsw`);
+  if (values.normalization !== 'min-max' && values.normalization !== 'z-score') {
+    throw new CliError(`--normalization ${values.normalization}: expected min-max or z-score`);
+  }
+  if (values.dtype !== undefined && !['fp32', 'fp16', 'q8'].includes(values.dtype)) {
+    throw new CliError(`--dtype ${values.dtype}: expected fp32, fp16 or q8`);
+  }
+  const k1 = numberOption('k1', values.k1, (n) => n >= 0, 'a number ≥ 0') ?? 0.9;
+  const b = numberOption('b', values.b, (n) => n >= 0 && n <= 1, 'a number between 0 and 1') ?? 0.4;
+  const settings: RetrieverSettings = {
+    retriever: values.retriever as RetrieverName,
+    analyzer: values.analyzer as AnalyzerName,
+    bm25: { k1, b },
+    topK: numberOption('top-k', values['top-k'], positiveInteger, 'a positive integer')!,
+    ignoreIdenticalIds: !values['keep-identical-ids'],
+    model: values.model,
+    dtype: values.dtype as RetrieverSettings['dtype'],
+    search: values.search,
+    ledrK: numberOption('ledr-k', values['ledr-k'], positiveInteger, 'a positive integer')!,
+    rrfK: numberOption('rrf-k', values['rrf-k'], (n) => n >= 0, 'a number ≥ 0')!,
+    alpha: numberOption('alpha', values.alpha, (n) => n >= 0 && n <= 1, 'a number between 0 and 1')!,
+    normalization: values.normalization as Exclude<Normalization, 'none'>,
+  };
+  return { dataset: resolve(values.dataset), split: values.split, runOut: values['run-out'], json: values.json, settings };
+}
+
+function progress(message: string): void {
+  process.stderr.write(`${message}\n`);
+}
+
+function splitQrels(collection: BeirCollection, split: string): Qrels {
+  const qrels = collection.qrels.get(split);
+  if (qrels === undefined) throw new CliError(`no qrels for split "${split}"`);
+  return qrels;
+}
+
+export async function evalCommand(args: string[]): Promise<void> {
+  const options = parseEvalArgs(args);
+  if (options === undefined) {
+    process.stdout.write(`${USAGE}\n`);
+    return;
+  }
+  const { dataset, split, settings } = options;
+  const loadStart = performance.now();
+  const collection = await loadBeirDir(dataset, { splits: [split] });
+  const loadMs = performance.now() - loadStart;
+  const qrels = splitQrels(collection, split);
+  const queries = judgedQueries(collection.queries, qrels);
+  if (queries.length === 0) throw new CliError(`split "${split}" judges no query of ${dataset}/queries.jsonl`);
+  progress(`loaded ${collection.docs.length} documents and ${queries.length} ${split} queries in ${loadMs.toFixed(0)} ms`);
+
+  const { run, timings, description } = await retrieve(collection.docs, queries, settings, progress);
+  if (options.runOut !== undefined) {
+    await writeFile(options.runOut, formatTrecRun(run, settings.retriever));
+    progress(`wrote ${options.runOut}`);
+  }
+
+  const result = evaluate(qrels, run, { measures: EVAL_MEASURES, complete: true });
+  const allTimings = { load_ms: loadMs, ...timings };
+  if (options.json) {
+    const report = {
+      dataset: basename(dataset),
+      split,
+      retriever: settings.retriever,
+      queries: queries.length,
+      docs: collection.docs.length,
+      settings: description,
+      metrics: Object.fromEntries(result.columns.map((column) => [column.name, result.all[column.name]!])),
+      timings: allTimings,
+    };
+    process.stdout.write(`${JSON.stringify(report)}\n`);
+    return;
+  }
+  process.stdout.write(
+    `# ${basename(dataset)} ${split}: ${queries.length} queries, ${collection.docs.length} documents; ` +
+      `${settings.retriever} (${Object.entries(description).map(([k, v]) => `${k} ${v}`).join(', ')}); trec_eval -c\n`,
+  );
+  process.stdout.write(formatTrecEval(result));
+  for (const [name, value] of Object.entries(allTimings)) {
+    process.stdout.write(`${name.padEnd(22)}\t${value < 10 ? value.toFixed(3) : value.toFixed(0)}\n`);
+  }
+}

@@ -1,0 +1,165 @@
+/**
+ * The retrievers of the `eval` command, each producing a run over the same documents and queries with
+ * the core's code: BM25 (Lucene-equal TypeScript reference), dense (transformers.js on onnxruntime-node),
+ * and the fusions of the two (LEDR, RRF, convex combination).
+ */
+import { createAnalyzer, type AnalyzerName } from '../lib/analysis/analyzers.ts';
+import { analyzeQuery, indexCorpus } from '../lib/bm25/bm25-corpus.ts';
+import { searchBm25 } from '../lib/bm25/bm25-search.ts';
+import type { Bm25Params } from '../lib/bm25/bm25-similarity.ts';
+import type { EmbeddingDtype } from '../lib/dense/registry.ts';
+import { convexCombination } from '../lib/fusion/convex.ts';
+import { lexiconEnhancedDense } from '../lib/fusion/ledr.ts';
+import type { Normalization } from '../lib/fusion/normalize.ts';
+import { reciprocalRankFusion } from '../lib/fusion/rrf.ts';
+import type { Doc, Hit, Query, Run } from '../lib/types.ts';
+import { denseRetrieve } from './dense.ts';
+
+export const RETRIEVERS = {
+  bm25: 'BM25, Lucene 8.7 / Pyserini bm25-flat semantics',
+  dense: 'dense embeddings (exact or HNSW search)',
+  ledr: 'LaPraDoR LEDR: dense cosine × BM25 over the BM25 top K',
+  rrf: 'reciprocal rank fusion of BM25 and dense',
+  convex: 'alpha · BM25 + (1 − alpha) · dense over normalized scores',
+} as const;
+
+export type RetrieverName = keyof typeof RETRIEVERS;
+
+export interface RetrieverSettings {
+  retriever: RetrieverName;
+  analyzer: AnalyzerName;
+  bm25: Bm25Params;
+  /** Hits per query in the run. */
+  topK: number;
+  /** Drop hits whose document id equals the query id (BEIR `ignore_identical_ids`, Pyserini `--remove-query`). */
+  ignoreIdenticalIds: boolean;
+  model: string;
+  dtype: EmbeddingDtype | undefined;
+  search: 'exact' | 'hnsw';
+  /** LEDR's K: the BM25 candidates per query. */
+  ledrK: number;
+  rrfK: number;
+  alpha: number;
+  normalization: Exclude<Normalization, 'none'>;
+}
+
+export interface RetrievalResult {
+  run: Run;
+  /** Milliseconds (and docs/s) by stage, snake_case keys as in the JSON output. */
+  timings: Record<string, number>;
+  /** The settings that shaped the run, for the report header. */
+  description: Record<string, string | number>;
+}
+
+type Progress = (message: string) => void;
+
+interface Bm25Result {
+  run: Run;
+  timings: { index_ms: number; query_ms_mean: number };
+}
+
+function bm25Run(docs: readonly Doc[], queries: readonly Query[], settings: RetrieverSettings, depth: number, progress: Progress): Bm25Result {
+  const analyzer = createAnalyzer(settings.analyzer);
+  const indexStart = performance.now();
+  const index = indexCorpus(docs, analyzer, {
+    progressEvery: 5000,
+    onProgress: (done, total) => progress(`bm25: indexed ${done}/${total} documents`),
+  });
+  const indexMs = performance.now() - indexStart;
+  const run: Run = new Map();
+  const queryStart = performance.now();
+  for (const query of queries) {
+    run.set(query.id, searchBm25(index, analyzeQuery(query, analyzer), {
+      k: depth,
+      params: settings.bm25,
+      ignoreIdenticalIds: settings.ignoreIdenticalIds,
+    }));
+  }
+  const queryMs = (performance.now() - queryStart) / Math.max(1, queries.length);
+  progress(`bm25: ${index.terms.length} terms; index ${indexMs.toFixed(0)} ms, ${queryMs.toFixed(3)} ms per query`);
+  return { run, timings: { index_ms: indexMs, query_ms_mean: queryMs } };
+}
+
+function withoutIdenticalIds(run: Run, enabled: boolean): Run {
+  if (!enabled) return run;
+  return new Map([...run].map(([qid, hits]) => [qid, hits.filter((hit) => hit.docId !== qid)]));
+}
+
+async function denseRun(docs: readonly Doc[], queries: readonly Query[], settings: RetrieverSettings, progress: Progress, candidates?: Map<string, string[]>) {
+  let reported = '';
+  const result = await denseRetrieve({
+    docs,
+    queries,
+    model: settings.model,
+    dtype: settings.dtype,
+    // One more than needed, so that removing the query's own id still leaves topK hits.
+    topK: settings.topK + 1,
+    search: settings.search,
+    candidates,
+    onProgress: (stage, p) => {
+      // About one line per thousand texts, and the last one.
+      const step = p.done === p.total ? 'end' : String(Math.floor(p.done / 1000));
+      if (`${stage}:${step}` === reported) return;
+      reported = `${stage}:${step}`;
+      const rate = p.docsPerSecond > 0 ? `, ${p.docsPerSecond.toFixed(0)}/s` : '';
+      progress(`dense: embedded ${p.done}/${p.total} ${stage === 'corpus' ? 'documents' : 'queries'}${rate}`);
+    },
+  });
+  const run = new Map([...withoutIdenticalIds(result.run, settings.ignoreIdenticalIds)].map(([qid, hits]) => [qid, hits.slice(0, settings.topK)]));
+  const timings = {
+    model_load_ms: result.timings.loadMs,
+    embed_corpus_ms: result.timings.embedCorpusMs,
+    embed_queries_ms: result.timings.embedQueriesMs,
+    docs_per_s: result.info.docsPerSecond,
+    ...(result.timings.indexMs > 0 ? { ann_index_ms: result.timings.indexMs } : {}),
+    search_ms_mean: result.timings.searchMs / Math.max(1, queries.length),
+  };
+  const description = { model: result.info.model, dtype: result.info.dtype, device: result.info.device, search: result.info.search };
+  return { run, timings, description };
+}
+
+function fuseRuns(queries: readonly Query[], fuse: (qid: string) => Hit[]): Run {
+  return new Map(queries.map((query) => [query.id, fuse(query.id)]));
+}
+
+function bm25Description(settings: RetrieverSettings): Record<string, string | number> {
+  return { k1: settings.bm25.k1, b: settings.bm25.b, analyzer: settings.analyzer };
+}
+
+/** Runs `settings.retriever` over `queries`; progress lines go to `progress` (stderr in the CLI). */
+export async function retrieve(docs: readonly Doc[], queries: readonly Query[], settings: RetrieverSettings, progress: Progress): Promise<RetrievalResult> {
+  const { retriever, topK } = settings;
+  if (retriever === 'bm25') {
+    const bm25 = bm25Run(docs, queries, settings, topK, progress);
+    return { ...bm25, description: bm25Description(settings) };
+  }
+  if (retriever === 'dense') return denseRun(docs, queries, settings, progress);
+
+  const bm25Depth = retriever === 'ledr' ? settings.ledrK : topK;
+  const bm25 = bm25Run(docs, queries, settings, bm25Depth, progress);
+  const timings: Record<string, number> = { bm25_index_ms: bm25.timings.index_ms, bm25_query_ms_mean: bm25.timings.query_ms_mean };
+  const emptyHits: Hit[] = [];
+  if (retriever === 'ledr') {
+    // LaPraDoR scores only each query's BM25 candidates with the dense model.
+    const candidates = new Map([...bm25.run].map(([qid, hits]) => [qid, hits.map((hit) => hit.docId)]));
+    const dense = await denseRun(docs, queries, { ...settings, topK: settings.ledrK }, progress, candidates);
+    const run = fuseRuns(queries, (qid) => {
+      const cosine = new Map((dense.run.get(qid) ?? emptyHits).map((hit) => [hit.docId, hit.score]));
+      return lexiconEnhancedDense(bm25.run.get(qid) ?? emptyHits, cosine, { k: settings.ledrK, limit: topK });
+    });
+    return { run, timings: { ...timings, ...dense.timings }, description: { ...bm25Description(settings), ...dense.description, K: settings.ledrK } };
+  }
+
+  const dense = await denseRun(docs, queries, settings, progress);
+  const pair = (qid: string) => [bm25.run.get(qid) ?? emptyHits, dense.run.get(qid) ?? emptyHits] as const;
+  const run =
+    retriever === 'rrf'
+      ? fuseRuns(queries, (qid) => reciprocalRankFusion(pair(qid), { k: settings.rrfK, limit: topK }))
+      : fuseRuns(queries, (qid) => {
+          const [a, b] = pair(qid);
+          return convexCombination(a, b, { alpha: settings.alpha, normalization: settings.normalization, limit: topK });
+        });
+  const extra: Record<string, string | number> =
+    retriever === 'rrf' ? { k: settings.rrfK } : { alpha: settings.alpha, normalization: settings.normalization };
+  return { run, timings: { ...timings, ...dense.timings }, description: { ...bm25Description(settings), ...dense.description, ...extra } };
+}
