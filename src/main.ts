@@ -1,5 +1,6 @@
 import { mount } from 'svelte';
 import App from './App.svelte';
+import './app/shell/theme.css';
 
 const target = document.getElementById('app');
 if (!target) throw new Error('index.html has no #app element');

@@ -1,0 +1,91 @@
+/**
+ * Long-running work (imports, downloads, index builds, embedding, evaluations) shown in one tray with a
+ * progress bar and a cancel button each. Whoever starts the work reports progress through the handle; the
+ * tray only presents.
+ */
+
+export type JobStatus = 'running' | 'done' | 'failed' | 'cancelled';
+
+export interface Job {
+  id: number;
+  title: string;
+  /** What `done`/`total` count: "docs", "queries", "bytes"… */
+  unit: string;
+  done: number;
+  /** Unknown totals show an indeterminate bar. */
+  total: number | undefined;
+  /** Items per second, when known. */
+  rate: number | undefined;
+  status: JobStatus;
+  /** One-line detail (e.g. "on WebGPU", the error message). */
+  detail: string;
+  startedAt: number;
+  cancel: (() => void) | undefined;
+}
+
+export interface JobHandle {
+  readonly signal: AbortSignal;
+  progress(done: number, total?: number, detail?: string): void;
+  finish(detail?: string): void;
+  fail(error: unknown): void;
+}
+
+/** How long finished jobs stay visible. */
+const LINGER_MS = 4000;
+
+export class Jobs {
+  list = $state<Job[]>([]);
+  #nextId = 1;
+
+  /** Registers a job; its handle's `signal` aborts when the user presses cancel. */
+  start(title: string, options: { unit?: string; total?: number; cancellable?: boolean } = {}): JobHandle {
+    const controller = new AbortController();
+    const id = this.#nextId++;
+    const startedAt = performance.now();
+    this.list.push({
+      id,
+      title,
+      unit: options.unit ?? '',
+      done: 0,
+      total: options.total,
+      rate: undefined,
+      status: 'running',
+      detail: '',
+      startedAt,
+      cancel: options.cancellable === false ? undefined : () => controller.abort(new DOMException(`${title}: cancelled`, 'AbortError')),
+    });
+    const job = () => this.list.find((j) => j.id === id);
+    const settle = (status: JobStatus, detail: string) => {
+      const j = job();
+      if (!j || j.status !== 'running') return;
+      j.status = status;
+      j.detail = detail;
+      j.cancel = undefined;
+      setTimeout(() => this.dismiss(id), status === 'failed' ? LINGER_MS * 3 : LINGER_MS);
+    };
+    return {
+      signal: controller.signal,
+      progress: (done, total, detail) => {
+        const j = job();
+        if (!j || j.status !== 'running') return;
+        j.done = done;
+        if (total !== undefined) j.total = total;
+        if (detail !== undefined) j.detail = detail;
+        const seconds = (performance.now() - startedAt) / 1000;
+        j.rate = seconds > 0.2 ? done / seconds : undefined;
+      },
+      finish: (detail = '') => settle('done', detail),
+      fail: (error) => {
+        if (controller.signal.aborted) settle('cancelled', 'cancelled');
+        else settle('failed', error instanceof Error ? error.message : String(error));
+      },
+    };
+  }
+
+  dismiss(id: number): void {
+    const index = this.list.findIndex((j) => j.id === id);
+    if (index >= 0) this.list.splice(index, 1);
+  }
+}
+
+export const jobs = new Jobs();
