@@ -1,0 +1,293 @@
+import * as Comlink from 'comlink';
+import type { CatalogEntry } from '../../lib/catalog/catalog.ts';
+import type { ErrorPolicy } from '../../lib/data/record-stream.ts';
+import type { Inspection } from '../../lib/import/classify.ts';
+import type { ImportFailure, ImportOutcome, ImportProgress } from '../../lib/import/importer.ts';
+import type { LocalInput } from '../../lib/import/local.ts';
+import { STARTER_ID } from '../../lib/import/starter-plan.ts';
+import {
+  collectionUsage,
+  deleteCollection,
+  listCollections,
+  loadCollection,
+  type CollectionUsage,
+  type LoadedCollection,
+} from '../../lib/storage/collections.ts';
+import { database, type CollectionRow } from '../../lib/storage/db.ts';
+import type { StorageEstimateLike } from '../../lib/storage/quota.ts';
+import { app } from '../app-state.svelte.ts';
+import { formatCount, formatMs } from '../shell/format.ts';
+import { jobs } from '../shell/jobs.svelte.ts';
+import { notices } from '../shell/notices.svelte.ts';
+import { hubSetting } from './hub-setting.svelte.ts';
+import { importWorker } from './import-client.ts';
+import { starterTexts } from './starter-source.ts';
+
+/**
+ * The collections stored in this browser, as the page sees them: the list, which one is open, imports
+ * (through the import worker, with a job in the tray each), deletion, storage use, and the result of the
+ * last import. Start-up (`init`): roll back imports a closed tab left unfinished, import the starter
+ * collection when nothing is stored, and open the last collection used (or the first).
+ *
+ * For the Explore and Evaluate views: `datasets.current` is the open collection's row (counts, splits) and
+ * `loadOpenCollection()` its documents (corpus order), queries (file order) and judgments per split. The
+ * storage functions (src/lib/storage/collections.ts) can also be called directly with `database()`.
+ */
+
+const LAST_OPENED_KEY = 'retrieval-playground.collection';
+const PERSIST_ASKED_KEY = 'retrieval-playground.persistRequested';
+
+/** The outcome of the last import, for the report panel. */
+export interface LastImport {
+  title: string;
+  outcome: ImportOutcome;
+  finishedAt: number;
+}
+
+function readStorage(key: string): string | null {
+  try {
+    return localStorage.getItem(key);
+  } catch {
+    return null;
+  }
+}
+
+function writeStorage(key: string, value: string): void {
+  try {
+    localStorage.setItem(key, value);
+  } catch {
+    // Storage disabled: nothing to remember across visits.
+  }
+}
+
+function newImportId(): string {
+  return typeof crypto.randomUUID === 'function' ? crypto.randomUUID() : `${Date.now()}-${Math.random()}`;
+}
+
+function progressDetail(progress: ImportProgress): string {
+  const docs = `${formatCount(progress.documents)} docs`;
+  switch (progress.phase) {
+    case 'documents':
+      return progress.docsPerSecond === undefined ? `${docs} stored` : `${docs} stored · ${formatCount(Math.round(progress.docsPerSecond))} docs/s`;
+    case 'queries':
+      return `${docs} · ${formatCount(progress.queries)} queries stored`;
+    case 'qrels':
+      return `${docs} · ${formatCount(progress.queries)} queries · reading judgments`;
+    case 'finishing':
+      return `${docs} · ${formatCount(progress.queries)} queries · validating`;
+  }
+}
+
+class DatasetsState {
+  /** Ready collections, oldest first. */
+  collections = $state.raw<CollectionRow[]>([]);
+  /** True once start-up is over (the starter imported if needed, a collection opened). */
+  ready = $state(false);
+  /** Keys of imports running now: a catalog id, 'local' or 'starter'. */
+  running = $state.raw<ReadonlySet<string>>(new Set());
+  lastImport = $state.raw<LastImport | null>(null);
+  usage = $state.raw<ReadonlyMap<string, CollectionUsage>>(new Map());
+  estimate = $state.raw<StorageEstimateLike | null>(null);
+  /** Whether the browser keeps this site's storage under pressure (null: unknown or unsupported). */
+  persisted = $state<boolean | null>(null);
+  #started = false;
+  #loaded: { key: string; data: Promise<LoadedCollection> } | undefined;
+
+  /** The open collection's row. */
+  get current(): CollectionRow | undefined {
+    return this.collections.find((collection) => collection.id === app.collectionId);
+  }
+
+  async init(): Promise<void> {
+    if (this.#started) return;
+    this.#started = true;
+    try {
+      const recovered = await importWorker().recover();
+      if (recovered.length > 0) notices.info(`Removed ${recovered.length} unfinished import${recovered.length === 1 ? '' : 's'} left by a closed tab.`);
+      await this.refresh();
+      if (this.collections.length === 0) await this.importStarter();
+      const wanted = app.collectionId ?? readStorage(LAST_OPENED_KEY);
+      const first = this.collections.find((c) => c.id === STARTER_ID) ?? this.collections[0];
+      const target = this.collections.find((c) => c.id === wanted) ?? first;
+      if (target !== undefined) this.open(target.id);
+    } catch (error) {
+      notices.error(error);
+    } finally {
+      this.ready = true;
+    }
+    void this.requestPersistence();
+    void this.refreshStorage();
+  }
+
+  async refresh(): Promise<void> {
+    this.collections = await listCollections(database());
+  }
+
+  /** Opens a collection: the views follow `app.collectionId`; the split becomes test when it has one. */
+  open(collectionId: string): void {
+    const collection = this.collections.find((c) => c.id === collectionId);
+    if (collection === undefined) return;
+    app.collectionId = collectionId;
+    if (!collection.splits.includes(app.split)) app.split = collection.splits.includes('test') ? 'test' : (collection.splits[0] ?? app.split);
+    writeStorage(LAST_OPENED_KEY, collectionId);
+  }
+
+  /** The open collection in memory, loaded once per collection (and again after a re-import). */
+  loadOpenCollection(): Promise<LoadedCollection> {
+    const current = this.current;
+    if (current === undefined) return Promise.reject(new Error('no collection is open'));
+    const key = `${current.id}|${current.createdAt}`;
+    if (this.#loaded?.key !== key) this.#loaded = { key, data: loadCollection(database(), current.id) };
+    return this.#loaded.data;
+  }
+
+  /** Deletes a collection and all derived data; opens another one if it was open. */
+  async remove(collectionId: string): Promise<void> {
+    const name = this.collections.find((c) => c.id === collectionId)?.name ?? collectionId;
+    try {
+      await deleteCollection(database(), collectionId);
+      await this.refresh();
+      if (app.collectionId === collectionId) {
+        app.collectionId = null;
+        const next = this.collections[0];
+        if (next !== undefined) this.open(next.id);
+      }
+      notices.info(`Deleted "${name}".`);
+    } catch (error) {
+      notices.error(error);
+    }
+    await this.refreshStorage();
+  }
+
+  isRunning(key: string): boolean {
+    return this.running.has(key);
+  }
+
+  private setRunning(key: string, on: boolean): void {
+    const next = new Set(this.running);
+    if (on) next.add(key);
+    else next.delete(key);
+    this.running = next;
+  }
+
+  /** Runs one import in the worker with a job in the tray; records the outcome for the report panel. */
+  private async runImport(
+    key: string,
+    title: string,
+    start: (importId: string, onProgress: (progress: ImportProgress) => void) => Promise<ImportOutcome>,
+  ): Promise<ImportOutcome> {
+    const importId = newImportId();
+    const job = jobs.start(title, { unit: 'kB' });
+    const cancel = () => void importWorker().cancel(importId);
+    job.signal.addEventListener('abort', cancel);
+    this.setRunning(key, true);
+    let outcome: ImportOutcome;
+    try {
+      outcome = await start(
+        importId,
+        Comlink.proxy((progress: ImportProgress) => {
+          const total = progress.totalBytes === undefined ? undefined : Math.max(1, Math.round(progress.totalBytes / 1024));
+          job.progress(Math.round(progress.bytes / 1024), total, progressDetail(progress));
+        }),
+      );
+    } catch (error) {
+      outcome = { status: 'failed', error: { name: 'Error', message: error instanceof Error ? error.message : String(error) } };
+    } finally {
+      job.signal.removeEventListener('abort', cancel);
+      this.setRunning(key, false);
+    }
+    if (outcome.status === 'done') {
+      const { docCount, queryCount } = outcome.collection;
+      job.finish(`${formatCount(docCount)} docs, ${formatCount(queryCount)} queries in ${formatMs(outcome.elapsedMs)}`);
+      await this.refresh();
+    } else if (outcome.status === 'cancelled') {
+      job.fail(new DOMException('cancelled', 'AbortError'));
+    } else {
+      job.fail(new Error(outcome.error.message));
+      notices.error(outcome.error.message);
+    }
+    this.lastImport = { title, outcome, finishedAt: Date.now() };
+    void this.refreshStorage();
+    return outcome;
+  }
+
+  private importStarter(): Promise<ImportOutcome> {
+    return this.runImport('starter', 'Preparing the starter collection', (importId, onProgress) =>
+      importWorker().importStarter({ importId, texts: starterTexts }, onProgress),
+    );
+  }
+
+  /** Downloads a catalog entry from the hub setting's address, then opens it. */
+  async importFromHub(entry: CatalogEntry): Promise<ImportOutcome> {
+    const outcome = await this.runImport(entry.id, `Download ${entry.name}`, (importId, onProgress) =>
+      importWorker().importHub({ importId, entryId: entry.id, hubUrl: hubSetting.url }, onProgress),
+    );
+    if (outcome.status === 'done') this.open(outcome.collection.id);
+    return outcome;
+  }
+
+  /** What the files are, before importing (zips opened, each file classified). */
+  async inspectLocal(inputs: LocalInput[]): Promise<{ inspection: Inspection } | { error: ImportFailure }> {
+    return importWorker().inspectLocal(inputs);
+  }
+
+  /** Imports local files as a new collection, then opens it. */
+  async importLocal(inputs: LocalInput[], name: string, onError: ErrorPolicy): Promise<ImportOutcome> {
+    const outcome = await this.runImport('local', `Import ${name}`, (importId, onProgress) =>
+      importWorker().importLocal({ importId, inputs, name, onError }, onProgress),
+    );
+    if (outcome.status === 'done') this.open(outcome.collection.id);
+    return outcome;
+  }
+
+  /** Usage per collection and the browser's totals. */
+  async refreshStorage(): Promise<void> {
+    try {
+      const db = database();
+      const usage = new Map<string, CollectionUsage>();
+      for (const collection of this.collections) usage.set(collection.id, await collectionUsage(db, collection.id));
+      this.usage = usage;
+      this.estimate = (await navigator.storage?.estimate?.()) ?? null;
+      if (this.persisted === null && navigator.storage?.persisted) this.persisted = await navigator.storage.persisted();
+    } catch (error) {
+      notices.error(error);
+    }
+  }
+
+  /** Asks once (per browser profile) that this site's storage not be evicted under pressure. */
+  async requestPersistence(): Promise<void> {
+    const storage = navigator.storage;
+    if (storage?.persisted === undefined) return;
+    try {
+      if (await storage.persisted()) {
+        this.persisted = true;
+        return;
+      }
+      if (readStorage(PERSIST_ASKED_KEY) === null && storage.persist !== undefined) {
+        writeStorage(PERSIST_ASKED_KEY, String(Date.now()));
+        this.persisted = await storage.persist();
+      } else {
+        this.persisted = false;
+      }
+    } catch {
+      this.persisted = null;
+    }
+  }
+
+  /** Asks again, from the storage panel's button. */
+  async askPersistence(): Promise<void> {
+    try {
+      this.persisted = (await navigator.storage?.persist?.()) ?? null;
+      if (this.persisted === false) notices.info('The browser declined to make storage persistent (it decides from how the site is used, e.g. bookmarked or installed).');
+    } catch (error) {
+      notices.error(error);
+    }
+  }
+}
+
+export const datasets = new DatasetsState();
+
+/** The open collection's documents, queries and judgments (see `DatasetsState.loadOpenCollection`). */
+export function loadOpenCollection(): Promise<LoadedCollection> {
+  return datasets.loadOpenCollection();
+}

@@ -1,0 +1,532 @@
+import { Dexie, type Table } from 'dexie';
+import type { Judgment } from '../data/qrels.ts';
+import { validateCollection, type CollectionToValidate, type ValidationReport } from '../data/validate.ts';
+import type { Doc, Qrels, Query } from '../types.ts';
+import type { CollectionRow, DocumentRow, PlaygroundDatabase, QrelsRow, QueryRow } from './db.ts';
+import { defaultImportLocks, ifImportIdle, withImportLock, type ImportLocks } from './import-locks.ts';
+import { isQuotaError, StorageFullError, type StorageEstimateLike } from './quota.ts';
+
+/**
+ * Collections in IndexedDB (the `collections`, `documents`, `queries` and `qrels` tables of db.ts): atomic
+ * import, listing, loading for the engines, deletion, and what each one occupies. No DOM: runs in the import
+ * worker, in the page and in Node tests (fake-indexeddb).
+ *
+ * ## Atomic import
+ * 1. The `collections` row is written first with `status: 'importing'`; lists show ready rows only, so
+ *    nobody reads a half-written collection.
+ * 2. Documents (with `ord` = position in the corpus), queries (with `ord` = position in the queries file)
+ *    and judgments (one row per split) are written in batches as they stream in. Only ids (for validation)
+ *    and the queries and judgments (small) are kept in memory; document texts go straight to the database.
+ * 3. The row flips to `'ready'` with its counts, size and validation report, in one transaction that first
+ *    checks the row is still the one this import created.
+ * 4. Any failure, a cancel (AbortSignal) or a full disk deletes everything written under the id (rollback).
+ *    A full disk becomes a `StorageFullError` naming what did not fit.
+ *
+ * ## Interrupted imports
+ * A tab closed mid-import leaves an `'importing'` row and part of its data. `recoverInterruptedImports`
+ * (called on start-up) rolls such rows back, unless another tab is importing that id right now: an import
+ * holds a Web Lock named after the collection (import-locks.ts), and recovery only touches ids whose lock is
+ * free. Imports are not resumed: they start again from the first byte (downloads of the catalog's sizes
+ * take seconds to minutes, and a resumed import would need the source to be byte-identical).
+ */
+
+export interface CollectionMeta {
+  id: string;
+  name: string;
+  source: CollectionRow['source'];
+}
+
+/** A query as stored: its position in the queries file keeps file order (the table is keyed by id). */
+export interface StoredQueryRow extends QueryRow {
+  ord: number;
+}
+
+/** What an import writes, as streams read one after the other (documents, queries, then each split). */
+export interface CollectionRecords {
+  documents: AsyncIterable<Doc>;
+  /** Absent: a collection without queries (an own corpus to explore). */
+  queries?: AsyncIterable<Query>;
+  /** Read in this order; no entry: a collection without judgments (no splits). */
+  qrels: ReadonlyArray<{ split: string; judgments: AsyncIterable<Judgment> }>;
+  /** The parsers' logs, read once every stream has ended (skipped lines and duplicates for the report). */
+  logs?: () => CollectionToValidate['logs'];
+}
+
+export type ImportPhase = 'documents' | 'queries' | 'qrels' | 'finishing';
+
+export interface StoreProgress {
+  phase: ImportPhase;
+  documents: number;
+  queries: number;
+  judgments: number;
+  /** The split being written, in phase `qrels`. */
+  split?: string;
+}
+
+export interface ImportOptions {
+  signal?: AbortSignal;
+  onProgress?: (progress: StoreProgress) => void;
+  /** Documents per write transaction (default 1000); a batch is also cut at `batchBytes`. */
+  batchSize?: number;
+  /** Approximate text bytes per write transaction (default 4 MiB), so long documents make smaller batches. */
+  batchBytes?: number;
+  /** Web Locks (default: the origin's, when there are any); `null` runs without locks. */
+  locks?: ImportLocks | null;
+  /** For the quota message; default `navigator.storage.estimate()` where it exists. */
+  estimate?: () => Promise<StorageEstimateLike | undefined>;
+}
+
+/** The id is taken by a ready collection: open it, or delete it before importing again. */
+export class CollectionExistsError extends Error {
+  override readonly name = 'CollectionExistsError';
+
+  constructor(readonly collection: CollectionRow) {
+    super(`"${collection.name}" is already stored in this browser: open it, or delete it first to import it again.`);
+  }
+}
+
+const DEFAULT_BATCH = 1000;
+const DEFAULT_BATCH_BYTES = 4 * 1024 * 1024;
+/** Bytes counted per stored row besides its strings (keys, field names, structured-clone framing). */
+const ROW_OVERHEAD = 48;
+
+/** UTF-8 length of a string, without encoding it. */
+export function utf8Length(text: string): number {
+  let bytes = 0;
+  for (let i = 0; i < text.length; i++) {
+    const code = text.charCodeAt(i);
+    if (code < 0x80) bytes += 1;
+    else if (code < 0x800) bytes += 2;
+    else if (code >= 0xd800 && code <= 0xdbff && i + 1 < text.length) {
+      bytes += 4; // a surrogate pair: one 4-byte character
+      i += 1;
+    } else bytes += 3;
+  }
+  return bytes;
+}
+
+function metadataBytes(metadata: Record<string, unknown> | undefined): number {
+  return metadata === undefined ? 0 : utf8Length(JSON.stringify(metadata));
+}
+
+/** What validateCollection needs of a document: its id and whether it is empty; not its text. */
+function validationStub(doc: Doc): Doc {
+  const blank = doc.title.trim().length === 0 && doc.text.trim().length === 0;
+  return { id: doc.id, title: '', text: blank ? '' : '.' };
+}
+
+async function browserEstimate(): Promise<StorageEstimateLike | undefined> {
+  const storage = (globalThis as { navigator?: { storage?: { estimate?: () => Promise<StorageEstimateLike> } } }).navigator?.storage;
+  try {
+    return await storage?.estimate?.();
+  } catch {
+    return undefined;
+  }
+}
+
+/** Primary-key range of every row of a collection in a table keyed `[collectionId+…]`. */
+function collectionRange<T, K>(table: Table<T, K>, index: string, collectionId: string) {
+  return table.where(index).between([collectionId, Dexie.minKey], [collectionId, Dexie.maxKey], true, true);
+}
+
+/**
+ * Deletes a collection and everything derived from it: documents, queries, judgments, built indexes,
+ * embedding sets with their chunks, and stored runs. One transaction: all of it or nothing.
+ */
+export async function deleteCollection(db: PlaygroundDatabase, collectionId: string): Promise<void> {
+  const tables = [db.collections, db.documents, db.queries, db.qrels, db.indexes, db.embeddingSets, db.embeddingChunks, db.runs];
+  await db.transaction('rw', tables, async () => {
+    const setKeys = (await db.embeddingSets.where('collectionId').equals(collectionId).primaryKeys()) as string[];
+    for (const setKey of setKeys) {
+      await db.embeddingChunks.where('[setKey+start]').between([setKey, Dexie.minKey], [setKey, Dexie.maxKey], true, true).delete();
+    }
+    await db.embeddingSets.where('collectionId').equals(collectionId).delete();
+    await db.indexes.where('collectionId').equals(collectionId).delete();
+    await db.runs.where('collectionId').equals(collectionId).delete();
+    await collectionRange(db.qrels, '[collectionId+split]', collectionId).delete();
+    await collectionRange(db.queries, '[collectionId+id]', collectionId).delete();
+    await collectionRange(db.documents, '[collectionId+ord]', collectionId).delete();
+    await db.collections.delete(collectionId);
+  });
+}
+
+/** Counters of an import in progress, shared by the writers so the quota message can say how far it got. */
+interface ImportTally extends StoreProgress {
+  bytes: number;
+  /** What is being written, for the quota message. */
+  writing: string;
+}
+
+class BatchWriter<Row> {
+  private rows: Row[] = [];
+  private bytes = 0;
+
+  constructor(
+    private readonly write: (rows: Row[]) => Promise<unknown>,
+    private readonly maxRows: number,
+    private readonly maxBytes: number,
+  ) {}
+
+  /** Queues a row; returns true when the batch was written. */
+  async add(row: Row, bytes: number): Promise<boolean> {
+    this.rows.push(row);
+    this.bytes += bytes;
+    if (this.rows.length < this.maxRows && this.bytes < this.maxBytes) return false;
+    await this.flush();
+    return true;
+  }
+
+  async flush(): Promise<void> {
+    if (this.rows.length === 0) return;
+    const rows = this.rows;
+    this.rows = [];
+    this.bytes = 0;
+    await this.write(rows);
+  }
+}
+
+async function writeDocuments(db: PlaygroundDatabase, id: string, records: CollectionRecords, tally: ImportTally, options: ImportOptions): Promise<Doc[]> {
+  const stubs: Doc[] = [];
+  let stored = 0;
+  const writer = new BatchWriter<DocumentRow>(
+    async (rows) => {
+      await db.documents.bulkAdd(rows);
+      stored += rows.length;
+    },
+    options.batchSize ?? DEFAULT_BATCH,
+    options.batchBytes ?? DEFAULT_BATCH_BYTES,
+  );
+  tally.writing = 'documents';
+  for await (const doc of records.documents) {
+    options.signal?.throwIfAborted();
+    const row: DocumentRow = { collectionId: id, ord: stubs.length, id: doc.id, title: doc.title, text: doc.text };
+    if (doc.metadata !== undefined) row.metadata = doc.metadata;
+    const bytes = utf8Length(doc.id) + utf8Length(doc.title) + utf8Length(doc.text) + metadataBytes(doc.metadata);
+    tally.bytes += bytes + ROW_OVERHEAD;
+    stubs.push(validationStub(doc));
+    if (await writer.add(row, bytes)) {
+      tally.documents = stored;
+      options.onProgress?.({ ...progressOf(tally) });
+    }
+  }
+  await writer.flush();
+  tally.documents = stored;
+  options.onProgress?.(progressOf(tally));
+  return stubs;
+}
+
+async function writeQueries(db: PlaygroundDatabase, id: string, records: CollectionRecords, tally: ImportTally, options: ImportOptions): Promise<Map<string, Query>> {
+  const queries = new Map<string, Query>();
+  if (records.queries === undefined) return queries;
+  tally.phase = 'queries';
+  tally.writing = 'queries';
+  let stored = 0;
+  const writer = new BatchWriter<StoredQueryRow>(
+    async (rows) => {
+      await db.queries.bulkAdd(rows);
+      stored += rows.length;
+    },
+    options.batchSize ?? DEFAULT_BATCH,
+    options.batchBytes ?? DEFAULT_BATCH_BYTES,
+  );
+  for await (const query of records.queries) {
+    options.signal?.throwIfAborted();
+    const row: StoredQueryRow = { collectionId: id, ord: queries.size, id: query.id, text: query.text };
+    if (query.metadata !== undefined) row.metadata = query.metadata;
+    queries.set(query.id, query);
+    const bytes = utf8Length(query.id) + utf8Length(query.text) + metadataBytes(query.metadata);
+    tally.bytes += bytes + ROW_OVERHEAD;
+    if (await writer.add(row, bytes)) {
+      tally.queries = stored;
+      options.onProgress?.(progressOf(tally));
+    }
+  }
+  await writer.flush();
+  tally.queries = stored;
+  options.onProgress?.(progressOf(tally));
+  return queries;
+}
+
+async function writeQrels(db: PlaygroundDatabase, id: string, records: CollectionRecords, tally: ImportTally, options: ImportOptions): Promise<Map<string, Qrels>> {
+  const qrels = new Map<string, Qrels>();
+  tally.phase = 'qrels';
+  for (const { split, judgments } of records.qrels) {
+    if (qrels.has(split)) throw new Error(`two qrels files for the split "${split}"`);
+    tally.split = split;
+    tally.writing = `judgments (${split})`;
+    const bySplit: Qrels = new Map();
+    const triples: Array<[string, string, number]> = [];
+    for await (const { queryId, docId, grade } of judgments) {
+      options.signal?.throwIfAborted();
+      let docs = bySplit.get(queryId);
+      if (docs === undefined) bySplit.set(queryId, (docs = new Map()));
+      docs.set(docId, grade);
+      triples.push([queryId, docId, grade]);
+      tally.bytes += utf8Length(queryId) + utf8Length(docId) + 12;
+    }
+    const row: QrelsRow = { collectionId: id, split, judgments: triples };
+    await db.qrels.add(row);
+    qrels.set(split, bySplit);
+    tally.judgments += triples.length;
+    options.onProgress?.(progressOf(tally));
+  }
+  return qrels;
+}
+
+function progressOf(tally: ImportTally): StoreProgress {
+  const { phase, documents, queries, judgments, split } = tally;
+  return split === undefined ? { phase, documents, queries, judgments } : { phase, documents, queries, judgments, split };
+}
+
+/** Flips the row to ready, unless it is no longer the row this import created (deleted meanwhile). */
+async function finish(db: PlaygroundDatabase, row: CollectionRow): Promise<void> {
+  await db.transaction('rw', db.collections, async () => {
+    const current = await db.collections.get(row.id);
+    if (current === undefined || current.status !== 'importing' || current.createdAt !== row.createdAt) {
+      throw new Error(`the import of "${row.name}" was removed while it ran (by another tab?)`);
+    }
+    await db.collections.put(row);
+  });
+}
+
+/** Rolls back this import's rows, unless the id now belongs to someone else. */
+async function rollback(db: PlaygroundDatabase, row: CollectionRow): Promise<void> {
+  const current = await db.collections.get(row.id);
+  if (current !== undefined && current.createdAt !== row.createdAt) return;
+  await deleteCollection(db, row.id);
+}
+
+async function writeCollection(db: PlaygroundDatabase, meta: CollectionMeta, records: CollectionRecords, options: ImportOptions): Promise<CollectionRow> {
+  options.signal?.throwIfAborted();
+  const existing = await db.collections.get(meta.id);
+  if (existing?.status === 'ready') throw new CollectionExistsError(existing);
+  // An 'importing' row while we hold the id's lock: left behind by a closed tab.
+  if (existing !== undefined) await deleteCollection(db, meta.id);
+
+  const row: CollectionRow = {
+    id: meta.id,
+    name: meta.name,
+    status: 'importing',
+    source: meta.source,
+    docCount: 0,
+    queryCount: 0,
+    splits: [],
+    createdAt: Date.now(),
+    bytes: 0,
+  };
+  await db.collections.add(row);
+  const tally: ImportTally = { phase: 'documents', documents: 0, queries: 0, judgments: 0, bytes: 0, writing: 'documents' };
+  try {
+    const docs = await writeDocuments(db, meta.id, records, tally, options);
+    const queries = await writeQueries(db, meta.id, records, tally, options);
+    const qrels = await writeQrels(db, meta.id, records, tally, options);
+    tally.phase = 'finishing';
+    delete tally.split;
+    options.onProgress?.(progressOf(tally));
+    const report: ValidationReport = validateCollection({ docs, queries, qrels, logs: records.logs?.() });
+    const ready: CollectionRow = {
+      ...row,
+      status: 'ready',
+      docCount: docs.length,
+      queryCount: queries.size,
+      splits: [...qrels.keys()],
+      bytes: tally.bytes,
+      report,
+    };
+    options.signal?.throwIfAborted();
+    await finish(db, ready);
+    return ready;
+  } catch (error) {
+    await rollback(db, row).catch(() => undefined);
+    if (isQuotaError(error)) {
+      const stored = tally.phase === 'documents' ? tally.documents : tally.phase === 'queries' ? tally.queries : tally.judgments;
+      throw new StorageFullError(meta.name, tally.writing, stored, await (options.estimate ?? browserEstimate)(), { cause: error });
+    }
+    throw error;
+  }
+}
+
+/**
+ * Imports a collection atomically (see the module comment). Resolves with the ready row; rejects with the
+ * parsers' `ParseError`, the signal's `AbortError`, `StorageFullError`, or `CollectionExistsError`, and in
+ * every case leaves nothing of this import behind.
+ */
+export function importCollection(
+  db: PlaygroundDatabase,
+  meta: CollectionMeta,
+  records: CollectionRecords,
+  options: ImportOptions = {},
+): Promise<CollectionRow> {
+  const locks = options.locks === null ? undefined : (options.locks ?? defaultImportLocks());
+  return withImportLock(locks, meta.id, () => writeCollection(db, meta, records, options));
+}
+
+/**
+ * Rolls back the rows left `'importing'` by a tab that was closed mid-import (see the module comment);
+ * returns their ids. Imports running right now in another tab or worker are left alone.
+ */
+export async function recoverInterruptedImports(db: PlaygroundDatabase, options: { locks?: ImportLocks | null } = {}): Promise<string[]> {
+  const locks = options.locks === null ? undefined : (options.locks ?? defaultImportLocks());
+  const stale = await db.collections.where('status').equals('importing').toArray();
+  const recovered: string[] = [];
+  for (const row of stale) {
+    const done = await ifImportIdle(locks, row.id, async () => {
+      const current = await db.collections.get(row.id);
+      if (current?.status !== 'importing') return false;
+      await deleteCollection(db, row.id);
+      return true;
+    });
+    if (done === true) recovered.push(row.id);
+  }
+  return recovered;
+}
+
+// ---- Reading ----
+
+/** Ready collections, oldest first. */
+export async function listCollections(db: PlaygroundDatabase): Promise<CollectionRow[]> {
+  const rows = await db.collections.where('status').equals('ready').toArray();
+  return rows.sort((a, b) => a.createdAt - b.createdAt || a.id.localeCompare(b.id));
+}
+
+/** A ready collection, or undefined (missing, or still importing). */
+export async function getCollection(db: PlaygroundDatabase, collectionId: string): Promise<CollectionRow | undefined> {
+  const row = await db.collections.get(collectionId);
+  return row?.status === 'ready' ? row : undefined;
+}
+
+export function docFromRow(row: DocumentRow): Doc {
+  return row.metadata === undefined
+    ? { id: row.id, title: row.title, text: row.text }
+    : { id: row.id, title: row.title, text: row.text, metadata: row.metadata };
+}
+
+function queryFromRow(row: QueryRow): Query {
+  return row.metadata === undefined ? { id: row.id, text: row.text } : { id: row.id, text: row.text, metadata: row.metadata };
+}
+
+/**
+ * The documents in corpus order (`ord`), in batches read by key range (each batch starts after the last ord
+ * read), so a large corpus is never held whole.
+ */
+export async function* readDocumentBatches(
+  db: PlaygroundDatabase,
+  collectionId: string,
+  options: { batchSize?: number; signal?: AbortSignal } = {},
+): AsyncGenerator<DocumentRow[]> {
+  const batchSize = options.batchSize ?? DEFAULT_BATCH;
+  let nextOrd = 0;
+  for (;;) {
+    options.signal?.throwIfAborted();
+    const rows = await db.documents
+      .where('[collectionId+ord]')
+      .between([collectionId, nextOrd], [collectionId, Infinity], true, false)
+      .limit(batchSize)
+      .toArray();
+    if (rows.length === 0) return;
+    yield rows;
+    nextOrd = rows[rows.length - 1]!.ord + 1;
+  }
+}
+
+/** Every document in corpus order; index i is the document with ord i. */
+export async function loadDocuments(db: PlaygroundDatabase, collectionId: string): Promise<Doc[]> {
+  const docs: Doc[] = [];
+  for await (const rows of readDocumentBatches(db, collectionId)) for (const row of rows) docs.push(docFromRow(row));
+  return docs;
+}
+
+/** Documents by id (undefined where the id is unknown), in the order asked. */
+export async function getDocuments(db: PlaygroundDatabase, collectionId: string, docIds: readonly string[]): Promise<Array<Doc | undefined>> {
+  const rows = await db.documents.where('[collectionId+id]').anyOf(docIds.map((id) => [collectionId, id])).toArray();
+  const byId = new Map(rows.map((row) => [row.id, row]));
+  return docIds.map((id) => {
+    const row = byId.get(id);
+    return row === undefined ? undefined : docFromRow(row);
+  });
+}
+
+/** The queries, id → query, in queries-file order. */
+export async function loadQueries(db: PlaygroundDatabase, collectionId: string): Promise<Map<string, Query>> {
+  const rows = (await collectionRange(db.queries, '[collectionId+id]', collectionId).toArray()) as StoredQueryRow[];
+  rows.sort((a, b) => (a.ord ?? 0) - (b.ord ?? 0));
+  return new Map(rows.map((row) => [row.id, queryFromRow(row)]));
+}
+
+function qrelsFromRow(row: QrelsRow): Qrels {
+  const qrels: Qrels = new Map();
+  for (const [queryId, docId, grade] of row.judgments) {
+    let docs = qrels.get(queryId);
+    if (docs === undefined) qrels.set(queryId, (docs = new Map()));
+    docs.set(docId, grade);
+  }
+  return qrels;
+}
+
+/** The judgments of one split (query → document → grade, file order), or undefined when there is no such split. */
+export async function loadQrels(db: PlaygroundDatabase, collectionId: string, split: string): Promise<Qrels | undefined> {
+  const row = await db.qrels.get([collectionId, split]);
+  return row === undefined ? undefined : qrelsFromRow(row);
+}
+
+/** Every split's judgments. */
+export async function loadAllQrels(db: PlaygroundDatabase, collectionId: string): Promise<Map<string, Qrels>> {
+  const rows = await collectionRange(db.qrels, '[collectionId+split]', collectionId).toArray();
+  return new Map(rows.map((row) => [row.split, qrelsFromRow(row)]));
+}
+
+export interface LoadedCollection {
+  collection: CollectionRow;
+  /** Corpus order: docs[ord]. */
+  docs: Doc[];
+  queries: Map<string, Query>;
+  qrels: Map<string, Qrels>;
+}
+
+/** A whole ready collection in memory (for the engines of small collections and for tests). */
+export async function loadCollection(db: PlaygroundDatabase, collectionId: string): Promise<LoadedCollection> {
+  const collection = await getCollection(db, collectionId);
+  if (collection === undefined) throw new Error(`collection "${collectionId}" is not stored in this browser`);
+  const [docs, queries, qrels] = await Promise.all([
+    loadDocuments(db, collectionId),
+    loadQueries(db, collectionId),
+    loadAllQrels(db, collectionId),
+  ]);
+  return { collection, docs, queries, qrels };
+}
+
+// ---- Usage ----
+
+export interface CollectionUsage {
+  collectionId: string;
+  /** Documents, queries and judgments (approximate: UTF-8 text plus a fixed overhead per row). */
+  data: number;
+  /** Built indexes (exact serialized sizes). */
+  indexes: number;
+  /** Embedding vectors (rows × dimensions × bytes per component). */
+  embeddings: number;
+  /** Stored evaluation runs (their TREC text). */
+  runs: number;
+  total: number;
+}
+
+const ENCODING_BYTES = { f32: 4, f16: 2, int8: 1 } as const;
+
+/** What a collection occupies, by kind. Reads index and run rows (their sizes), not the documents. */
+export async function collectionUsage(db: PlaygroundDatabase, collectionId: string): Promise<CollectionUsage> {
+  const row = await db.collections.get(collectionId);
+  let indexes = 0;
+  await db.indexes.where('collectionId').equals(collectionId).each((index) => {
+    indexes += index.bytes;
+  });
+  let embeddings = 0;
+  await db.embeddingSets.where('collectionId').equals(collectionId).each((set) => {
+    embeddings += set.done * set.dimensions * ENCODING_BYTES[set.encoding];
+  });
+  let runs = 0;
+  await db.runs.where('collectionId').equals(collectionId).each((run) => {
+    runs += utf8Length(run.trec);
+  });
+  const data = row?.bytes ?? 0;
+  return { collectionId, data, indexes, embeddings, runs, total: data + indexes + embeddings + runs };
+}

@@ -1,0 +1,61 @@
+/**
+ * Running out of storage. IndexedDB refuses a write with a `QuotaExceededError` DOMException when the
+ * origin's quota is used up (https://w3c.github.io/IndexedDB/#dom-idbtransaction-error, the Storage
+ * standard's "storage quota"). Dexie passes it on in several wrappers: as the error itself (same `name`), as
+ * `inner` of an `AbortError` when the transaction aborted because of it, or inside `failures` of a
+ * `BulkError` from `bulkAdd`. `isQuotaError` looks through all of them.
+ */
+
+/** The browser's view of this origin's storage (`navigator.storage.estimate()`), when it gives one. */
+export interface StorageEstimateLike {
+  usage?: number;
+  quota?: number;
+}
+
+const QUOTA_NAMES = new Set(['QuotaExceededError', 'NS_ERROR_DOM_QUOTA_REACHED']);
+
+/** True when `error` (or anything it wraps) says the storage quota was exceeded. */
+export function isQuotaError(error: unknown, depth = 0): boolean {
+  if (depth > 4 || typeof error !== 'object' || error === null) return false;
+  const record = error as { name?: unknown; inner?: unknown; cause?: unknown; failures?: unknown };
+  if (typeof record.name === 'string' && QUOTA_NAMES.has(record.name)) return true;
+  if (isQuotaError(record.inner, depth + 1) || isQuotaError(record.cause, depth + 1)) return true;
+  if (Array.isArray(record.failures)) return record.failures.some((failure) => isQuotaError(failure, depth + 1));
+  if (typeof record.failures === 'object' && record.failures !== null) {
+    return Object.values(record.failures).some((failure) => isQuotaError(failure, depth + 1));
+  }
+  return false;
+}
+
+function megabytes(bytes: number): string {
+  return `${(bytes / (1024 * 1024)).toFixed(bytes < 10 * 1024 * 1024 ? 1 : 0)} MB`;
+}
+
+/**
+ * The import of a collection did not fit into the browser's storage. Everything it had written was
+ * removed again; the message says what did not fit and how far it got.
+ */
+export class StorageFullError extends Error {
+  override readonly name = 'StorageFullError';
+
+  constructor(
+    readonly collectionName: string,
+    /** What was being written when the browser refused: "documents", "queries", "judgments (test)". */
+    readonly writing: string,
+    /** Records of that kind stored before the refusal. */
+    readonly storedSoFar: number,
+    readonly estimate: StorageEstimateLike | undefined,
+    options?: { cause?: unknown },
+  ) {
+    const used =
+      estimate?.usage !== undefined && estimate.quota !== undefined
+        ? ` This site already uses ${megabytes(estimate.usage)} of the ${megabytes(estimate.quota)} the browser allows it.`
+        : '';
+    super(
+      `Not enough storage for "${collectionName}": the browser refused to store its ${writing} ` +
+        `(${storedSoFar.toLocaleString('en-US')} stored before it stopped), so nothing of it was kept.${used} ` +
+        'Delete collections you no longer need, or allow this site more storage, and try again.',
+      options,
+    );
+  }
+}

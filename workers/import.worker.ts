@@ -1,0 +1,98 @@
+/**
+ * Import worker (comlink): downloads and local files are parsed and written to IndexedDB here, off the
+ * page's thread. The work is in src/lib/import (runImport, hub and local plans) and src/lib/storage
+ * (atomic import); this file only wires it to the worker's realm and keeps one AbortController per import
+ * so the page can cancel by id (an AbortSignal cannot cross the worker boundary).
+ *
+ * Page side (src/app/datasets/import-client.ts):
+ *   const worker = Comlink.wrap<ImportWorkerApi>(new Worker(new URL('../workers/import.worker.ts', import.meta.url), { type: 'module' }));
+ *   const outcome = await worker.importHub({ importId, entryId: 'beir/scifact', hubUrl }, Comlink.proxy(show));
+ *   worker.cancel(importId);
+ */
+import * as Comlink from 'comlink';
+import { catalogEntry } from '../src/lib/catalog/index.ts';
+import type { ErrorPolicy } from '../src/lib/data/record-stream.ts';
+import type { Inspection } from '../src/lib/import/classify.ts';
+import { hubFileSizes, hubImportPlan } from '../src/lib/import/hub.ts';
+import { importFailure, runImport, type ImportFailure, type ImportOutcome, type ImportProgress } from '../src/lib/import/importer.ts';
+import { expandInputs, inspectEntries, localImportPlan, type LocalInput } from '../src/lib/import/local.ts';
+import { starterImportPlan, type StarterTexts } from '../src/lib/import/starter-plan.ts';
+import { recoverInterruptedImports } from '../src/lib/storage/collections.ts';
+import { database } from '../src/lib/storage/db.ts';
+
+const running = new Map<string, AbortController>();
+
+async function tracked(importId: string, work: (signal: AbortSignal) => Promise<ImportOutcome>): Promise<ImportOutcome> {
+  const controller = new AbortController();
+  running.set(importId, controller);
+  try {
+    return await work(controller.signal);
+  } catch (error) {
+    return controller.signal.aborted ? { status: 'cancelled' } : { status: 'failed', error: importFailure(error) };
+  } finally {
+    running.delete(importId);
+  }
+}
+
+function localId(): string {
+  return `local/${typeof crypto.randomUUID === 'function' ? crypto.randomUUID() : `${Date.now()}-${Math.random().toString(36).slice(2)}`}`;
+}
+
+function describeInputs(inputs: readonly LocalInput[]): string {
+  const tops = [...new Set(inputs.map((input) => input.path.split('/')[0] ?? input.path))];
+  return tops.length <= 3 ? tops.join(', ') : `${tops.slice(0, 3).join(', ')} and ${tops.length - 3} more`;
+}
+
+type Progress = (progress: ImportProgress) => void;
+
+const api = {
+  /** Downloads a catalog entry from `hubUrl` and imports it. */
+  importHub(request: { importId: string; entryId: string; hubUrl: string }, onProgress?: Progress): Promise<ImportOutcome> {
+    return tracked(request.importId, async (signal) => {
+      const entry = catalogEntry(request.entryId);
+      if (entry === undefined) return { status: 'failed', error: { name: 'Error', message: `unknown catalog entry "${request.entryId}"` } };
+      const options = { hubUrl: request.hubUrl };
+      const sizes = await hubFileSizes(entry, { ...options, signal });
+      return runImport(database(), hubImportPlan(entry, options), { signal, sizes, ...(onProgress ? { onProgress } : {}) });
+    });
+  },
+
+  /** What the dropped or picked files are, before importing them. */
+  async inspectLocal(inputs: LocalInput[]): Promise<{ inspection: Inspection } | { error: ImportFailure }> {
+    try {
+      return { inspection: await inspectEntries(await expandInputs(inputs)) };
+    } catch (error) {
+      return { error: importFailure(error) };
+    }
+  },
+
+  /** Imports local files as a new collection named `name`. */
+  importLocal(request: { importId: string; inputs: LocalInput[]; name: string; onError: ErrorPolicy }, onProgress?: Progress): Promise<ImportOutcome> {
+    return tracked(request.importId, async (signal) => {
+      const entries = await expandInputs(request.inputs);
+      const inspection = await inspectEntries(entries);
+      const meta = { id: localId(), name: request.name, source: { kind: 'local' as const, detail: describeInputs(request.inputs) } };
+      const plan = localImportPlan(entries, inspection, meta);
+      return runImport(database(), plan, { signal, onError: request.onError, ...(onProgress ? { onProgress } : {}) });
+    });
+  },
+
+  /** Imports the embedded starter collection (texts handed over by the page, which bundles them). */
+  importStarter(request: { importId: string; texts: StarterTexts }, onProgress?: Progress): Promise<ImportOutcome> {
+    return tracked(request.importId, (signal) => runImport(database(), starterImportPlan(request.texts), { signal, ...(onProgress ? { onProgress } : {}) }));
+  },
+
+  /** Cancels an import: it rolls back and resolves `{ status: 'cancelled' }`. */
+  cancel(importId: string): void {
+    running.get(importId)?.abort(new DOMException('import cancelled', 'AbortError'));
+  },
+
+  /** Rolls back imports left unfinished by a closed tab; returns their ids. */
+  recover(): Promise<string[]> {
+    return recoverInterruptedImports(database());
+  },
+};
+
+export type ImportWorkerApi = typeof api;
+
+Comlink.expose(api);
