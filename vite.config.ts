@@ -1,14 +1,29 @@
 import { defineConfig } from 'vite';
 import { svelte } from '@sveltejs/vite-plugin-svelte';
 
+/**
+ * Cross-origin isolation lets onnxruntime-web run WASM on several threads (SharedArrayBuffer).
+ * `credentialless` instead of `require-corp` keeps cross-origin fetches of hub model files working
+ * (they are requested without credentials, so no CORP header is needed on them).
+ */
+const isolation = {
+  'Cross-Origin-Opener-Policy': 'same-origin',
+  'Cross-Origin-Embedder-Policy': 'credentialless',
+};
+
 export default defineConfig({
   plugins: [svelte()],
   worker: { format: 'es' },
+  server: { headers: isolation },
+  preview: { headers: isolation },
+  // transformers.js imports onnxruntime-web/webgpu itself; pre-bundling it separately in dev would load a
+  // second copy of onnxruntime-web with its own env (and wasmPaths).
+  optimizeDeps: { exclude: ['onnxruntime-web', 'hnswlib-wasm'] },
   build: {
     target: 'es2022',
     rollupOptions: {
       // The playground and a device diagnostics page (WebGPU/WASM probe, embedding self-test).
-      input: { main: 'index.html' },
+      input: { main: 'index.html', diagnostics: 'diagnostics.html' },
     },
   },
 });

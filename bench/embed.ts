@@ -1,0 +1,176 @@
+/**
+ * `npm run bench:embed [-- --json] [--docs N] [--naive-docs N] [--webgpu-docs N] [--skip-browser] [--skip-build]`: embedding throughput
+ * (documents per second) of the project's static model (local/glove-100d-sif) and tiny transformer
+ * (local/tiny-bert) on SciFact documents:
+ *   - Node: onnxruntime-node (CPU) through transformers.js, as the CLI runs;
+ *   - Chromium (Debian's, headless): onnxruntime-web WASM, and WebGPU when an adapter exists, through the
+ *     real embedding worker of the built app (diagnostics page).
+ * Each run compares adaptive batching (longest first) and a fixed batch-size sweep against the naive loop
+ * (one pipeline call per document, same model, dtype and pooling) on an evenly spread sample of the same
+ * documents (same length distribution). Timings are warm (a first batch runs
+ * before timing); the cold first batch is reported apart (WebGPU shader compilation).
+ * `ratios.vs_naive` = adaptive docs/s ÷ naive docs/s per (runtime, model, device); the goal is ≥ 2.
+ */
+import { readFileSync } from 'node:fs';
+import { parseArgs } from 'node:util';
+import { build, preview } from 'vite';
+import { loadNodeEmbedder, resolveNodeModel } from '../src/cli/dense.ts';
+import { passageText } from '../src/lib/dense/embedding-text.ts';
+import type { EmbedBenchResult, EmbedBenchRow } from '../src/diagnostics/api.ts';
+import { strideSample } from '../src/diagnostics/stride-sample.ts';
+import type { DiagnosticsApi } from '../src/diagnostics/api.ts';
+import { buildModels } from '../scripts/models/build-models.ts';
+import { launch } from '../tests/browser/harness.ts';
+import { repoRoot, shared } from '../tests/shared-dir.ts';
+
+declare global {
+  interface Window {
+    rpDiagnostics: DiagnosticsApi;
+  }
+}
+
+const MODELS = ['local/glove-100d-sif', 'local/tiny-bert'] as const;
+const SWEEP = [8, 32, 128];
+
+interface BenchRun extends EmbedBenchResult {
+  runtime: 'node' | 'chromium';
+}
+
+function scifactTexts(count: number): string[] {
+  const lines = readFileSync(shared('beir', 'scifact', 'corpus.jsonl'), 'utf8').trim().split('\n').slice(0, count);
+  return lines.map((line) => {
+    const d = JSON.parse(line) as { _id: string; title?: string; text?: string };
+    return passageText({ id: d._id, title: d.title ?? '', text: d.text ?? '' }, { passagePrefix: '' });
+  });
+}
+
+async function timeRow(mode: EmbedBenchRow['mode'], batchSize: number | 'auto', docs: number, run: () => Promise<unknown>): Promise<EmbedBenchRow> {
+  const t0 = performance.now();
+  await run();
+  const ms = performance.now() - t0;
+  return { mode, batchSize, docs, ms, docsPerSecond: docs / (ms / 1000) };
+}
+
+async function benchNode(model: string, texts: string[], naiveDocs: number): Promise<BenchRun> {
+  const embedder = await loadNodeEmbedder(resolveNodeModel(model), 'fp32');
+  const t0 = performance.now();
+  await embedder.embed(texts.slice(0, 8), { batchSize: 8 });
+  const coldMs = performance.now() - t0;
+  const naive = strideSample(texts, naiveDocs);
+  const rows = [await timeRow('naive', 1, naive.length, () => embedder.embedEach(naive))];
+  rows.push(await timeRow('batched', 'auto', texts.length, () => embedder.embed(texts)));
+  for (const size of SWEEP) rows.push(await timeRow('batched', size, texts.length, () => embedder.embed(texts, { batchSize: size })));
+  await embedder.dispose();
+  return { runtime: 'node', model, device: 'cpu', dtype: 'fp32', coldMs, rows };
+}
+
+async function benchChromium(texts: string[], naiveDocs: number, webgpuDocs: number, skipBuild: boolean, log: (m: string) => void): Promise<{ runs: BenchRun[]; adapter: string }> {
+  if (!skipBuild) {
+    log('building the app (vite build)…');
+    await build({ root: repoRoot, logLevel: 'warn' });
+  }
+  const server = await preview({ root: repoRoot, logLevel: 'warn', preview: { port: 0, host: '127.0.0.1', strictPort: false } });
+  const url = server.resolvedUrls?.local[0]?.replace(/\/$/, '');
+  if (!url) throw new Error('vite preview did not report a URL');
+  const session = await launch();
+  try {
+    await session.page.goto(`${url}/diagnostics.html`);
+    await session.page.waitForFunction(() => typeof window.rpDiagnostics === 'object');
+    const probe = await session.page.evaluate(() => window.rpDiagnostics.probe());
+    const devices = probe.webgpu ? (['wasm', 'webgpu'] as const) : (['wasm'] as const);
+    const runs: BenchRun[] = [];
+    for (const model of MODELS) {
+      for (const device of devices) {
+        log(`chromium ${model} on ${device}…`);
+        // SwiftShader (a CPU-emulated GPU) is slow: WebGPU gets a smaller, evenly spread sample.
+        const gpu = device === 'webgpu';
+        const result = await session.page.evaluate((req) => window.rpDiagnostics.benchEmbed(req), {
+          model,
+          device,
+          dtype: 'fp32' as const,
+          texts: gpu ? strideSample(texts, webgpuDocs) : texts,
+          batchSizes: SWEEP,
+          naiveDocs: gpu ? Math.min(naiveDocs, Math.ceil(webgpuDocs / 4)) : naiveDocs,
+        });
+        runs.push({ runtime: 'chromium', ...result });
+      }
+    }
+    const adapter = probe.webgpu ? `${probe.adapter?.vendor ?? ''} ${probe.adapter?.architecture ?? ''}`.trim() : `none (${probe.webgpuError ?? ''})`;
+    return { runs, adapter };
+  } finally {
+    await session.close();
+    await server.close();
+  }
+}
+
+function ratioKey(run: BenchRun): string {
+  return `${run.runtime}/${run.model}/${run.device}`;
+}
+
+function vsNaive(run: BenchRun): number {
+  const naive = run.rows.find((r) => r.mode === 'naive')!.docsPerSecond;
+  const auto = run.rows.find((r) => r.mode === 'batched' && r.batchSize === 'auto')!.docsPerSecond;
+  return auto / naive;
+}
+
+/** Results go to stdout; everything else (progress, library chatter) to stderr. */
+function print(text: string): void {
+  process.stdout.write(`${text}\n`);
+}
+
+function printTable(runs: BenchRun[]): void {
+  print('| runtime | model | device | mode | batch | docs | docs/s | × naive |');
+  print('|---|---|---|---|---:|---:|---:|---:|');
+  for (const run of runs) {
+    const naive = run.rows.find((r) => r.mode === 'naive')!.docsPerSecond;
+    for (const r of run.rows) {
+      print(`| ${run.runtime} | ${run.model} | ${run.device} | ${r.mode} | ${r.batchSize} | ${r.docs} | ${r.docsPerSecond.toFixed(0)} | ${(r.docsPerSecond / naive).toFixed(2)} |`);
+    }
+  }
+  print('\n| runtime | model | device | cold first batch (8 docs) ms |');
+  print('|---|---|---|---:|');
+  for (const run of runs) print(`| ${run.runtime} | ${run.model} | ${run.device} | ${run.coldMs.toFixed(0)} |`);
+}
+
+async function main(): Promise<void> {
+  const { values } = parseArgs({
+    options: {
+      json: { type: 'boolean', default: false },
+      docs: { type: 'string', default: '1000' },
+      'naive-docs': { type: 'string', default: '250' },
+      'webgpu-docs': { type: 'string', default: '160' },
+      'skip-browser': { type: 'boolean', default: false },
+      'skip-build': { type: 'boolean', default: false },
+    },
+  });
+  const log = (message: string) => process.stderr.write(`${message}\n`);
+  // Libraries print progress with console.log (hnswlib-wasm's file-system messages): keep stdout for the
+  // result alone, so --json output is one parseable object.
+  console.log = (...args: unknown[]) => process.stderr.write(`${args.map(String).join(' ')}\n`);
+  buildModels({ only: ['glove-100d-sif', 'tiny-bert'] });
+  const texts = scifactTexts(Number(values.docs));
+  const naiveDocs = Number(values['naive-docs']);
+  const runs: BenchRun[] = [];
+  for (const model of MODELS) {
+    log(`node ${model}…`);
+    runs.push(await benchNode(model, texts, naiveDocs));
+  }
+  let adapter = 'not run';
+  if (!values['skip-browser']) {
+    const chromium = await benchChromium(texts, naiveDocs, Number(values['webgpu-docs']), values['skip-build'], log);
+    runs.push(...chromium.runs);
+    adapter = chromium.adapter;
+  }
+  const ratios = { vs_naive: Object.fromEntries(runs.map((run) => [ratioKey(run), vsNaive(run)])) };
+  const goalMet = Object.values(ratios.vs_naive).every((r) => r >= 2);
+  if (values.json) {
+    print(JSON.stringify({ bench: 'embed', docs: texts.length, naiveDocs, webgpuAdapter: adapter, runs, ratios, goal: { minVsNaive: 2, met: goalMet } }, null, 1));
+  } else {
+    print(`SciFact documents: ${texts.length} (naive loop: ${naiveDocs} spread over them); WebGPU adapter: ${adapter}\n`);
+    printTable(runs);
+    print(`\nadaptive vs naive: ${Object.entries(ratios.vs_naive).map(([k, r]) => `${k} ${r.toFixed(1)}×`).join(', ')}`);
+    print(`goal ≥ 2× the naive loop everywhere: ${goalMet ? 'met' : 'NOT met'}`);
+  }
+}
+
+await main();

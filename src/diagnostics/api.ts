@@ -1,0 +1,200 @@
+/**
+ * What the diagnostics page can do, as plain async functions: the page's buttons call them, and browser
+ * tests and the in-browser benchmark call them through `window.rpDiagnostics`. Every call uses the real
+ * workers (embedding and search) exactly as the playground will.
+ */
+import * as Comlink from 'comlink';
+import type { SearchWorkerApi } from '../../workers/hnsw.worker.ts';
+import { probeDevices, type DeviceProbe } from '../lib/dense/device.ts';
+import type { EmbeddingDevice } from '../lib/dense/embedder.ts';
+import { createEmbedWorker, createSearchWorker, openEmbeddingWorker, type EmbeddingWorkerHandle } from '../lib/dense/embedding-client.ts';
+import type { ModelSourceConfig } from '../lib/dense/model-source.ts';
+import { resolveModelSpec, type EmbeddingDtype } from '../lib/dense/registry.ts';
+import { clusteredVectors } from '../lib/dense/synthetic-vectors.ts';
+import { strideSample } from './stride-sample.ts';
+import type { HnswParams } from '../lib/dense/hnsw-index.ts';
+import type { VectorEncoding } from '../lib/dense/vector-codec.ts';
+import type { VectorMatrix } from '../lib/dense/vector-matrix.ts';
+
+/** The app's own models live at <base>/models/; `?remoteHost=` points hub ids at a mirror with the hub layout. */
+export function modelSource(): ModelSourceConfig {
+  const remoteHost = new URLSearchParams(location.search).get('remoteHost') ?? undefined;
+  return { localModelPath: `${import.meta.env.BASE_URL}models/`, remoteHost };
+}
+
+export interface EmbedRequest {
+  model: string;
+  device: EmbeddingDevice | 'auto';
+  dtype?: EmbeddingDtype;
+}
+
+async function withEmbedder<T>(request: EmbedRequest, work: (handle: EmbeddingWorkerHandle) => Promise<T>): Promise<T> {
+  const handle = await openEmbeddingWorker(createEmbedWorker, {
+    spec: resolveModelSpec(request.model),
+    device: request.device,
+    dtype: request.dtype,
+    source: modelSource(),
+  });
+  try {
+    return await work(handle);
+  } finally {
+    await handle.close();
+  }
+}
+
+function rowsOf(m: VectorMatrix): number[][] {
+  return Array.from({ length: m.rows }, (_, r) => Array.from(m.data.subarray(r * m.dim, (r + 1) * m.dim)));
+}
+
+export interface EmbedResult {
+  vectors: number[][];
+  device: EmbeddingDevice;
+  dtype: EmbeddingDtype;
+  fallbackReason?: string;
+  loadMs: number;
+  embedMs: number;
+}
+
+export function embedTexts(request: EmbedRequest & { texts: string[]; batchSize?: number | 'auto' }): Promise<EmbedResult> {
+  return withEmbedder(request, async (handle) => {
+    const t0 = performance.now();
+    const vectors = await handle.api.embed(request.texts, { batchSize: request.batchSize });
+    return {
+      vectors: rowsOf(vectors),
+      device: handle.info.device,
+      dtype: handle.info.dtype,
+      fallbackReason: handle.fallbackReason,
+      loadMs: handle.info.loadMs,
+      embedMs: performance.now() - t0,
+    };
+  });
+}
+
+export interface DatasetResult {
+  hit: boolean;
+  key: string;
+  rows: number;
+  dim: number;
+  first: number[];
+  device: EmbeddingDevice;
+}
+
+/** Embeds a small dataset through the IndexedDB cache (the worker's DexieEmbeddingStore). */
+export function embedDataset(
+  request: EmbedRequest & { dataset: string; ids: string[]; texts: string[]; encoding: VectorEncoding },
+): Promise<DatasetResult> {
+  return withEmbedder(request, async (handle) => {
+    const { vectors, hit, key } = await handle.api.embedDataset({
+      dataset: request.dataset,
+      part: 'corpus',
+      ids: request.ids,
+      texts: request.texts,
+      encoding: request.encoding,
+    });
+    return { hit, key, rows: vectors.rows, dim: vectors.dim, first: Array.from(vectors.data.subarray(0, vectors.dim)), device: handle.info.device };
+  });
+}
+
+async function withSearchWorker<T>(work: (api: Comlink.Remote<SearchWorkerApi>) => Promise<T>): Promise<T> {
+  const worker = createSearchWorker();
+  const api = Comlink.wrap<SearchWorkerApi>(worker);
+  try {
+    return await work(api);
+  } finally {
+    api[Comlink.releaseProxy]();
+    worker.terminate();
+  }
+}
+
+export interface HnswRoundTripRequest {
+  phase: 'save' | 'load';
+  filename: string;
+  rows: number;
+  dim: number;
+  queries: number;
+  k: number;
+  params: Partial<HnswParams>;
+}
+
+export interface HnswRoundTripResult {
+  found: boolean;
+  efSearch: number;
+  size: number;
+  neighbours: number[][];
+  recall: number;
+}
+
+/**
+ * 'save': builds an HNSW index over seeded synthetic vectors and saves it to IndexedDB; 'load' (after a
+ * page reload) reads it back for the same vectors. Both return the neighbours of the same queries.
+ */
+export function hnswRoundTrip(request: HnswRoundTripRequest): Promise<HnswRoundTripResult> {
+  const corpus = clusteredVectors(request.rows, request.dim, { seed: 11 });
+  const queries = clusteredVectors(request.queries, request.dim, { seed: 12 });
+  return withSearchWorker(async (api) => {
+    await api.setCorpus(corpus);
+    let found = true;
+    let size = request.rows;
+    if (request.phase === 'save') {
+      await api.buildHnsw(request.params);
+      await api.saveHnsw(request.filename);
+    } else {
+      const loaded = await api.loadHnsw(request.filename, request.params);
+      found = loaded.found;
+      size = loaded.size;
+      if (!found) return { found, efSearch: 0, size: 0, neighbours: [], recall: 0 };
+    }
+    const { results } = await api.ann(queries, request.k);
+    const recall = await api.annRecall(queries, request.k);
+    return { found, efSearch: recall.efSearch, size, neighbours: results.map((hits) => hits.map((h) => h.row)), recall: recall.recall };
+  });
+}
+
+export interface EmbedBenchRow {
+  mode: 'naive' | 'batched';
+  batchSize: number | 'auto';
+  docs: number;
+  ms: number;
+  docsPerSecond: number;
+}
+
+export interface EmbedBenchResult {
+  model: string;
+  device: EmbeddingDevice;
+  dtype: EmbeddingDtype;
+  fallbackReason?: string;
+  /** First batch on a cold session (shader compilation on WebGPU). */
+  coldMs: number;
+  rows: EmbedBenchRow[];
+}
+
+/** Warm timings of one model on one device: naive loop, adaptive batching and a fixed-size sweep. */
+export function benchEmbed(
+  request: EmbedRequest & { texts: string[]; batchSizes: number[]; naiveDocs: number },
+): Promise<EmbedBenchResult> {
+  return withEmbedder(request, async (handle) => {
+    const { api } = handle;
+    const t0 = performance.now();
+    await api.embed(request.texts.slice(0, 8), { batchSize: 8 });
+    const coldMs = performance.now() - t0;
+    const rows: EmbedBenchRow[] = [];
+    const time = async (mode: EmbedBenchRow['mode'], batchSize: number | 'auto', texts: string[], run: () => Promise<unknown>) => {
+      const start = performance.now();
+      await run();
+      const ms = performance.now() - start;
+      rows.push({ mode, batchSize, docs: texts.length, ms, docsPerSecond: texts.length / (ms / 1000) });
+    };
+    const naiveTexts = strideSample(request.texts, request.naiveDocs);
+    await time('naive', 1, naiveTexts, () => api.embedEach(naiveTexts));
+    await time('batched', 'auto', request.texts, () => api.embed(request.texts, { batchSize: 'auto' }));
+    for (const size of request.batchSizes) {
+      await time('batched', size, request.texts, () => api.embed(request.texts, { batchSize: size }));
+    }
+    return { model: request.model, device: handle.info.device, dtype: handle.info.dtype, fallbackReason: handle.fallbackReason, coldMs, rows };
+  });
+}
+
+export const diagnosticsApi = { probe: probeDevices, embedTexts, embedDataset, hnswRoundTrip, benchEmbed };
+export type DiagnosticsApi = typeof diagnosticsApi;
+
+export type { DeviceProbe };

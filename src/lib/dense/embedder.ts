@@ -1,0 +1,203 @@
+/**
+ * Texts → vectors with transformers.js, following a registry entry. The same code runs in the embedding
+ * worker (onnxruntime-web, WebGPU or WASM) and in Node (onnxruntime-node) for the CLI and tests.
+ *
+ * Throughput: texts are embedded longest first in batches whose size adapts (batching.ts), so padding is
+ * small and the batch size settles where docs/s stops improving. Each call can report progress and be
+ * cancelled with an AbortSignal (checked between batches).
+ */
+import { AutoModel, AutoTokenizer, Tensor, pipeline } from '@huggingface/transformers';
+import { BatchSizer, lengthOrder, progressAt, type EmbedProgress } from './batching.ts';
+import type { EmbeddingDtype, ModelSpec } from './registry.ts';
+import { normalizeInPlace, type VectorMatrix } from './vector-matrix.ts';
+
+/** transformers.js device names used here: 'cpu' is onnxruntime-node, the others onnxruntime-web. */
+export type EmbeddingDevice = 'cpu' | 'wasm' | 'webgpu';
+
+export interface EmbedderOptions {
+  spec: ModelSpec;
+  device: EmbeddingDevice;
+  dtype: EmbeddingDtype;
+  /** Model-file download progress (bytes), forwarded from transformers.js. */
+  onDownload?: (event: { file: string; loaded: number; total: number }) => void;
+}
+
+export interface EmbedOptions {
+  onProgress?: (progress: EmbedProgress) => void;
+  signal?: AbortSignal;
+  /** A fixed batch size, or 'auto' (default) for the adaptive one. */
+  batchSize?: number | 'auto';
+  /** First batch size of the adaptive sizer (default 16 for transformers, 64 for static models). */
+  initialBatchSize?: number;
+}
+
+export interface Embedder {
+  readonly spec: ModelSpec;
+  readonly device: EmbeddingDevice;
+  readonly dtype: EmbeddingDtype;
+  /** One row per text, in the order given. */
+  embed(texts: readonly string[], options?: EmbedOptions): Promise<VectorMatrix>;
+  /** The naive baseline of the benchmarks: one pipeline call per text, in input order, no batching. */
+  embedEach(texts: readonly string[], options?: Pick<EmbedOptions, 'signal'>): Promise<VectorMatrix>;
+  dispose(): Promise<void>;
+}
+
+/** Runs one batch: texts → row-major vectors [texts.length, dim]. */
+type BatchRunner = (texts: string[]) => Promise<{ data: Float32Array; dim: number }>;
+
+function toFloat32(data: unknown): Float32Array {
+  if (data instanceof Float32Array) return data;
+  // fp16 sessions may return Float16Array (or Uint16Array bits in Node); transformers.js Tensor handles
+  // the former as numbers, which is what this copy relies on.
+  return Float32Array.from(data as ArrayLike<number>);
+}
+
+function downloadCallback(options: EmbedderOptions) {
+  const { onDownload } = options;
+  if (!onDownload) return undefined;
+  return (event: { status: string; file?: string; loaded?: number; total?: number }) => {
+    if (event.status === 'progress' && event.file) {
+      onDownload({ file: event.file, loaded: event.loaded ?? 0, total: event.total ?? 0 });
+    }
+  };
+}
+
+function normalizeRowsOf(data: Float32Array, dim: number): void {
+  for (let offset = 0; offset < data.length; offset += dim) normalizeInPlace(data.subarray(offset, offset + dim));
+}
+
+/** feature-extraction pipeline: transformer models (pooled by transformers.js) and pooled static graphs. */
+async function pipelineRunner(options: EmbedderOptions): Promise<{ run: BatchRunner; dispose: () => Promise<void> }> {
+  const { spec } = options;
+  const extractor = await pipeline('feature-extraction', spec.id, {
+    device: options.device,
+    dtype: options.dtype,
+    progress_callback: downloadCallback(options),
+  });
+  // The registry's maxLength wins over tokenizer_config.json (e.g. all-MiniLM-L6-v2 was trained on 256).
+  // model_max_length is a getter over the parsed tokenizer_config.json, so the config object is patched.
+  const tokenizerConfig = (extractor.tokenizer as unknown as { _tokenizerConfig: { model_max_length?: number } })._tokenizerConfig;
+  tokenizerConfig.model_max_length = spec.maxLength;
+  const run: BatchRunner = async (texts) => {
+    // Normalized here, not by transformers.js: its normalize divides 0 by 0 for a text whose tokens are
+    // all unknown to a static model (a zero vector), which must stay a zero vector, not NaN.
+    const output = await extractor(texts, { pooling: spec.pooling, normalize: false });
+    const dims = output.dims;
+    const dim = dims[dims.length - 1] ?? 0;
+    if (dims.length !== 2 || dims[0] !== texts.length) {
+      throw new Error(`${spec.id}: expected [${texts.length}, dim] vectors, got [${dims.join(', ')}] (check pooling)`);
+    }
+    const data = Float32Array.from(toFloat32(output.data));
+    output.dispose?.();
+    if (spec.normalize) normalizeRowsOf(data, dim);
+    return { data, dim };
+  };
+  return { run, dispose: async () => void (await extractor.dispose()) };
+}
+
+/**
+ * model2vec exports (minishlab/potion-*): the ONNX graph takes all token ids of the batch flattened plus
+ * each text's start offset (an EmbeddingBag) and returns `embeddings` [batch, dim], mean-pooled inside.
+ */
+async function model2vecRunner(options: EmbedderOptions): Promise<{ run: BatchRunner; dispose: () => Promise<void> }> {
+  const { spec } = options;
+  const progress_callback = downloadCallback(options);
+  const tokenizer = await AutoTokenizer.from_pretrained(spec.id, { progress_callback });
+  const model = await AutoModel.from_pretrained(spec.id, {
+    // model2vec repositories carry no transformers model_type; this one loads onnx/model.onnx as an encoder.
+    config: { model_type: 'model2vec' } as never,
+    device: options.device,
+    dtype: options.dtype,
+    progress_callback,
+  });
+  const run: BatchRunner = async (texts) => {
+    const encoded = tokenizer(texts, { add_special_tokens: false, return_tensor: false, truncation: true, max_length: spec.maxLength }) as {
+      input_ids: number[][];
+    };
+    const offsets: number[] = [];
+    const flat: number[] = [];
+    for (const ids of encoded.input_ids) {
+      offsets.push(flat.length);
+      for (const id of ids) flat.push(id);
+    }
+    const outputs = (await model({
+      input_ids: new Tensor('int64', BigInt64Array.from(flat.map(BigInt)), [flat.length]),
+      offsets: new Tensor('int64', BigInt64Array.from(offsets.map(BigInt)), [offsets.length]),
+    })) as Record<string, Tensor>;
+    const tensor = outputs.embeddings ?? Object.values(outputs)[0];
+    if (!tensor || tensor.dims.length !== 2) throw new Error(`${spec.id}: model2vec output is not [batch, dim]`);
+    const dim = tensor.dims[1] ?? 0;
+    const data = Float32Array.from(toFloat32(tensor.data));
+    if (spec.normalize) normalizeRowsOf(data, dim);
+    return { data, dim };
+  };
+  return { run, dispose: async () => void (await model.dispose()) };
+}
+
+/** Loads the model files and creates the session(s). */
+export async function loadEmbedder(options: EmbedderOptions): Promise<Embedder> {
+  const { spec, device, dtype } = options;
+  if (!spec.dtypes.includes(dtype)) throw new Error(`${spec.id} has no ${dtype} weights (has ${spec.dtypes.join(', ')})`);
+  const runner = spec.kind === 'model2vec' ? await model2vecRunner(options) : await pipelineRunner(options);
+  const defaultInitial = spec.kind === 'transformer' ? 16 : 64;
+  return {
+    spec,
+    device,
+    dtype,
+    embed: (texts, embedOptions = {}) => embedBatched(runner.run, texts, { initialBatchSize: defaultInitial, ...embedOptions }),
+    embedEach: (texts, embedOptions = {}) => embedEach(runner.run, texts, embedOptions.signal),
+    dispose: runner.dispose,
+  };
+}
+
+/** The batching loop, separate from the model so tests can drive it with a fake runner. */
+export async function embedBatched(run: BatchRunner, texts: readonly string[], options: EmbedOptions = {}): Promise<VectorMatrix> {
+  const total = texts.length;
+  const order = lengthOrder(texts);
+  const fixed = typeof options.batchSize === 'number' ? Math.max(1, Math.floor(options.batchSize)) : undefined;
+  const sizer = new BatchSizer({ initial: fixed ?? options.initialBatchSize ?? 16, min: 1, max: fixed ?? 512 });
+  let out: Float32Array | undefined;
+  let dim = 0;
+  let done = 0;
+  const started = performance.now();
+  while (done < total) {
+    options.signal?.throwIfAborted();
+    const size = fixed ?? sizer.current();
+    const rows = order.slice(done, done + size);
+    const batch = rows.map((i) => texts[i]!);
+    const t0 = performance.now();
+    let result: { data: Float32Array; dim: number };
+    try {
+      result = await run(batch);
+    } catch (error) {
+      // Out-of-memory and similar failures of a large batch: retry smaller; a batch of 1 that fails is fatal.
+      if (fixed === undefined && sizer.failed()) continue;
+      throw error;
+    }
+    const seconds = (performance.now() - t0) / 1000;
+    if (!out) {
+      dim = result.dim;
+      out = new Float32Array(total * dim);
+    } else if (result.dim !== dim) {
+      throw new Error(`vector size changed from ${dim} to ${result.dim}`);
+    }
+    rows.forEach((textIndex, k) => out!.set(result.data.subarray(k * dim, (k + 1) * dim), textIndex * dim));
+    done += rows.length;
+    if (fixed === undefined) sizer.record(size, batch.reduce((n, t) => n + t.length + 1, 0), seconds);
+    options.onProgress?.(progressAt(done, total, (performance.now() - started) / 1000, size));
+  }
+  return { rows: total, dim, data: out ?? new Float32Array(0) };
+}
+
+async function embedEach(run: BatchRunner, texts: readonly string[], signal?: AbortSignal): Promise<VectorMatrix> {
+  let out: Float32Array | undefined;
+  let dim = 0;
+  for (let i = 0; i < texts.length; i++) {
+    signal?.throwIfAborted();
+    const result = await run([texts[i]!]);
+    dim = result.dim;
+    out ??= new Float32Array(texts.length * dim);
+    out.set(result.data.subarray(0, dim), i * dim);
+  }
+  return { rows: texts.length, dim, data: out ?? new Float32Array(0) };
+}

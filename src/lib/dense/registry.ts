@@ -1,0 +1,265 @@
+/**
+ * The embedding-model registry: data only. Each entry says how to turn texts into vectors with
+ * transformers.js — where the files live, how the token vectors are pooled, which prefixes the model card
+ * asks for, and how vectors are compared. Code paths are chosen by `kind`, never by model id.
+ *
+ * Sources of the settings: each model's card on the Hugging Face hub (prefixes, pooling, similarity) and
+ * its sentence-transformers `1_Pooling/config.json`.
+ */
+
+/** transformers.js dtypes this project offers (file suffixes: '' / _fp16 / _quantized). */
+export type EmbeddingDtype = 'fp32' | 'fp16' | 'q8';
+
+export type Pooling = 'mean' | 'cls' | 'none';
+
+/**
+ * - `transformer`: feature-extraction pipeline, token vectors pooled by transformers.js (`pooling`).
+ * - `static-pooled`: the project's static models: the ONNX graph pools itself (output [batch, dim]), run
+ *   through the same feature-extraction pipeline with pooling 'none'.
+ * - `model2vec`: hub model2vec exports (minishlab/potion-*): flat input_ids + offsets → `embeddings`.
+ */
+export type ModelKind = 'transformer' | 'static-pooled' | 'model2vec';
+
+/** Where the model files come from: the hub layout `<host>/<id>/resolve/main/<file>`, or the app's own folder. */
+export type ModelSource = 'hub' | 'local';
+
+export interface ModelSpec {
+  /** Registry id = hub repository id (`owner/name`), or `local/<name>` for models this project builds. */
+  id: string;
+  label: string;
+  kind: ModelKind;
+  source: ModelSource;
+  dim: number;
+  pooling: Pooling;
+  /** L2-normalize vectors after pooling. */
+  normalize: boolean;
+  /** Score of the model card: cosine (on normalized vectors = dot) or raw dot product. */
+  similarity: 'cosine' | 'dot';
+  queryPrefix: string;
+  passagePrefix: string;
+  /** Tokens per text; longer texts are truncated by the tokenizer. */
+  maxLength: number;
+  dtypes: EmbeddingDtype[];
+  defaultDtype: EmbeddingDtype;
+  /** Languages the model is meant for (ISO 639-1). */
+  languages: string[];
+  /** Approximate size of the default-dtype weights in MB, shown before a download. */
+  sizeMb: number;
+  notes?: string;
+}
+
+const BGE_QUERY = 'Represent this sentence for searching relevant passages: ';
+
+export const MODEL_REGISTRY: readonly ModelSpec[] = [
+  {
+    id: 'local/glove-100d-sif',
+    label: 'GloVe 100d, SIF-weighted (static, built by the project)',
+    kind: 'static-pooled',
+    source: 'local',
+    dim: 100,
+    pooling: 'none',
+    normalize: true,
+    similarity: 'cosine',
+    queryPrefix: '',
+    passagePrefix: '',
+    maxLength: 2048,
+    dtypes: ['fp32', 'q8'],
+    defaultDtype: 'fp32',
+    languages: ['en'],
+    sizeMb: 129,
+    notes: 'npm run models; SIF a = 1e-4, p(w) = 1/GloVe rank. q8 file: 33 MB.',
+  },
+  {
+    id: 'local/glove-100d-avg',
+    label: 'GloVe 100d, plain average (static, built by the project)',
+    kind: 'static-pooled',
+    source: 'local',
+    dim: 100,
+    pooling: 'none',
+    normalize: true,
+    similarity: 'cosine',
+    queryPrefix: '',
+    passagePrefix: '',
+    maxLength: 2048,
+    dtypes: ['fp32'],
+    defaultDtype: 'fp32',
+    languages: ['en'],
+    sizeMb: 129,
+    notes: 'Unweighted baseline of the SIF model.',
+  },
+  {
+    id: 'local/tiny-bert',
+    label: 'Tiny BERT (random weights, test model)',
+    kind: 'transformer',
+    source: 'local',
+    dim: 32,
+    pooling: 'mean',
+    normalize: true,
+    similarity: 'cosine',
+    queryPrefix: '',
+    passagePrefix: '',
+    maxLength: 512,
+    dtypes: ['fp32', 'q8'],
+    defaultDtype: 'fp32',
+    languages: ['en'],
+    sizeMb: 4,
+    notes: 'Covers the transformer path (WordPiece, token_type_ids, masks); its rankings are meaningless.',
+  },
+  {
+    id: 'Xenova/all-MiniLM-L6-v2',
+    label: 'all-MiniLM-L6-v2',
+    kind: 'transformer',
+    source: 'hub',
+    dim: 384,
+    pooling: 'mean',
+    normalize: true,
+    similarity: 'cosine',
+    queryPrefix: '',
+    passagePrefix: '',
+    maxLength: 256,
+    dtypes: ['fp32', 'fp16', 'q8'],
+    defaultDtype: 'q8',
+    languages: ['en'],
+    sizeMb: 23,
+  },
+  {
+    id: 'Xenova/bge-small-en-v1.5',
+    label: 'BGE small en v1.5',
+    kind: 'transformer',
+    source: 'hub',
+    dim: 384,
+    pooling: 'cls',
+    normalize: true,
+    similarity: 'cosine',
+    queryPrefix: BGE_QUERY,
+    passagePrefix: '',
+    maxLength: 512,
+    dtypes: ['fp32', 'fp16', 'q8'],
+    defaultDtype: 'q8',
+    languages: ['en'],
+    sizeMb: 34,
+  },
+  {
+    id: 'Xenova/e5-small-v2',
+    label: 'E5 small v2',
+    kind: 'transformer',
+    source: 'hub',
+    dim: 384,
+    pooling: 'mean',
+    normalize: true,
+    similarity: 'cosine',
+    queryPrefix: 'query: ',
+    passagePrefix: 'passage: ',
+    maxLength: 512,
+    dtypes: ['fp32', 'fp16', 'q8'],
+    defaultDtype: 'q8',
+    languages: ['en'],
+    sizeMb: 34,
+  },
+  {
+    id: 'Supabase/gte-small',
+    label: 'GTE small',
+    kind: 'transformer',
+    source: 'hub',
+    dim: 384,
+    pooling: 'mean',
+    normalize: true,
+    similarity: 'cosine',
+    queryPrefix: '',
+    passagePrefix: '',
+    maxLength: 512,
+    dtypes: ['fp32', 'fp16', 'q8'],
+    defaultDtype: 'q8',
+    languages: ['en'],
+    sizeMb: 34,
+  },
+  {
+    id: 'Xenova/multilingual-e5-small',
+    label: 'multilingual E5 small (Polish and 90+ languages)',
+    kind: 'transformer',
+    source: 'hub',
+    dim: 384,
+    pooling: 'mean',
+    normalize: true,
+    similarity: 'cosine',
+    queryPrefix: 'query: ',
+    passagePrefix: 'passage: ',
+    maxLength: 512,
+    dtypes: ['fp32', 'fp16', 'q8'],
+    defaultDtype: 'q8',
+    languages: ['multi', 'pl', 'en'],
+    sizeMb: 118,
+  },
+  {
+    id: 'minishlab/potion-base-8M',
+    label: 'potion-base-8M (model2vec static)',
+    kind: 'model2vec',
+    source: 'hub',
+    dim: 256,
+    pooling: 'none',
+    normalize: true,
+    similarity: 'cosine',
+    queryPrefix: '',
+    passagePrefix: '',
+    maxLength: 512,
+    dtypes: ['fp32'],
+    defaultDtype: 'fp32',
+    languages: ['en'],
+    sizeMb: 30,
+    notes: 'model2vec ONNX export: input_ids (flat) + offsets → embeddings (mean inside the graph).',
+  },
+  {
+    id: 'minishlab/potion-retrieval-32M',
+    label: 'potion-retrieval-32M (model2vec static, retrieval-tuned)',
+    kind: 'model2vec',
+    source: 'hub',
+    dim: 512,
+    pooling: 'none',
+    normalize: true,
+    similarity: 'cosine',
+    queryPrefix: '',
+    passagePrefix: '',
+    maxLength: 512,
+    dtypes: ['fp32'],
+    defaultDtype: 'fp32',
+    languages: ['en'],
+    sizeMb: 128,
+  },
+];
+
+/** The registry entry with this id, if any. */
+export function registryModel(id: string): ModelSpec | undefined {
+  return MODEL_REGISTRY.find((spec) => spec.id === id);
+}
+
+/**
+ * A spec for a model that is not in the registry (any hub id, or a folder the user picked): the common
+ * sentence-transformers defaults — mean pooling, normalized, cosine, no prefixes — which the caller may
+ * override from the model card. `dim` 0 means "read it from the first vector".
+ */
+export function customModelSpec(id: string, overrides: Partial<ModelSpec> = {}): ModelSpec {
+  return {
+    id,
+    label: id,
+    kind: 'transformer',
+    source: id.startsWith('local/') ? 'local' : 'hub',
+    dim: 0,
+    pooling: 'mean',
+    normalize: true,
+    similarity: 'cosine',
+    queryPrefix: '',
+    passagePrefix: '',
+    maxLength: 512,
+    dtypes: ['fp32', 'fp16', 'q8'],
+    defaultDtype: 'fp32',
+    languages: [],
+    sizeMb: 0,
+    ...overrides,
+  };
+}
+
+/** Registry entry or custom spec. */
+export function resolveModelSpec(id: string, overrides: Partial<ModelSpec> = {}): ModelSpec {
+  const known = registryModel(id);
+  return known ? { ...known, ...overrides } : customModelSpec(id, overrides);
+}

@@ -1,0 +1,84 @@
+import { expect, test } from 'vitest';
+import { BatchSizer, lengthOrder, progressAt } from '../../../src/lib/dense/batching.ts';
+import { embedBatched } from '../../../src/lib/dense/embedder.ts';
+
+test('lengthOrder puts the longest texts first and keeps input order among equal lengths', () => {
+  expect(lengthOrder(['aa', 'a', 'aaaa', 'bb', ''])).toEqual([2, 0, 3, 1, 4]);
+});
+
+test('BatchSizer doubles while throughput rises, then settles on the best size', () => {
+  const sizer = new BatchSizer({ initial: 8, max: 256 });
+  const rate = (size: number) => (size <= 32 ? size * 100 : 3200); // chars/s saturates at 32
+  for (let i = 0; i < 10; i++) {
+    const size = sizer.current();
+    sizer.record(size, rate(size), 1);
+  }
+  expect(sizer.current()).toBe(32);
+});
+
+test('BatchSizer halves after a failure and never grows past that size again', () => {
+  const sizer = new BatchSizer({ initial: 64 });
+  expect(sizer.failed()).toBe(true);
+  expect(sizer.current()).toBe(32);
+  sizer.record(32, 1000, 1);
+  expect(sizer.current()).toBe(32);
+  const tiny = new BatchSizer({ initial: 1 });
+  expect(tiny.failed()).toBe(false);
+});
+
+test('progress reports docs/s and ETA', () => {
+  expect(progressAt(50, 200, 2, 16)).toEqual({ done: 50, total: 200, docsPerSecond: 25, etaSeconds: 6, batchSize: 16 });
+  expect(Number.isNaN(progressAt(0, 10, 0, 4).etaSeconds)).toBe(true);
+});
+
+/** A fake model: the vector of a text is [length, first char code]. Records batch compositions. */
+function fakeRunner(batches: string[][], failAbove = Infinity) {
+  return async (texts: string[]) => {
+    if (texts.length > failAbove) throw new Error('out of memory');
+    batches.push(texts);
+    const data = new Float32Array(texts.length * 2);
+    texts.forEach((t, i) => data.set([t.length, t.charCodeAt(0) || 0], i * 2));
+    return { data, dim: 2 };
+  };
+}
+
+const texts = Array.from({ length: 37 }, (_, i) => String.fromCharCode(65 + (i % 26)).repeat(1 + ((i * 7) % 23)));
+
+test('embedBatched returns rows in input order whatever the batching', async () => {
+  const batches: string[][] = [];
+  const m = await embedBatched(fakeRunner(batches), texts, { batchSize: 5 });
+  expect(m.rows).toBe(37);
+  texts.forEach((t, i) => expect([m.data[i * 2], m.data[i * 2 + 1]]).toEqual([t.length, t.charCodeAt(0)]));
+  expect(batches.map((b) => b.length)).toEqual([5, 5, 5, 5, 5, 5, 5, 2]);
+  // Longest first: each batch's texts are no longer than the previous batch's.
+  for (let b = 1; b < batches.length; b++) {
+    expect(Math.max(...batches[b]!.map((t) => t.length))).toBeLessThanOrEqual(Math.min(...batches[b - 1]!.map((t) => t.length)));
+  }
+});
+
+test('embedBatched retries a failing batch smaller (adaptive mode) and reports progress to the end', async () => {
+  const batches: string[][] = [];
+  const progress: number[] = [];
+  const m = await embedBatched(fakeRunner(batches, 4), texts, { initialBatchSize: 16, onProgress: (p) => progress.push(p.done) });
+  expect(m.rows).toBe(37);
+  expect(Math.max(...batches.map((b) => b.length))).toBeLessThanOrEqual(4);
+  expect(progress.at(-1)).toBe(37);
+  await expect(embedBatched(fakeRunner([], 4), texts, { batchSize: 8 })).rejects.toThrow(/out of memory/);
+});
+
+test('embedBatched stops between batches when cancelled', async () => {
+  const controller = new AbortController();
+  const batches: string[][] = [];
+  const run = fakeRunner(batches);
+  const promise = embedBatched(
+    async (t) => {
+      const out = await run(t);
+      if (batches.length === 2) controller.abort();
+      return out;
+    },
+    texts,
+    { batchSize: 4, signal: controller.signal },
+  );
+  await expect(promise).rejects.toThrow(/abort/i);
+  expect(batches.length).toBe(2);
+});

@@ -1,0 +1,34 @@
+import { expect, test } from 'vitest';
+import { chooseDevice, probeDevices, usableDtypes } from '../../../src/lib/dense/device.ts';
+import { registryModel } from '../../../src/lib/dense/registry.ts';
+
+function adapter(features: string[]) {
+  return { features: new Set(features), info: { vendor: 'google', architecture: 'swiftshader', description: '' } };
+}
+
+test('WebGPU counts only when requestAdapter() grants an adapter', async () => {
+  const none = await probeDevices({ navigator: { hardwareConcurrency: 2 } });
+  expect(none).toMatchObject({ webgpu: false, shaderF16: false, hardwareConcurrency: 2, webgpuError: 'navigator.gpu is not defined' });
+  const refused = await probeDevices({ navigator: { gpu: { requestAdapter: async () => null } } });
+  expect(refused).toMatchObject({ webgpu: false, webgpuError: 'requestAdapter() returned null' });
+  const failing = await probeDevices({ navigator: { gpu: { requestAdapter: async () => Promise.reject(new Error('blocked')) } } });
+  expect(failing.webgpu).toBe(false);
+  expect(failing.webgpuError).toContain('blocked');
+  const gpu = await probeDevices({ navigator: { gpu: { requestAdapter: async () => adapter([]) } }, crossOriginIsolated: true });
+  expect(gpu).toMatchObject({ webgpu: true, shaderF16: false, crossOriginIsolated: true, adapter: { vendor: 'google', architecture: 'swiftshader' } });
+  const f16 = await probeDevices({ navigator: { gpu: { requestAdapter: async () => adapter(['shader-f16']) } } });
+  expect(f16.shaderF16).toBe(true);
+});
+
+test('device choice: WebGPU when present unless WASM is asked for; fp16 only on WebGPU with shader-f16', async () => {
+  const gpu = await probeDevices({ navigator: { gpu: { requestAdapter: async () => adapter([]) } } });
+  const f16 = await probeDevices({ navigator: { gpu: { requestAdapter: async () => adapter(['shader-f16']) } } });
+  const none = await probeDevices({ navigator: {} });
+  expect(chooseDevice(gpu)).toBe('webgpu');
+  expect(chooseDevice(gpu, 'wasm')).toBe('wasm');
+  expect(chooseDevice(none, 'webgpu')).toBe('wasm');
+  const spec = registryModel('Xenova/bge-small-en-v1.5')!;
+  expect(usableDtypes(spec, 'webgpu', gpu)).toEqual(['fp32', 'q8']);
+  expect(usableDtypes(spec, 'webgpu', f16)).toEqual(['fp32', 'fp16', 'q8']);
+  expect(usableDtypes(spec, 'wasm', f16)).toEqual(['fp32', 'q8']);
+});

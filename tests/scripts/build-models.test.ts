@@ -1,0 +1,20 @@
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, expect, test } from 'vitest';
+import { buildModels } from '../../scripts/models/build-models.ts';
+
+const out = mkdtempSync(join(tmpdir(), 'rp-models-'));
+afterAll(() => rmSync(out, { recursive: true, force: true }));
+
+test('npm run models writes the transformers.js layout once, then skips until forced', () => {
+  expect(buildModels({ out, only: ['tiny-bert'] })).toEqual(['tiny-bert']);
+  const dir = join(out, 'local', 'tiny-bert');
+  for (const file of ['config.json', 'tokenizer.json', 'tokenizer_config.json', 'vocab.txt', 'onnx/model.onnx', 'onnx/model_quantized.onnx', '.stamp']) {
+    expect(existsSync(join(dir, file))).toBe(true);
+  }
+  expect(JSON.parse(readFileSync(join(dir, 'config.json'), 'utf8'))).toMatchObject({ model_type: 'bert' });
+  expect(buildModels({ out, only: ['tiny-bert'] })).toEqual([]);
+  expect(buildModels({ out, only: ['tiny-bert'], force: true })).toEqual(['tiny-bert']);
+  expect(existsSync(`${dir}.tmp-${process.pid}`)).toBe(false);
+});
