@@ -33,7 +33,8 @@ const NEWLINE = 0x0a;
 const CARRIAGE_RETURN = 0x0d;
 const UTF8_BOM = [0xef, 0xbb, 0xbf] as const;
 
-async function* chunksOf(source: ByteSource): AsyncGenerator<Uint8Array> {
+/** The chunks of any byte source; an unfinished web stream is cancelled, so a download does not run on unread. */
+export async function* byteChunks(source: ByteSource): AsyncGenerator<Uint8Array> {
   if ('getReader' in source) {
     // Not every browser makes ReadableStream async-iterable, so read it explicitly.
     const reader = source.getReader();
@@ -65,7 +66,7 @@ async function* sourceChunks(source: ByteSource, options: ReadLinesOptions): Asy
   const { file, signal } = options;
   signal?.throwIfAborted();
   let bytesRead = 0;
-  const chunks = chunksOf(source);
+  const chunks = byteChunks(source);
   try {
     for (;;) {
       let next: IteratorResult<Uint8Array>;

@@ -1,5 +1,5 @@
 import type { FileRole } from '../catalog/catalog.ts';
-import type { ByteSource } from '../data/lines.ts';
+import { byteChunks, type ByteSource } from '../data/lines.ts';
 import type { CollectionMeta } from '../storage/collections.ts';
 
 /**
@@ -78,7 +78,7 @@ export function blobImportFile(blob: Blob, file: Omit<ImportFile, 'open' | 'rand
 export async function readAll(source: ByteSource, options: OpenOptions = {}): Promise<Uint8Array> {
   const parts: Uint8Array[] = [];
   let length = 0;
-  const iterable: AsyncIterable<Uint8Array> = 'getReader' in source ? readerChunks(source) : source;
+  const iterable = byteChunks(source);
   for await (const chunk of iterable) {
     options.signal?.throwIfAborted();
     parts.push(chunk);
@@ -94,28 +94,10 @@ export async function readAll(source: ByteSource, options: OpenOptions = {}): Pr
   return whole;
 }
 
-async function* readerChunks(stream: ReadableStream<Uint8Array>): AsyncGenerator<Uint8Array> {
-  const reader = stream.getReader();
-  let finished = false;
-  try {
-    for (;;) {
-      const { done, value } = await reader.read();
-      if (done) {
-        finished = true;
-        return;
-      }
-      yield value;
-    }
-  } finally {
-    if (!finished) await reader.cancel().catch(() => undefined);
-    reader.releaseLock();
-  }
-}
-
 /** Passes a source's chunks on, reporting the running byte count. */
 export async function* countingSource(source: ByteSource, onBytes: (bytes: number) => void): AsyncGenerator<Uint8Array> {
   let total = 0;
-  const iterable: AsyncIterable<Uint8Array> = 'getReader' in source ? readerChunks(source) : source;
+  const iterable = byteChunks(source);
   for await (const chunk of iterable) {
     total += chunk.length;
     onBytes(total);

@@ -1,6 +1,7 @@
 import { Gunzip } from 'fflate';
 import type { CollectionMeta } from '../storage/collections.ts';
 import { hasGzipMagic } from '../data/gzip.ts';
+import { byteChunks } from '../data/lines.ts';
 import { inspectFiles, type FileSample, type Inspection } from './classify.ts';
 import { blobImportFile, type ImportFile, type ImportPlan } from './import-file.ts';
 import { readZipDirectory, zipEntryBytes } from './zip.ts';
@@ -34,30 +35,12 @@ async function isZip(input: LocalInput): Promise<boolean> {
   return magic[0] === 0x50 && magic[1] === 0x4b && magic[2] === 0x03 && magic[3] === 0x04;
 }
 
-async function* blobBytes(blob: Blob): AsyncGenerator<Uint8Array> {
-  const reader = (blob.stream() as ReadableStream<Uint8Array>).getReader();
-  let finished = false;
-  try {
-    for (;;) {
-      const { done, value } = await reader.read();
-      if (done) {
-        finished = true;
-        return;
-      }
-      yield value;
-    }
-  } finally {
-    if (!finished) await reader.cancel().catch(() => undefined);
-    reader.releaseLock();
-  }
-}
-
 /** Plain files as they are, zips as their entries. */
 export async function expandInputs(inputs: readonly LocalInput[]): Promise<LocalEntry[]> {
   const entries: LocalEntry[] = [];
   for (const input of inputs) {
     if (!(await isZip(input))) {
-      entries.push({ path: input.path, size: input.blob.size, blob: input.blob, bytes: () => blobBytes(input.blob) });
+      entries.push({ path: input.path, size: input.blob.size, blob: input.blob, bytes: () => byteChunks(input.blob.stream() as ReadableStream<Uint8Array>) });
       continue;
     }
     for (const entry of await readZipDirectory(input.blob, input.path)) {

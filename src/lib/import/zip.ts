@@ -1,6 +1,7 @@
 import { Inflate } from 'fflate';
 import { ParseError } from '../data/errors.ts';
 import { crc32 } from '../data/gzip.ts';
+import { byteChunks } from '../data/lines.ts';
 
 /**
  * Reading a .zip (PKWARE APPNOTE 6.3.x) from a Blob without loading it: the central directory is read from
@@ -119,24 +120,6 @@ export async function readZipDirectory(blob: Blob, zipName: string): Promise<Zip
   return entries;
 }
 
-async function* blobChunks(blob: Blob): AsyncGenerator<Uint8Array> {
-  const reader = (blob.stream() as ReadableStream<Uint8Array>).getReader();
-  let finished = false;
-  try {
-    for (;;) {
-      const { done, value } = await reader.read();
-      if (done) {
-        finished = true;
-        return;
-      }
-      yield value;
-    }
-  } finally {
-    if (!finished) await reader.cancel().catch(() => undefined);
-    reader.releaseLock();
-  }
-}
-
 /**
  * The entry's decompressed bytes, streamed; throws `ParseError` (file `<zip>/<entry>`) for unsupported or
  * damaged entries, including a CRC-32 or size mismatch at the end.
@@ -161,7 +144,7 @@ export async function* zipEntryBytes(blob: Blob, entry: ZipEntry, zipName: strin
     crc = crc32(crc, chunk);
     size += chunk.length;
   };
-  for await (const chunk of blobChunks(data)) {
+  for await (const chunk of byteChunks(data.stream() as ReadableStream<Uint8Array>)) {
     if (inflater === undefined) {
       take(chunk);
       yield chunk;
