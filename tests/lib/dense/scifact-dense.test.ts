@@ -6,9 +6,10 @@ import 'fake-indexeddb/auto';
  * 0.3054 / 0.6579. Ours tokenizes with the BERT pre-tokenizer and truncates at 2,048 tokens, so small
  * differences are expected: the tolerance is 0.005.
  */
-import { readFileSync } from 'node:fs';
 import { beforeAll, describe, expect, test } from 'vitest';
+import { loadBeirDir } from '../../../src/cli/dataset.ts';
 import { denseRetrieve, type DenseResult } from '../../../src/cli/dense.ts';
+import { judgedQueries } from '../../../src/lib/data/beir.ts';
 import { annRecallAtK } from '../../../src/lib/dense/ann-recall.ts';
 import { exactTopK } from '../../../src/lib/dense/exact-search.ts';
 import { HnswIndex } from '../../../src/lib/dense/hnsw-index.ts';
@@ -18,30 +19,16 @@ import type { Doc, Qrels, Query } from '../../../src/lib/types.ts';
 import { shared } from '../../shared-dir.ts';
 import { ensureModels } from './models-fixture.ts';
 
-function readJsonl<T>(path: string): T[] {
-  return readFileSync(path, 'utf8').trim().split('\n').map((line) => JSON.parse(line) as T);
-}
-
 let docs: Doc[];
 let queries: Query[];
 let qrels: Qrels;
 
-beforeAll(() => {
+beforeAll(async () => {
   ensureModels('glove-100d-sif', 'glove-100d-avg');
-  docs = readJsonl<{ _id: string; title?: string; text?: string }>(shared('beir', 'scifact', 'corpus.jsonl')).map((d) => ({
-    id: d._id,
-    title: d.title ?? '',
-    text: d.text ?? '',
-  }));
-  qrels = new Map();
-  for (const line of readFileSync(shared('beir', 'scifact', 'qrels', 'test.tsv'), 'utf8').trim().split('\n').slice(1)) {
-    const [qid, docId, grade] = line.split('\t');
-    if (!qrels.has(qid!)) qrels.set(qid!, new Map());
-    qrels.get(qid!)!.set(docId!, Number(grade));
-  }
-  queries = readJsonl<{ _id: string; text: string }>(shared('beir', 'scifact', 'queries.jsonl'))
-    .filter((q) => qrels.has(q._id))
-    .map((q) => ({ id: q._id, text: q.text }));
+  const scifact = await loadBeirDir(shared('beir', 'scifact'), { splits: ['test'] });
+  docs = scifact.docs;
+  qrels = scifact.qrels.get('test')!;
+  queries = judgedQueries(scifact.queries, qrels);
 });
 
 function measures(result: DenseResult) {
