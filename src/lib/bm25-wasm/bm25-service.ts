@@ -1,0 +1,308 @@
+/**
+ * What the BM25 worker does, as a plain class (so Node tests can drive it with fake-indexeddb): open the
+ * index of a collection — load it from IndexedDB when one built with the same settings and format version
+ * is stored, otherwise read the collection's documents from IndexedDB, analyze and index them with
+ * progress and cancellation, and store the result — then search it with live k1, b and k.
+ */
+import { analyzers, createAnalyzer, isAnalyzerName, type AnalyzerName } from '../analysis/analyzers.ts';
+import type { Analyzer } from '../analysis/analyzer.ts';
+import { explainBm25, type Bm25Explanation } from '../bm25/bm25-explain.ts';
+import type { Bm25Index } from '../bm25/bm25-index.ts';
+import type { Bm25SearchOptions } from '../bm25/bm25-search.ts';
+import { ANSERINI_BM25_PARAMS, type Bm25Params } from '../bm25/bm25-similarity.ts';
+import type { PlaygroundDatabase } from '../storage/db.ts';
+import { findIndex, saveIndex, type IndexSpec } from '../storage/index-store.ts';
+import type { Doc, Hit, Run } from '../types.ts';
+import { BM25_INDEX_FORMAT_VERSION, decodeBm25Index, encodeBm25Index } from './index-codec.ts';
+import { Bm25WasmBuilder } from './wasm-builder.ts';
+import { Bm25WasmIndex } from './wasm-index.ts';
+
+export const BM25_INDEX_KIND = 'bm25';
+
+/** Everything the postings depend on; a stored index with other settings is rebuilt, never reused. */
+export interface Bm25IndexSettings {
+  analyzer: AnalyzerName;
+  /** The indexed text of a document: title, a space, text (Pyserini's BEIR "contents" field). */
+  field: 'title+text';
+  /** Fingerprint of the collection's content when it was indexed. */
+  collection: { docCount: number; createdAt: number | null };
+}
+
+export interface OpenIndexRequest {
+  collectionId: string;
+  /** Default `english` (Lucene EnglishAnalyzer, as Pyserini's BEIR baselines). */
+  analyzer?: AnalyzerName;
+  /** Build even when a stored index matches. */
+  rebuild?: boolean;
+}
+
+export interface IndexProgress {
+  phase: 'loading' | 'indexing' | 'saving';
+  docsDone: number;
+  docsTotal: number;
+  /** Documents analyzed and indexed per second so far (0 while loading or before the first batch). */
+  docsPerSecond: number;
+  elapsedMs: number;
+}
+
+export interface IndexInfo {
+  collectionId: string;
+  settings: Bm25IndexSettings;
+  /** `stored`: loaded from IndexedDB without re-indexing; `built`: indexed now. */
+  source: 'stored' | 'built';
+  /** Why a stored index was not used (when one existed but was stale or unreadable). */
+  rebuildReason?: string;
+  numDocs: number;
+  numTerms: number;
+  numPostings: number;
+  /** Size of the stored form. */
+  storedBytes: number;
+  /** Kernel memory of the open index. */
+  memoryBytes: number;
+  /** Time of the original build (for a stored index: when it was built). */
+  buildMs: number;
+  /** Time to load it now (stored) or to build and save it (built). */
+  openMs: number;
+}
+
+export interface SearchRequestOptions {
+  /** Hits to return; default 1000. */
+  k?: number;
+  k1?: number;
+  b?: number;
+  /** Drop the document whose id equals the query id; default true (as `searchBm25`). */
+  ignoreIdenticalIds?: boolean;
+}
+
+export interface QueryInput {
+  id?: string;
+  text: string;
+}
+
+export interface Bm25ServiceOptions {
+  db: PlaygroundDatabase;
+  /** The compiled kernel (fetched in a worker, read from disk in Node). */
+  loadKernel: () => Promise<WebAssembly.Module>;
+  /** Documents read from IndexedDB per step (each step reports progress and checks for cancellation). */
+  batchSize?: number;
+}
+
+interface OpenIndex {
+  info: IndexInfo;
+  index: Bm25WasmIndex;
+  analyzer: Analyzer;
+  referenceForm?: Bm25Index;
+}
+
+/** The indexed text of a document. */
+export function bm25DocText(doc: Pick<Doc, 'title' | 'text'>): string {
+  return `${doc.title} ${doc.text}`;
+}
+
+export class Bm25Service {
+  private readonly db: PlaygroundDatabase;
+  private readonly loadKernel: () => Promise<WebAssembly.Module>;
+  private readonly batchSize: number;
+  private kernel: Promise<WebAssembly.Module> | undefined;
+  private readonly open = new Map<string, OpenIndex>();
+  private job: AbortController | undefined;
+
+  constructor(options: Bm25ServiceOptions) {
+    this.db = options.db;
+    this.loadKernel = options.loadKernel;
+    this.batchSize = options.batchSize ?? 1000;
+  }
+
+  private module(): Promise<WebAssembly.Module> {
+    this.kernel ??= this.loadKernel();
+    return this.kernel;
+  }
+
+  /** The settings an index of this collection would be built with now. */
+  async settingsFor(collectionId: string, analyzer: AnalyzerName = 'english'): Promise<Bm25IndexSettings> {
+    if (!isAnalyzerName(analyzer)) throw new RangeError(`unknown analyzer "${String(analyzer)}" (known: ${Object.keys(analyzers).join(', ')})`);
+    const docCount = await this.db.documents.where('collectionId').equals(collectionId).count();
+    const collection = await this.db.collections.get(collectionId);
+    return { analyzer, field: 'title+text', collection: { docCount, createdAt: collection?.createdAt ?? null } };
+  }
+
+  /**
+   * Opens the collection's index: the stored one when its version and settings match, else a new build
+   * (which is stored). Progress goes to `onProgress`; `cancel()` (or `signal`) stops a build with an
+   * AbortError and keeps whatever index was open before.
+   */
+  async openIndex(
+    request: OpenIndexRequest,
+    onProgress?: (progress: IndexProgress) => void,
+    signal?: AbortSignal,
+  ): Promise<IndexInfo> {
+    const started = performance.now();
+    const settings = await this.settingsFor(request.collectionId, request.analyzer);
+    const spec: IndexSpec = {
+      collectionId: request.collectionId,
+      kind: BM25_INDEX_KIND,
+      version: BM25_INDEX_FORMAT_VERSION,
+      settings: settings as unknown as Record<string, unknown>,
+    };
+    let rebuildReason: string | undefined;
+    if (!request.rebuild) {
+      onProgress?.({ phase: 'loading', docsDone: 0, docsTotal: settings.collection.docCount, docsPerSecond: 0, elapsedMs: 0 });
+      const found = await findIndex(this.db, spec);
+      if (found.status === 'found') {
+        try {
+          const decoded = decodeBm25Index(found.row.data);
+          if (JSON.stringify(decoded.settings) !== JSON.stringify(found.row.settings)) throw new Error('embedded settings differ from the row');
+          const index = Bm25WasmIndex.fromParts(await this.module(), decoded.parts);
+          return this.keep(request.collectionId, index, settings, {
+            source: 'stored',
+            storedBytes: found.row.bytes,
+            buildMs: found.row.buildMs,
+            openMs: performance.now() - started,
+          });
+        } catch (error) {
+          rebuildReason = `stored index unreadable (${error instanceof Error ? error.message : String(error)})`;
+        }
+      } else if (found.status === 'stale') {
+        rebuildReason = found.reason;
+      }
+    }
+
+    const index = await this.build(request.collectionId, settings, onProgress, signal);
+    const buildMs = performance.now() - started;
+    onProgress?.({ phase: 'saving', docsDone: index.numDocs, docsTotal: index.numDocs, docsPerSecond: 0, elapsedMs: buildMs });
+    const data = encodeBm25Index(index.toParts(), spec.settings);
+    await saveIndex(this.db, spec, data, buildMs);
+    return this.keep(request.collectionId, index, settings, {
+      source: 'built',
+      ...(rebuildReason === undefined ? {} : { rebuildReason }),
+      storedBytes: data.byteLength,
+      buildMs,
+      openMs: performance.now() - started,
+    });
+  }
+
+  /** Stops the build in progress (its `openIndex` rejects with an AbortError). */
+  cancel(): void {
+    this.job?.abort(new DOMException('indexing cancelled', 'AbortError'));
+  }
+
+  private async build(
+    collectionId: string,
+    settings: Bm25IndexSettings,
+    onProgress: ((progress: IndexProgress) => void) | undefined,
+    signal: AbortSignal | undefined,
+  ): Promise<Bm25WasmIndex> {
+    this.job?.abort(new DOMException('superseded by a new build', 'AbortError'));
+    const job = new AbortController();
+    this.job = job;
+    const stop = () => job.abort(signal?.reason);
+    signal?.addEventListener('abort', stop);
+    try {
+      const analyzer = createAnalyzer(settings.analyzer);
+      const builder = new Bm25WasmBuilder(await this.module());
+      const docsTotal = settings.collection.docCount;
+      const started = performance.now();
+      // Batches by key range, each starting after the last ord read (no offset scans, gaps allowed).
+      let nextOrd = 0;
+      while (builder.size < docsTotal) {
+        job.signal.throwIfAborted();
+        const rows = await this.db.documents
+          .where('[collectionId+ord]')
+          .between([collectionId, nextOrd], [collectionId, Infinity], true, false)
+          .limit(this.batchSize)
+          .toArray();
+        job.signal.throwIfAborted();
+        if (rows.length === 0) {
+          throw new Error(`collection ${collectionId}: expected ${docsTotal} documents, found ${builder.size}`);
+        }
+        for (const row of rows) builder.add(row.id, analyzer.analyze(bm25DocText(row)));
+        nextOrd = rows[rows.length - 1]!.ord + 1;
+        const elapsedMs = performance.now() - started;
+        onProgress?.({
+          phase: 'indexing',
+          docsDone: builder.size,
+          docsTotal,
+          docsPerSecond: elapsedMs > 0 ? (builder.size * 1000) / elapsedMs : 0,
+          elapsedMs,
+        });
+      }
+      return builder.build();
+    } finally {
+      signal?.removeEventListener('abort', stop);
+      if (this.job === job) this.job = undefined;
+    }
+  }
+
+  private keep(
+    collectionId: string,
+    index: Bm25WasmIndex,
+    settings: Bm25IndexSettings,
+    about: Pick<IndexInfo, 'source' | 'rebuildReason' | 'storedBytes' | 'buildMs' | 'openMs'>,
+  ): IndexInfo {
+    const info: IndexInfo = {
+      collectionId,
+      settings,
+      ...about,
+      numDocs: index.numDocs,
+      numTerms: index.numTerms,
+      numPostings: index.numPostings,
+      memoryBytes: index.wasmMemoryBytes,
+    };
+    this.open.set(collectionId, { info, index, analyzer: createAnalyzer(settings.analyzer) });
+    return info;
+  }
+
+  private opened(collectionId: string): OpenIndex {
+    const entry = this.open.get(collectionId);
+    if (!entry) throw new Error(`no BM25 index is open for collection ${collectionId}: call openIndex first`);
+    return entry;
+  }
+
+  /** Info on the open index of a collection, or undefined. */
+  info(collectionId: string): IndexInfo | undefined {
+    return this.open.get(collectionId)?.info;
+  }
+
+  /** The analyzed terms of a text, with the open index's analyzer. */
+  analyze(collectionId: string, text: string): string[] {
+    return this.opened(collectionId).analyzer.analyze(text);
+  }
+
+  /** Top-k hits of one query (text analyzed here, in the worker). */
+  search(collectionId: string, query: QueryInput, options: SearchRequestOptions = {}): Hit[] {
+    const { index, analyzer } = this.opened(collectionId);
+    return index.search({ id: query.id, terms: analyzer.analyze(query.text) }, searchOptions(options));
+  }
+
+  /** Runs many queries (an evaluation run); queries need ids. */
+  searchMany(collectionId: string, queries: readonly (QueryInput & { id: string })[], options: SearchRequestOptions = {}): Run {
+    const { index, analyzer } = this.opened(collectionId);
+    const bm25Options = searchOptions(options);
+    const run: Run = new Map();
+    for (const query of queries) run.set(query.id, index.search({ id: query.id, terms: analyzer.analyze(query.text) }, bm25Options));
+    return run;
+  }
+
+  /** Why `docId` scores what it scores for `queryText` (term by term, Lucene's arithmetic). */
+  explain(collectionId: string, queryText: string, docId: string, params: Partial<Bm25Params> = {}): Bm25Explanation {
+    const entry = this.opened(collectionId);
+    entry.referenceForm ??= entry.index.toBm25Index();
+    return explainBm25(entry.referenceForm, { terms: entry.analyzer.analyze(queryText) }, docId, {
+      ...ANSERINI_BM25_PARAMS,
+      ...params,
+    });
+  }
+
+  /** Forgets the open index of a collection (the stored one stays). */
+  close(collectionId: string): void {
+    this.open.delete(collectionId);
+  }
+}
+
+function searchOptions(options: SearchRequestOptions): Bm25SearchOptions {
+  return {
+    k: options.k ?? 1000,
+    params: { k1: options.k1 ?? ANSERINI_BM25_PARAMS.k1, b: options.b ?? ANSERINI_BM25_PARAMS.b },
+    ignoreIdenticalIds: options.ignoreIdenticalIds ?? true,
+  };
+}

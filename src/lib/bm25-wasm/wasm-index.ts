@@ -1,0 +1,248 @@
+import type { Bm25Index } from '../bm25/bm25-index.ts';
+import { bagOfTerms, type Bm25Query } from '../bm25/bm25-query.ts';
+import { DEFAULT_BM25_HITS, type Bm25SearchOptions } from '../bm25/bm25-search.ts';
+import {
+  ANSERINI_BM25_PARAMS,
+  bm25AvgFieldLength,
+  bm25Idf,
+  bm25NormInverseCache,
+  bm25Weight,
+  validateBm25Params,
+  type Bm25Params,
+} from '../bm25/bm25-similarity.ts';
+import type { Hit } from '../types.ts';
+import { bm25IndexFromParts, partsProblem, type Bm25IndexParts } from './index-parts.ts';
+import { Bm25Kernel } from './kernel.ts';
+
+/** Top-k docids and float scores, best first, as the kernel returned them (copies, safe to keep). */
+export interface ScoredDocs {
+  docs: Int32Array;
+  scores: Float32Array;
+}
+
+/**
+ * How the kernel scores: `auto` (default) picks per query; `term-at-a-time` and `max-score` force one of
+ * the two exact methods (the results are the same; tests compare both with the reference).
+ */
+export type Bm25Strategy = 'auto' | 'term-at-a-time' | 'max-score';
+
+const STRATEGY_CODES: Record<Bm25Strategy, number> = { auto: 0, 'term-at-a-time': 1, 'max-score': 2 };
+
+/** `searchBm25`'s options, plus the kernel's scoring method. */
+export interface Bm25WasmSearchOptions extends Bm25SearchOptions {
+  strategy?: Bm25Strategy;
+}
+
+export interface FromPartsOptions {
+  /** Term → ordinal, when the caller already has it (the builder does), to skip rebuilding it. */
+  termLookup?: Map<string, number>;
+  /** Skip the consistency check (only for parts the builder just produced). */
+  trusted?: boolean;
+}
+
+/**
+ * A BM25 index held by one WebAssembly kernel instance; searches return exactly what `searchBm25`
+ * (src/lib/bm25/bm25-search.ts) returns for the same index, query and options — same documents, same float
+ * scores, same tie order (tests/lib/bm25-wasm/bm25-wasm.parity.test.ts).
+ *
+ * The host keeps the strings (document ids, terms) and does the per-query work that needs them: the bag of
+ * query terms, term ordinals, idf and clause weights (with the reference's own functions, so the float
+ * weights are bit-identical), and ids to exclude. The kernel does the per-posting work. k1 and b are
+ * per-search options: changing them rewrites the 256-entry norm-inverse table, never the postings.
+ */
+export class Bm25WasmIndex {
+  readonly docIds: readonly string[];
+  readonly terms: readonly string[];
+  readonly docCount: number;
+  readonly sumTotalTermFreq: number;
+  private readonly kernel: Bm25Kernel;
+  private readonly termLookup: Map<string, number>;
+  private docLookup: Map<string, number> | undefined;
+  /** Document frequencies by term ordinal, kept on the host so weighting a query needs no kernel call. */
+  private readonly docFreqs: Uint32Array;
+  private readonly avgdl: number;
+  private paramsKey = '';
+
+  private constructor(kernel: Bm25Kernel, parts: Bm25IndexParts, termLookup?: Map<string, number>) {
+    this.kernel = kernel;
+    this.docIds = parts.docIds;
+    this.terms = parts.terms;
+    this.docCount = parts.docCount;
+    this.sumTotalTermFreq = parts.sumTotalTermFreq;
+    this.termLookup = termLookup ?? new Map(parts.terms.map((term, ordinal) => [term, ordinal]));
+    this.docFreqs = new Uint32Array(parts.terms.length);
+    for (let t = 0; t < parts.terms.length; t++) this.docFreqs[t] = parts.starts[t + 1]! - parts.starts[t]!;
+    this.avgdl = parts.docCount > 0 ? bm25AvgFieldLength(parts.sumTotalTermFreq, parts.docCount) : 1;
+  }
+
+  /**
+   * Copies an index into a new kernel instance. Throws a RangeError for inconsistent parts (a corrupt or
+   * foreign stored index must never be searched), unless `trusted` (the builder's own output).
+   */
+  static fromParts(module: WebAssembly.Module, parts: Bm25IndexParts, options: FromPartsOptions = {}): Bm25WasmIndex {
+    if (!options.trusted) {
+      const problem = partsProblem(parts);
+      if (problem !== null) throw new RangeError(`not a valid BM25 index: ${problem}`);
+    }
+    const kernel = new Bm25Kernel(module);
+    const k = kernel.exports;
+    const numDocs = parts.docIds.length;
+    const numTerms = parts.terms.length;
+    const numPostings = parts.docs.length;
+    k.allocateIndex(numDocs, numTerms, numPostings, parts.overflowAt.length);
+    kernel.u32(k.indexDocLengths(), numDocs).set(parts.docLengths);
+    kernel.u8(k.indexNorms(), numDocs).set(parts.norms);
+    kernel.u32(k.indexStarts(), numTerms + 1).set(parts.starts);
+    kernel.u32(k.indexDocs(), numPostings).set(parts.docs);
+    kernel.u8(k.indexFreqs(), numPostings).set(parts.freqs);
+    kernel.u32(k.indexOverflowAt(), parts.overflowAt.length).set(parts.overflowAt);
+    kernel.u32(k.indexOverflowFreq(), parts.overflowFreq.length).set(parts.overflowFreq);
+    return new Bm25WasmIndex(kernel, parts, options.termLookup);
+  }
+
+  get numDocs(): number {
+    return this.docIds.length;
+  }
+
+  get numTerms(): number {
+    return this.terms.length;
+  }
+
+  get numPostings(): number {
+    return this.kernel.exports.indexNumPostings() >>> 0;
+  }
+
+  /** Bytes of the kernel's linear memory (postings, norms, scratch accumulators). */
+  get wasmMemoryBytes(): number {
+    return this.kernel.memoryBytes;
+  }
+
+  /** Term ordinal, or -1 when no document has the term. */
+  termOrdinal(term: string): number {
+    return this.termLookup.get(term) ?? -1;
+  }
+
+  /** Internal docid of a document id, or -1. The lookup table is built on first use. */
+  docOrdinal(id: string): number {
+    this.docLookup ??= new Map(this.docIds.map((docId, doc) => [docId, doc]));
+    return this.docLookup.get(id) ?? -1;
+  }
+
+  /** The index's arrays, copied out of kernel memory (for serializing). */
+  toParts(): Bm25IndexParts {
+    const { kernel } = this;
+    const k = kernel.exports;
+    const numDocs = this.numDocs;
+    const numPostings = this.numPostings;
+    const numOverflow = k.indexNumOverflow() >>> 0;
+    return {
+      docIds: this.docIds,
+      terms: this.terms,
+      docLengths: kernel.u32(k.indexDocLengths(), numDocs).slice(),
+      norms: kernel.u8(k.indexNorms(), numDocs).slice(),
+      starts: kernel.u32(k.indexStarts(), this.numTerms + 1).slice(),
+      docs: kernel.u32(k.indexDocs(), numPostings).slice(),
+      freqs: kernel.u8(k.indexFreqs(), numPostings).slice(),
+      overflowAt: kernel.u32(k.indexOverflowAt(), numOverflow).slice(),
+      overflowFreq: kernel.u32(k.indexOverflowFreq(), numOverflow).slice(),
+      docCount: this.docCount,
+      sumTotalTermFreq: this.sumTotalTermFreq,
+    };
+  }
+
+  /** The same index as the TypeScript reference's plain data (for `explainBm25`). */
+  toBm25Index(): Bm25Index {
+    return bm25IndexFromParts(this.toParts());
+  }
+
+  /** Writes the norm-inverse table of (k1, b) into the kernel unless it is already there. */
+  private useParams(params: Bm25Params): void {
+    const key = `${params.k1}|${params.b}`;
+    if (key === this.paramsKey) return;
+    validateBm25Params(params);
+    const k = this.kernel.exports;
+    this.kernel.f32(k.normInverseTable(), 256).set(bm25NormInverseCache(this.avgdl, params));
+    k.paramsChanged();
+    this.paramsKey = key;
+  }
+
+  /** Writes the query's clauses (distinct terms in the index, with weight count · idf); returns how many. */
+  private writeClauses(terms: readonly string[]): number {
+    const bag = bagOfTerms(terms);
+    const k = this.kernel.exports;
+    const ptr = k.clauseBuffer(bag.length);
+    const ordinals = this.kernel.u32(ptr, 2 * bag.length);
+    const weights = this.kernel.f32(ptr, 2 * bag.length);
+    let count = 0;
+    for (const { term, count: boost } of bag) {
+      const ordinal = this.termLookup.get(term);
+      if (ordinal === undefined) continue;
+      ordinals[2 * count] = ordinal;
+      weights[2 * count + 1] = bm25Weight(boost, bm25Idf(this.docFreqs[ordinal]!, this.docCount));
+      count += 1;
+    }
+    return count;
+  }
+
+  private excludedDocs(query: Bm25Query, options: Bm25SearchOptions): number[] {
+    const excluded: number[] = [];
+    const add = (id: string) => {
+      const doc = this.docOrdinal(id);
+      if (doc >= 0) excluded.push(doc);
+    };
+    if ((options.ignoreIdenticalIds ?? true) && query.id !== undefined) add(query.id);
+    for (const id of options.excludeIds ?? []) add(id);
+    return excluded;
+  }
+
+  /**
+   * Runs one search in the kernel; returns how many results are in its result buffers and the docids to
+   * drop from them (non-empty only with `dropAfterTopK`).
+   */
+  private run(query: Bm25Query, options: Bm25WasmSearchOptions): { count: number; dropAfter: ReadonlySet<number> } {
+    const params = options.params ?? ANSERINI_BM25_PARAMS;
+    const kRequested = options.k ?? DEFAULT_BM25_HITS;
+    if (!(kRequested >= 0) || (!Number.isInteger(kRequested) && kRequested !== Infinity)) {
+      throw new RangeError(`k must be a non-negative integer, got ${kRequested}`);
+    }
+    this.useParams(params);
+    const numClauses = this.writeClauses(query.terms);
+    if (numClauses === 0 || kRequested === 0) return { count: 0, dropAfter: NOTHING };
+
+    const k = this.kernel.exports;
+    const excluded = this.excludedDocs(query, options);
+    const dropAfter = (options.dropAfterTopK ?? false) && excluded.length > 0;
+    if (!dropAfter && excluded.length > 0) this.kernel.u32(k.excludedBuffer(excluded.length), excluded.length).set(excluded);
+    const limit = Math.min(kRequested, this.numDocs);
+    const strategy = STRATEGY_CODES[options.strategy ?? 'auto'];
+    const count = k.search(numClauses, dropAfter ? 0 : excluded.length, limit, strategy) >>> 0;
+    return { count, dropAfter: dropAfter ? new Set(excluded) : NOTHING };
+  }
+
+  /** Top-k internal docids and float scores, best first (the options of `searchBm25`, same defaults). */
+  searchDocs(query: Bm25Query, options: Bm25WasmSearchOptions = {}): ScoredDocs {
+    const { count, dropAfter } = this.run(query, options);
+    const k = this.kernel.exports;
+    const docs = this.kernel.i32(k.resultDocs(), count);
+    const scores = this.kernel.f32(k.resultScores(), count);
+    if (dropAfter.size === 0) return { docs: docs.slice(), scores: scores.slice() };
+    const keep = Array.from(docs.keys()).filter((i) => !dropAfter.has(docs[i]!));
+    return { docs: Int32Array.from(keep, (i) => docs[i]!), scores: Float32Array.from(keep, (i) => scores[i]!) };
+  }
+
+  /** BM25 top-k hits (document ids and Lucene-equal float scores), best first — `searchBm25`'s contract. */
+  search(query: Bm25Query, options: Bm25WasmSearchOptions = {}): Hit[] {
+    const { count, dropAfter } = this.run(query, options);
+    const k = this.kernel.exports;
+    const docs = this.kernel.i32(k.resultDocs(), count);
+    const scores = this.kernel.f32(k.resultScores(), count);
+    const hits: Hit[] = [];
+    for (let i = 0; i < count; i++) {
+      const doc = docs[i]!;
+      if (!dropAfter.has(doc)) hits.push({ docId: this.docIds[doc]!, score: scores[i]! });
+    }
+    return hits;
+  }
+}
+
+const NOTHING: ReadonlySet<number> = new Set();

@@ -1,0 +1,82 @@
+import { describe, expect, it } from 'vitest';
+import { buildBm25Index } from '../../../src/lib/bm25/bm25-index.ts';
+import { searchBm25 } from '../../../src/lib/bm25/bm25-search.ts';
+import {
+  BM25_INDEX_FORMAT_VERSION,
+  IndexFormatError,
+  decodeBm25Index,
+  encodeBm25Index,
+  peekBm25Index,
+} from '../../../src/lib/bm25-wasm/index-codec.ts';
+import { partsFromBm25Index } from '../../../src/lib/bm25-wasm/index-parts.ts';
+import { Bm25WasmBuilder } from '../../../src/lib/bm25-wasm/wasm-builder.ts';
+import { Bm25WasmIndex } from '../../../src/lib/bm25-wasm/wasm-index.ts';
+import { kernelModule } from './fixtures.ts';
+
+const DOCS = [
+  { id: 'plain', terms: ['cell', 'cell', 'protein'] },
+  { id: 'emoji 🧬 and a lone \ud800 surrogate', terms: ['protein', 'gene'] },
+  { id: 'empty', terms: [] },
+  { id: 'long', terms: [...Array<string>(300).fill('cell'), 'gene'] },
+  { id: 'unicode', terms: ['naïve', 'ß', '細胞'] },
+];
+const SETTINGS = { analyzer: 'english', field: 'title+text', collection: { docCount: 5, createdAt: 1 } };
+
+async function builtIndex(): Promise<Bm25WasmIndex> {
+  const builder = new Bm25WasmBuilder(await kernelModule());
+  for (const doc of DOCS) builder.add(doc.id, doc.terms);
+  return builder.build();
+}
+
+describe('stored BM25 index (index-codec)', () => {
+  it('round-trips every array, string and statistic', async () => {
+    const index = await builtIndex();
+    const buffer = encodeBm25Index(index.toParts(), SETTINGS);
+    const decoded = decodeBm25Index(buffer);
+    expect(decoded.version).toBe(BM25_INDEX_FORMAT_VERSION);
+    expect(decoded.settings).toEqual(SETTINGS);
+    expect(decoded.parts.docIds).toEqual(DOCS.map((doc) => doc.id));
+    const expected = index.toParts();
+    for (const key of ['docLengths', 'norms', 'starts', 'docs', 'freqs', 'overflowAt', 'overflowFreq'] as const) {
+      expect(Array.from(decoded.parts[key]), key).toEqual(Array.from(expected[key]));
+    }
+    expect(decoded.parts.overflowFreq.length).toBe(1); // the 300 × "cell" posting
+    expect(decoded.parts.terms).toEqual(expected.terms);
+    expect(decoded.parts.docCount).toBe(4);
+    expect(decoded.parts.sumTotalTermFreq).toBe(3 + 2 + 301 + 3);
+    expect(peekBm25Index(buffer)).toEqual({ version: BM25_INDEX_FORMAT_VERSION, settings: SETTINGS });
+  });
+
+  it('loads back into a kernel that searches exactly like the reference', async () => {
+    const loaded = Bm25WasmIndex.fromParts(await kernelModule(), decodeBm25Index(encodeBm25Index((await builtIndex()).toParts(), SETTINGS)).parts);
+    const reference = buildBm25Index(DOCS);
+    for (const terms of [['cell'], ['gene', 'protein'], ['細胞', 'cell', 'cell']]) {
+      expect(loaded.search({ terms })).toEqual(searchBm25(reference, { terms }));
+    }
+  });
+
+  it('encodes an index copied from the reference the same way as the built one', async () => {
+    const fromReference = encodeBm25Index(partsFromBm25Index(buildBm25Index(DOCS)), SETTINGS);
+    expect(new Uint8Array(fromReference)).toEqual(new Uint8Array(encodeBm25Index((await builtIndex()).toParts(), SETTINGS)));
+  });
+
+  it('refuses another format version, a foreign buffer and truncated data', async () => {
+    const buffer = encodeBm25Index((await builtIndex()).toParts(), SETTINGS);
+    const otherVersion = buffer.slice(0);
+    new DataView(otherVersion).setUint32(8, BM25_INDEX_FORMAT_VERSION + 1, true);
+    expect(() => decodeBm25Index(otherVersion)).toThrow(IndexFormatError);
+    expect(() => decodeBm25Index(new TextEncoder().encode('{"not":"an index"}').buffer)).toThrow(IndexFormatError);
+    expect(() => decodeBm25Index(buffer.slice(0, buffer.byteLength - 64))).toThrow(IndexFormatError);
+  });
+
+  it('refuses to load inconsistent postings instead of searching them', async () => {
+    const parts = (await builtIndex()).toParts();
+    const module = await kernelModule();
+    const badDoc = { ...parts, docs: parts.docs.map((doc, p) => (p === 0 ? 99 : doc)) };
+    expect(() => Bm25WasmIndex.fromParts(module, badDoc)).toThrow(/points past the last document/);
+    const badNorm = { ...parts, norms: parts.norms.map((norm, d) => (d === 3 ? norm - 1 : norm)) };
+    expect(() => Bm25WasmIndex.fromParts(module, badNorm)).toThrow(/norm of document 3/);
+    const badStarts = { ...parts, starts: parts.starts.slice(0, -1) };
+    expect(() => Bm25WasmIndex.fromParts(module, badStarts)).toThrow(/term offsets/);
+  });
+});

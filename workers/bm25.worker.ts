@@ -1,0 +1,31 @@
+/**
+ * BM25 worker (comlink): opens a collection's index — loaded from IndexedDB, or analyzed and indexed here
+ * with progress and cancellation, then stored — and answers searches with live k1, b and k. The work is
+ * `Bm25Service` (src/lib/bm25-wasm/bm25-service.ts); this file only wires it to the worker's realm.
+ *
+ * Page side:
+ *   const bm25 = Comlink.wrap<Bm25WorkerApi>(new Worker(new URL('../workers/bm25.worker.ts', import.meta.url), { type: 'module' }));
+ *   await bm25.openIndex({ collectionId }, Comlink.proxy((p) => show(p)));
+ *   const hits = await bm25.search(collectionId, { text: 'query' }, { k: 100, k1: 0.9, b: 0.4 });
+ */
+import * as Comlink from 'comlink';
+import { Bm25Service, type IndexProgress, type OpenIndexRequest } from '../src/lib/bm25-wasm/bm25-service.ts';
+import { fetchBm25Kernel } from '../src/lib/bm25-wasm/kernel-url.ts';
+import { database } from '../src/lib/storage/db.ts';
+
+const service = new Bm25Service({ db: database(), loadKernel: () => fetchBm25Kernel() });
+
+const api = {
+  openIndex: (request: OpenIndexRequest, onProgress?: (progress: IndexProgress) => void) => service.openIndex(request, onProgress),
+  cancel: () => service.cancel(),
+  info: (collectionId: string) => service.info(collectionId),
+  analyze: (collectionId: string, text: string) => service.analyze(collectionId, text),
+  search: (...args: Parameters<Bm25Service['search']>) => service.search(...args),
+  searchMany: (...args: Parameters<Bm25Service['searchMany']>) => service.searchMany(...args),
+  explain: (...args: Parameters<Bm25Service['explain']>) => service.explain(...args),
+  close: (collectionId: string) => service.close(collectionId),
+};
+
+export type Bm25WorkerApi = typeof api;
+
+Comlink.expose(api);
