@@ -1,0 +1,79 @@
+/**
+ * What the retrieval engine needs from the workers, as interfaces: the page wires them to real workers
+ * (bm25-workers.ts, dense-workers.ts, imported-runs.ts), unit tests to in-memory fakes. Every call that
+ * builds something takes an AbortSignal and reports progress; searches are fast and are not cancelled.
+ */
+import type { AnalyzerName } from '../../lib/analysis/analyzers.ts';
+import type { IndexInfo, IndexProgress } from '../../lib/bm25-wasm/bm25-service.ts';
+import type { Bm25Explanation } from '../../lib/bm25/bm25-explain.ts';
+import type { Bm25Params } from '../../lib/bm25/bm25-similarity.ts';
+import type { DenseSettings } from '../../lib/retrievers/config.ts';
+import type { Hit, Run } from '../../lib/types.ts';
+import type { QueryInput } from './column-ranking.ts';
+
+export interface Bm25SearchParams extends Bm25Params {
+  /** Hits per query. */
+  k: number;
+}
+
+/** BM25 indexes, one per collection and analyzer (built or loaded by a worker, persisted in IndexedDB). */
+export interface Bm25Backend {
+  /** Loads the stored index or builds (and stores) it. Rejects with an AbortError when `signal` aborts. */
+  open(collectionId: string, analyzer: AnalyzerName, onProgress: (progress: IndexProgress) => void, signal: AbortSignal): Promise<IndexInfo>;
+  /** Top-k hits of each query, in the order given (the index must be open). */
+  search(collectionId: string, analyzer: AnalyzerName, queries: readonly QueryInput[], params: Bm25SearchParams): Promise<Hit[][]>;
+  /** Lucene's explanation of one document's score, term by term. */
+  explain(collectionId: string, analyzer: AnalyzerName, queryText: string, docId: string, params: Bm25Params): Promise<Bm25Explanation>;
+}
+
+/** Progress of opening a dense corpus: model files, reading documents, embedding, HNSW. */
+export type DenseProgress =
+  | { phase: 'model'; file: string; loaded: number; total: number }
+  | { phase: 'reading'; done: number; total: number }
+  | { phase: 'embedding'; done: number; total: number; docsPerSecond: number }
+  | { phase: 'hnsw'; done: number; total: number };
+
+export interface DenseOpenInfo {
+  model: string;
+  /** The device the model runs on (after any WebGPU → WASM fallback). */
+  device: string;
+  dtype: string;
+  dim: number;
+  docs: number;
+  /** Corpus vectors came from the IndexedDB embedding cache (nothing embedded now). */
+  fromCache: boolean;
+  /** Time to embed the corpus now (0 when cached). */
+  embedMs: number;
+  docsPerSecond?: number;
+  /** Why WebGPU was abandoned, when the model fell back to WASM. */
+  fallbackReason?: string;
+  hnsw?: { source: 'stored' | 'built'; ms: number };
+}
+
+/** Dense retrieval: a model per (model, device, dtype), a corpus matrix per collection. */
+export interface DenseBackend {
+  /** Loads the model, the corpus vectors (cache or embedding) and, for HNSW search, the graph. */
+  open(collectionId: string, settings: DenseSettings, onProgress: (progress: DenseProgress) => void, signal: AbortSignal): Promise<DenseOpenInfo>;
+  /** Top-k documents of each query text by the model's similarity (exact or HNSW as `settings.search`). */
+  search(collectionId: string, settings: DenseSettings, texts: readonly string[], k: number): Promise<Hit[][]>;
+  /** Similarity of each query text to each of its candidate documents (aligned with `candidates[i]`; unknown ids give NaN). */
+  score(collectionId: string, settings: DenseSettings, texts: readonly string[], candidates: readonly (readonly string[])[]): Promise<number[][]>;
+}
+
+/** Imported TREC runs (the `runs` table). */
+export interface RunBackend {
+  /** The run stored under `runKey` for this collection, or undefined when this browser does not hold it. */
+  load(collectionId: string, runKey: string): Promise<Run | undefined>;
+}
+
+/** The slice of the jobs tray the engine uses (src/app/shell/jobs.svelte.ts). */
+export interface JobSink {
+  start(title: string, options?: { unit?: string; total?: number; cancellable?: boolean }): EngineJob;
+}
+
+export interface EngineJob {
+  readonly signal: AbortSignal;
+  progress(done: number, total?: number, detail?: string): void;
+  finish(detail?: string): void;
+  fail(error: unknown): void;
+}

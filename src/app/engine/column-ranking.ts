@@ -1,0 +1,41 @@
+/**
+ * What a retriever column produces for one query: its hits, best first, and — for fusions — the parts each
+ * fused score is made of (the fusion functions of src/lib/fusion return them), so the detail view can show
+ * the formula with its numbers. Plain data: it crosses worker boundaries and can be stored.
+ */
+import type { ConvexPart } from '../../lib/fusion/convex.ts';
+import type { FusedHit } from '../../lib/fusion/fused-hit.ts';
+import type { LedrParts } from '../../lib/fusion/ledr.ts';
+import type { RrfPart } from '../../lib/fusion/rrf.ts';
+import type { Hit } from '../../lib/types.ts';
+
+export type ColumnRanking =
+  | { kind: 'bm25'; hits: Hit[] }
+  | { kind: 'dense'; hits: Hit[] }
+  /** parts: BM25 score and rank, dense cosine; score = cosine × BM25. */
+  | { kind: 'ledr'; hits: FusedHit<LedrParts>[] }
+  /** parts[0] = BM25, parts[1] = dense: rank and 1 / (k + rank). */
+  | { kind: 'rrf'; hits: FusedHit<RrfPart[]>[] }
+  /** parts[0] = BM25 (weight alpha), parts[1] = dense (weight 1 − alpha): raw, normalized, contribution. */
+  | { kind: 'convex'; hits: FusedHit<[ConvexPart, ConvexPart]>[] }
+  | { kind: 'run'; hits: Hit[] };
+
+/** The result of ranking one query with one column. */
+export interface RankResult {
+  ranking: ColumnRanking;
+  /** Wall time of the ranking (index and embedding preparation excluded). */
+  ms: number;
+  /** Why the ranking is empty or partial, in words for the person reading the column. */
+  note?: string;
+}
+
+/** A query to rank: a stored query (its id keys judgments and imported runs) or typed text (no id). */
+export interface QueryInput {
+  id?: string;
+  text: string;
+}
+
+/** Hits without their parts (smaller, for runs of many queries). */
+export function plainHits(hits: readonly Hit[]): Hit[] {
+  return hits.map(({ docId, score }) => ({ docId, score }));
+}

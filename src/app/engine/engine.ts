@@ -1,0 +1,72 @@
+/**
+ * The page's retrieval engine: RetrievalEngine (retrieval-engine.ts) on the real workers, with its builds
+ * shown in the jobs tray. Explore and Evaluate share it, so an index or embedding built for one view is
+ * ready for the other.
+ *
+ *   import { engine, rankQueriesWithJob } from '../engine/engine.ts';
+ *   // one query, now (Explore):
+ *   const { ranking, ms, note } = await engine.rankQuery(collectionId, retriever, { id, text }, { signal });
+ *   // every query of a split (Evaluate), with a job in the tray that can cancel it:
+ *   const { run, ms, missing } = await rankQueriesWithJob(collectionId, retriever, queries);
+ *   // or without the job: engine.rankQueries(collectionId, retriever, queries, { signal, onProgress })
+ */
+import { retrieverLabel, type RetrieverConfig } from '../../lib/retrievers/config.ts';
+import { database } from '../../lib/storage/db.ts';
+import { datasets } from '../datasets/datasets.svelte.ts';
+import { formatMs } from '../shell/format.ts';
+import { jobs } from '../shell/jobs.svelte.ts';
+import { notices } from '../shell/notices.svelte.ts';
+import { Bm25Workers } from './bm25-workers.ts';
+import type { QueryInput } from './column-ranking.ts';
+import { DenseWorkers } from './dense-workers.ts';
+import { StoredRuns } from './imported-runs.ts';
+import { RetrievalEngine, type RankedRun, type RankQueriesOptions } from './retrieval-engine.ts';
+
+export const engine = new RetrievalEngine({
+  bm25: new Bm25Workers(),
+  dense: new DenseWorkers(),
+  runs: new StoredRuns(database),
+  jobs,
+  collectionName: (collectionId) => datasets.collections.find((c) => c.id === collectionId)?.name ?? collectionId,
+  collectionVersion: (collectionId) => datasets.collections.find((c) => c.id === collectionId)?.createdAt,
+  onNotice: (message) => notices.info(message),
+});
+
+/**
+ * `engine.rankQueries` with a job in the tray ("Ranking 300 queries · BM25 (k1 0.9, b 0.4)") whose cancel
+ * button stops it; index builds it needs get their own jobs first. Rejects with an AbortError when
+ * cancelled (by the button or by `options.signal`).
+ */
+export async function rankQueriesWithJob(
+  collectionId: string,
+  retriever: RetrieverConfig,
+  queries: readonly (QueryInput & { id: string })[],
+  options: Omit<RankQueriesOptions, 'onProgress'> & { title?: string; onProgress?: (done: number, total: number) => void } = {},
+): Promise<RankedRun> {
+  await engine.prepare(collectionId, retriever, options);
+  const title = options.title ?? `Ranking ${queries.length.toLocaleString('en-US')} queries · ${retrieverLabel(retriever)}`;
+  const job = jobs.start(title, { unit: 'queries', total: queries.length });
+  const controller = new AbortController();
+  const stop = () => controller.abort(job.signal.reason ?? options.signal?.reason);
+  job.signal.addEventListener('abort', stop);
+  options.signal?.addEventListener('abort', stop);
+  if (options.signal?.aborted) stop();
+  try {
+    const result = await engine.rankQueries(collectionId, retriever, queries, {
+      ...options,
+      signal: controller.signal,
+      onProgress: (done, total) => {
+        job.progress(done, total);
+        options.onProgress?.(done, total);
+      },
+    });
+    job.finish(`${formatMs(result.ms)}, ${formatMs(result.ms / Math.max(1, queries.length))} per query`);
+    return result;
+  } catch (error) {
+    job.fail(error);
+    throw error;
+  } finally {
+    job.signal.removeEventListener('abort', stop);
+    options.signal?.removeEventListener('abort', stop);
+  }
+}

@@ -1,0 +1,591 @@
+/**
+ * The engine behind every retriever column: it turns a column's configuration (src/lib/retrievers/config.ts)
+ * into rankings, using BM25 and dense workers through the backends of backends.ts. Used by the Explore view
+ * (one query, now) and the Evaluate dashboard (every query of a split, with progress and cancel).
+ *
+ * - `prepare` makes sure what a column needs exists: the BM25 index of its analyzer, the corpus vectors of
+ *   its model (and the HNSW graph). Each of these is opened once per collection and settings, whichever
+ *   columns ask for it, with a job in the tray while it is built (nothing is shown when it is loaded from
+ *   storage). k1, b, efSearch, K, alpha… are query-time settings and never rebuild anything.
+ * - `rankQuery` ranks one query; `rankQueries` ranks many, in chunks, reporting progress and stopping when
+ *   its signal aborts. Fusions are computed here (src/lib/fusion), over the BM25 and dense rankings of the
+ *   column's own settings, so every fused hit carries its parts.
+ * - `explain` gathers why a document scores what it does in a column: BM25 term contributions (Lucene's
+ *   explanation), the dense cosine, and its rank in each input ranking.
+ *
+ * The BM25 and dense rankings of a query are memoized (a small LRU), so a BM25 column and a LEDR column with
+ * the same BM25 settings search once.
+ */
+import type { Bm25Explanation } from '../../lib/bm25/bm25-explain.ts';
+import { convexCombination } from '../../lib/fusion/convex.ts';
+import { lexiconEnhancedDense } from '../../lib/fusion/ledr.ts';
+import { reciprocalRankFusion } from '../../lib/fusion/rrf.ts';
+import {
+  RUN_DEPTH,
+  type Bm25Settings,
+  type DenseSettings,
+  type RetrieverConfig,
+} from '../../lib/retrievers/config.ts';
+import type { Hit, Run } from '../../lib/types.ts';
+import type { Bm25Backend, DenseBackend, DenseOpenInfo, DenseProgress, JobSink, RunBackend } from './backends.ts';
+import { plainHits, type QueryInput, type RankResult } from './column-ranking.ts';
+import { PhaseJobs } from './phase-jobs.ts';
+
+export interface EngineOptions {
+  bm25: Bm25Backend;
+  dense: DenseBackend;
+  runs: RunBackend;
+  jobs: JobSink;
+  /** A collection's name for job titles (default: its id). */
+  collectionName?: (collectionId: string) => string;
+  /** BM25 and dense rankings kept for reuse (default 128). */
+  memoSize?: number;
+  /**
+   * What identifies a collection's content (e.g. its import time): when it changes — the collection was
+   * deleted and imported again — indexes are opened again and remembered rankings are not reused.
+   */
+  collectionVersion?: (collectionId: string) => string | number | undefined;
+  /** Something the person should know that is not an error (a device fallback). */
+  onNotice?: (message: string) => void;
+}
+
+/** What a column is waiting for while it prepares, for a status line. */
+export interface PrepareStatus {
+  resource: 'bm25' | 'dense';
+  message: string;
+  done?: number;
+  total?: number;
+}
+
+export interface RankOptions {
+  /** Hits to return (default RUN_DEPTH = 1000). */
+  depth?: number;
+  /** Stops waiting (the result is not wanted any more): the promise rejects with the signal's reason. */
+  signal?: AbortSignal;
+  /** Status of the preparations the ranking waits for. */
+  onPrepare?: (status: PrepareStatus) => void;
+}
+
+export interface RankQueriesOptions extends RankOptions {
+  /** Called after each chunk with the number of queries ranked so far. */
+  onProgress?: (done: number, total: number) => void;
+  /** Queries per worker call (default 32). */
+  chunkSize?: number;
+}
+
+export interface RankedRun {
+  run: Run;
+  /** Wall time of the ranking, preparation excluded. */
+  ms: number;
+  /** Queries an imported run has no ranking for. */
+  missing: string[];
+}
+
+/** Why a document scores what it scores in a column (its fused parts are in the ranking's hits). */
+export interface HitExplanation {
+  docId: string;
+  bm25?: {
+    settings: Bm25Settings;
+    explanation?: Bm25Explanation;
+    error?: string;
+    /** 1-based rank in the column's BM25 ranking (its top K for LEDR), null when outside it. */
+    rank: number | null;
+    depth: number;
+  };
+  dense?: {
+    settings: DenseSettings;
+    /** The model's similarity of query and document (cosine for normalized models). */
+    similarity?: number;
+    error?: string;
+    /** 1-based rank in the column's dense ranking (absent for LEDR, which scores BM25's candidates only). */
+    rank?: number | null;
+    depth: number;
+  };
+}
+
+/** What a retriever needs prepared. */
+interface Needs {
+  bm25?: Bm25Settings;
+  dense?: DenseSettings;
+}
+
+function needsOf(retriever: RetrieverConfig): Needs {
+  switch (retriever.kind) {
+    case 'bm25':
+      return { bm25: retriever.bm25 };
+    case 'dense':
+      return { dense: retriever.dense };
+    case 'ledr':
+      // LEDR scores BM25's candidates one by one: it never searches, so it needs no HNSW graph.
+      return { bm25: retriever.bm25, dense: { ...retriever.dense, search: 'exact' } };
+    case 'rrf':
+    case 'convex':
+      return { bm25: retriever.bm25, dense: retriever.dense };
+    case 'run':
+      return {};
+  }
+}
+
+/** The BM25 index a setting uses: postings depend on the analyzer only (k1 and b are applied at query time). */
+function bm25Part(settings: Bm25Settings): string {
+  return `bm25|${settings.analyzer}`;
+}
+
+/** The corpus vectors (and HNSW graph) a setting uses: efSearch is applied at query time. */
+function densePart(settings: DenseSettings): string {
+  const search = settings.search === 'hnsw' ? `hnsw:${settings.hnsw.M}:${settings.hnsw.efConstruction}` : 'exact';
+  return `dense|${settings.model}|${settings.device}|${settings.dtype}|${search}`;
+}
+
+interface Resource {
+  promise: Promise<unknown>;
+  ready: boolean;
+  /** What opening it returned (IndexInfo, DenseOpenInfo). */
+  value?: unknown;
+  status: PrepareStatus | undefined;
+  listeners: Set<(status: PrepareStatus) => void>;
+}
+
+function abortError(signal: AbortSignal): unknown {
+  return signal.reason ?? new DOMException('aborted', 'AbortError');
+}
+
+/** Settles with `promise`, or rejects as soon as `signal` aborts (the work itself goes on). */
+function raceAbort<T>(promise: Promise<T>, signal: AbortSignal | undefined): Promise<T> {
+  if (signal === undefined) return promise;
+  if (signal.aborted) return Promise.reject(abortError(signal));
+  return new Promise<T>((resolve, reject) => {
+    const stop = () => reject(abortError(signal));
+    signal.addEventListener('abort', stop, { once: true });
+    promise.then(
+      (value) => {
+        signal.removeEventListener('abort', stop);
+        resolve(value);
+      },
+      (error: unknown) => {
+        signal.removeEventListener('abort', stop);
+        reject(error);
+      },
+    );
+  });
+}
+
+function isBlank(text: string): boolean {
+  return text.trim() === '';
+}
+
+function rankOf(hits: readonly Hit[], docId: string): number | null {
+  const index = hits.findIndex((hit) => hit.docId === docId);
+  return index < 0 ? null : index + 1;
+}
+
+function modelName(settings: DenseSettings): string {
+  return settings.model.split('/').pop() ?? settings.model;
+}
+
+export class RetrievalEngine {
+  private readonly resources = new Map<string, Resource>();
+  private readonly memo = new Map<string, Promise<unknown>>();
+  private readonly memoSize: number;
+  private readonly collectionName: (collectionId: string) => string;
+
+  constructor(private readonly options: EngineOptions) {
+    this.memoSize = options.memoSize ?? 128;
+    this.collectionName = options.collectionName ?? ((id) => id);
+  }
+
+  /** Keys of everything derived from a collection start with this (its id and content version). */
+  private scope(collectionId: string): string {
+    return `${collectionId}@${this.options.collectionVersion?.(collectionId) ?? ''}|`;
+  }
+
+  // ---- Preparation ----
+
+  /** Opens (loads or builds) everything the column needs; shared between columns with equal settings. */
+  async prepare(collectionId: string, retriever: RetrieverConfig, options: Pick<RankOptions, 'signal' | 'onPrepare'> = {}): Promise<void> {
+    const needs = needsOf(retriever);
+    const waits: Promise<unknown>[] = [];
+    if (needs.bm25) waits.push(this.watch(this.bm25Resource(collectionId, needs.bm25), options.onPrepare));
+    if (needs.dense) waits.push(this.watch(this.denseResource(collectionId, needs.dense), options.onPrepare));
+    await raceAbort(Promise.all(waits), options.signal);
+  }
+
+  /** True when everything the column needs is open (ranking it involves no build or load). */
+  isPrepared(collectionId: string, retriever: RetrieverConfig): boolean {
+    const needs = needsOf(retriever);
+    const ready = (key: string) => this.resources.get(key)?.ready === true;
+    return (
+      (needs.bm25 === undefined || ready(this.scope(collectionId) + bm25Part(needs.bm25))) &&
+      (needs.dense === undefined || ready(this.scope(collectionId) + densePart(needs.dense)))
+    );
+  }
+
+  /** How a column's dense model was opened (the device after any fallback, cached vectors or not). */
+  denseInfo(collectionId: string, settings: DenseSettings): DenseOpenInfo | undefined {
+    return this.resources.get(this.scope(collectionId) + densePart(settings))?.value as DenseOpenInfo | undefined;
+  }
+
+  private watch(resource: Resource, listener: ((status: PrepareStatus) => void) | undefined): Promise<unknown> {
+    if (listener === undefined || resource.ready) return resource.promise;
+    resource.listeners.add(listener);
+    if (resource.status) listener(resource.status);
+    const done = () => resource.listeners.delete(listener);
+    resource.promise.then(done, done);
+    return resource.promise;
+  }
+
+  /** The resource under `key`, started by `open` if it is not open or opening (a failed one is retried). */
+  private resource(key: string, open: (report: (status: PrepareStatus) => void) => Promise<unknown>): Resource {
+    const existing = this.resources.get(key);
+    if (existing) return existing;
+    const resource: Resource = { promise: Promise.resolve(), ready: false, status: undefined, listeners: new Set() };
+    const report = (status: PrepareStatus) => {
+      resource.status = status;
+      for (const listener of resource.listeners) listener(status);
+    };
+    resource.promise = open(report).then(
+      (value) => {
+        resource.ready = true;
+        resource.value = value;
+        return value;
+      },
+      (error: unknown) => {
+        if (this.resources.get(key) === resource) this.resources.delete(key);
+        throw error;
+      },
+    );
+    this.resources.set(key, resource);
+    return resource;
+  }
+
+  private bm25Resource(collectionId: string, settings: Bm25Settings): Resource {
+    const { analyzer } = settings;
+    return this.resource(this.scope(collectionId) + bm25Part(settings), async (report) => {
+      const controller = new AbortController();
+      const phases = new PhaseJobs(this.options.jobs, (reason) => controller.abort(reason));
+      const name = this.collectionName(collectionId);
+      try {
+        const info = await this.options.bm25.open(
+          collectionId,
+          analyzer,
+          (progress) => {
+            if (progress.phase === 'loading') {
+              report({ resource: 'bm25', message: `Loading the BM25 index (${analyzer})` });
+              return;
+            }
+            const job = phases.enter('indexing', `Building BM25 index (${analyzer}) · ${name}`, { unit: 'docs', total: progress.docsTotal });
+            const detail = progress.phase === 'saving' ? 'saving' : undefined;
+            job.progress(progress.docsDone, progress.docsTotal, detail);
+            report({ resource: 'bm25', message: `Building the BM25 index (${analyzer})`, done: progress.docsDone, total: progress.docsTotal });
+          },
+          controller.signal,
+        );
+        phases.finish(`${info.numDocs.toLocaleString('en-US')} docs, ${info.numTerms.toLocaleString('en-US')} terms in ${Math.round(info.buildMs)} ms`);
+        return info;
+      } catch (error) {
+        phases.fail(error);
+        throw error;
+      }
+    });
+  }
+
+  private denseResource(collectionId: string, settings: DenseSettings): Resource {
+    return this.resource(this.scope(collectionId) + densePart(settings), async (report) => {
+      const controller = new AbortController();
+      const phases = new PhaseJobs(this.options.jobs, (reason) => controller.abort(reason));
+      const name = this.collectionName(collectionId);
+      const model = modelName(settings);
+      const onProgress = (progress: DenseProgress) => {
+        switch (progress.phase) {
+          case 'model': {
+            const job = phases.enter('model', `Loading model ${model} (${settings.dtype}, ${settings.device === 'auto' ? 'auto device' : settings.device})`, { unit: 'kB' });
+            const kb = (bytes: number) => Math.round(bytes / 1024);
+            job.progress(kb(progress.loaded), progress.total > 0 ? kb(progress.total) : undefined, progress.file);
+            report({ resource: 'dense', message: `Loading the model ${model}`, done: progress.loaded, total: progress.total || undefined });
+            return;
+          }
+          case 'reading':
+          case 'embedding': {
+            const job = phases.enter('embedding', `Embedding ${name} with ${model}`, { unit: 'docs', total: progress.total });
+            job.progress(progress.done, progress.total, progress.phase === 'reading' ? 'reading documents' : undefined);
+            report({ resource: 'dense', message: `Embedding the corpus with ${model}`, done: progress.done, total: progress.total });
+            return;
+          }
+          case 'hnsw': {
+            const job = phases.enter('hnsw', `Building HNSW index · ${model} · ${name}`, { unit: 'docs', total: progress.total });
+            job.progress(progress.done, progress.total);
+            report({ resource: 'dense', message: 'Building the HNSW index', done: progress.done, total: progress.total });
+            return;
+          }
+        }
+      };
+      report({ resource: 'dense', message: `Opening ${model}` });
+      try {
+        const info: DenseOpenInfo = await this.options.dense.open(collectionId, settings, onProgress, controller.signal);
+        const docs = info.docs.toLocaleString('en-US');
+        phases.finish(
+          phases.phase === 'hnsw' && info.hnsw
+            ? `graph of ${docs} vectors in ${Math.round(info.hnsw.ms)} ms`
+            : info.fromCache
+              ? `${docs} vectors from the cache on ${info.device}`
+              : `${docs} docs in ${Math.round(info.embedMs)} ms on ${info.device}`,
+        );
+        if (info.fallbackReason !== undefined) this.options.onNotice?.(`${model} runs on WASM: WebGPU failed (${info.fallbackReason}).`);
+        return info;
+      } catch (error) {
+        phases.fail(error);
+        throw error;
+      }
+    });
+  }
+
+  // ---- Memoized component rankings ----
+
+  private remember<T>(key: string, compute: () => Promise<T>): Promise<T> {
+    const hit = this.memo.get(key);
+    if (hit !== undefined) {
+      // Refresh its place in the LRU order.
+      this.memo.delete(key);
+      this.memo.set(key, hit);
+      return hit as Promise<T>;
+    }
+    const promise = compute();
+    this.memo.set(key, promise);
+    promise.catch(() => {
+      if (this.memo.get(key) === promise) this.memo.delete(key);
+    });
+    while (this.memo.size > this.memoSize) this.memo.delete(this.memo.keys().next().value!);
+    return promise;
+  }
+
+  /** BM25 top `depth` of one query (at least RUN_DEPTH are fetched, so other depths share the call). */
+  private async bm25Hits(collectionId: string, settings: Bm25Settings, query: QueryInput, depth: number): Promise<Hit[]> {
+    const k = Math.max(depth, RUN_DEPTH);
+    const key = `${this.scope(collectionId)}${bm25Part(settings)}|${settings.k1}|${settings.b}|${k}|${query.id ?? ''}|${query.text}`;
+    const hits = await this.remember(key, async () => {
+      const [result] = await this.options.bm25.search(collectionId, settings.analyzer, [query], { k, k1: settings.k1, b: settings.b });
+      return result ?? [];
+    });
+    return hits.length > depth ? hits.slice(0, depth) : hits;
+  }
+
+  private async denseHits(collectionId: string, settings: DenseSettings, text: string, depth: number): Promise<Hit[]> {
+    const k = Math.max(depth, RUN_DEPTH);
+    const ef = settings.search === 'hnsw' ? settings.hnsw.efSearch : '';
+    const key = `${this.scope(collectionId)}${densePart(settings)}|${ef}|${k}|${text}`;
+    const hits = await this.remember(key, async () => {
+      const [result] = await this.options.dense.search(collectionId, settings, [text], k);
+      return result ?? [];
+    });
+    return hits.length > depth ? hits.slice(0, depth) : hits;
+  }
+
+  private async similarities(collectionId: string, settings: DenseSettings, text: string, docIds: readonly string[]): Promise<Map<string, number>> {
+    const [scores = []] = await this.options.dense.score(collectionId, settings, [text], [docIds]);
+    return new Map(docIds.map((docId, i) => [docId, scores[i] ?? Number.NaN]));
+  }
+
+  // ---- One query ----
+
+  /** Ranks one query with a column (preparing what it needs first). */
+  async rankQuery(collectionId: string, retriever: RetrieverConfig, query: QueryInput, options: RankOptions = {}): Promise<RankResult> {
+    const depth = options.depth ?? RUN_DEPTH;
+    await this.prepare(collectionId, retriever, options);
+    const started = performance.now();
+    const result = await raceAbort(this.rank(collectionId, retriever, query, depth), options.signal);
+    return { ...result, ms: performance.now() - started };
+  }
+
+  private async rank(collectionId: string, retriever: RetrieverConfig, query: QueryInput, depth: number): Promise<Omit<RankResult, 'ms'>> {
+    if (retriever.kind === 'run') return this.rankFromRun(collectionId, retriever, query, depth);
+    if (isBlank(query.text)) return { ranking: { kind: retriever.kind, hits: [] }, note: 'Type a query or pick one.' };
+    switch (retriever.kind) {
+      case 'bm25': {
+        const hits = await this.bm25Hits(collectionId, retriever.bm25, query, depth);
+        return { ranking: { kind: 'bm25', hits }, ...(hits.length === 0 ? { note: 'No document shares a term with the query.' } : {}) };
+      }
+      case 'dense': {
+        const hits = await this.denseHits(collectionId, retriever.dense, query.text, depth);
+        // The dense worker ranks nothing for a zero query vector (a static model that knows none of the words).
+        return { ranking: { kind: 'dense', hits }, ...(hits.length === 0 ? { note: 'The model knows none of the query’s words (its vector is zero), so it ranks nothing.' } : {}) };
+      }
+      case 'ledr': {
+        const candidates = await this.bm25Hits(collectionId, retriever.bm25, query, retriever.k);
+        const cosines = await this.similarities(collectionId, needsOf(retriever).dense!, query.text, candidates.map((hit) => hit.docId));
+        const hits = lexiconEnhancedDense(candidates, cosines, { k: retriever.k, limit: depth });
+        return { ranking: { kind: 'ledr', hits }, ...(hits.length === 0 ? { note: 'BM25 finds no candidate, so LEDR ranks nothing (its score is cosine × BM25).' } : {}) };
+      }
+      case 'rrf': {
+        const [bm25, dense] = await Promise.all([
+          this.bm25Hits(collectionId, retriever.bm25, query, RUN_DEPTH),
+          this.denseHits(collectionId, retriever.dense, query.text, RUN_DEPTH),
+        ]);
+        return { ranking: { kind: 'rrf', hits: reciprocalRankFusion([bm25, dense], { k: retriever.k, limit: depth }) } };
+      }
+      case 'convex': {
+        const [bm25, dense] = await Promise.all([
+          this.bm25Hits(collectionId, retriever.bm25, query, RUN_DEPTH),
+          this.denseHits(collectionId, retriever.dense, query.text, RUN_DEPTH),
+        ]);
+        const hits = convexCombination(bm25, dense, { alpha: retriever.alpha, normalization: retriever.normalization, limit: depth });
+        return { ranking: { kind: 'convex', hits } };
+      }
+    }
+  }
+
+  private async rankFromRun(
+    collectionId: string,
+    retriever: Extract<RetrieverConfig, { kind: 'run' }>,
+    query: QueryInput,
+    depth: number,
+  ): Promise<Omit<RankResult, 'ms'>> {
+    const empty = (note: string): Omit<RankResult, 'ms'> => ({ ranking: { kind: 'run', hits: [] }, note });
+    const run = await this.loadRun(collectionId, retriever.runKey);
+    if (run === undefined) return empty(`The run "${retriever.name}" is not stored in this browser for this collection: import the file again.`);
+    if (query.id === undefined) return empty('An imported run only ranks the queries it contains, not typed text.');
+    const hits = run.get(query.id);
+    if (hits === undefined) return empty(`The run "${retriever.name}" has no ranking for query ${query.id}.`);
+    return { ranking: { kind: 'run', hits: hits.slice(0, depth) } };
+  }
+
+  private loadRun(collectionId: string, runKey: string): Promise<Run | undefined> {
+    return this.remember(`${this.scope(collectionId)}run|${runKey}`, () => this.options.runs.load(collectionId, runKey));
+  }
+
+  // ---- Many queries (evaluation) ----
+
+  /**
+   * Ranks every query with a column, `chunkSize` queries per worker call, reporting progress after each
+   * chunk and stopping between chunks when `signal` aborts. Hits carry no parts. Queries need ids.
+   */
+  async rankQueries(
+    collectionId: string,
+    retriever: RetrieverConfig,
+    queries: readonly (QueryInput & { id: string })[],
+    options: RankQueriesOptions = {},
+  ): Promise<RankedRun> {
+    const depth = options.depth ?? RUN_DEPTH;
+    const chunkSize = Math.max(1, options.chunkSize ?? 32);
+    await this.prepare(collectionId, retriever, options);
+    const started = performance.now();
+    const run: Run = new Map();
+    const missing: string[] = [];
+    options.onProgress?.(0, queries.length);
+    for (let start = 0; start < queries.length; start += chunkSize) {
+      options.signal?.throwIfAborted();
+      const chunk = queries.slice(start, start + chunkSize);
+      const rankings = await this.rankChunk(collectionId, retriever, chunk, depth);
+      chunk.forEach((query, i) => {
+        const hits = rankings[i];
+        if (hits === undefined) missing.push(query.id);
+        else run.set(query.id, hits);
+      });
+      options.signal?.throwIfAborted();
+      options.onProgress?.(Math.min(start + chunk.length, queries.length), queries.length);
+    }
+    return { run, ms: performance.now() - started, missing };
+  }
+
+  /** One chunk's rankings (undefined: an imported run without this query). */
+  private async rankChunk(
+    collectionId: string,
+    retriever: RetrieverConfig,
+    queries: readonly (QueryInput & { id: string })[],
+    depth: number,
+  ): Promise<Array<Hit[] | undefined>> {
+    if (retriever.kind === 'run') {
+      const run = await this.loadRun(collectionId, retriever.runKey);
+      if (run === undefined) throw new Error(`The run "${retriever.name}" is not stored in this browser for this collection.`);
+      return queries.map((query) => run.get(query.id)?.slice(0, depth));
+    }
+    const texts = queries.map((query) => query.text);
+    const bm25 = (settings: Bm25Settings, k: number) =>
+      this.options.bm25.search(collectionId, settings.analyzer, queries, { k, k1: settings.k1, b: settings.b });
+    const dense = (settings: DenseSettings, k: number) => this.options.dense.search(collectionId, settings, texts, k);
+    switch (retriever.kind) {
+      case 'bm25':
+        return bm25(retriever.bm25, depth);
+      case 'dense':
+        return (await dense(retriever.dense, depth)).map((hits, i) => (isBlank(texts[i]!) ? [] : hits));
+      case 'ledr': {
+        const candidates = await bm25(retriever.bm25, retriever.k);
+        const scores = await this.options.dense.score(collectionId, needsOf(retriever).dense!, texts, candidates.map((hits) => hits.map((hit) => hit.docId)));
+        return candidates.map((hits, i) => {
+          const row = scores[i] ?? [];
+          const cosines = new Map(hits.map((hit, j) => [hit.docId, row[j] ?? Number.NaN]));
+          return plainHits(lexiconEnhancedDense(hits, cosines, { k: retriever.k, limit: depth }));
+        });
+      }
+      case 'rrf':
+      case 'convex': {
+        const [lexical, semantic] = await Promise.all([bm25(retriever.bm25, RUN_DEPTH), dense(retriever.dense, RUN_DEPTH)]);
+        return lexical.map((hits, i) => {
+          const other = isBlank(texts[i]!) ? [] : (semantic[i] ?? []);
+          return plainHits(
+            retriever.kind === 'rrf'
+              ? reciprocalRankFusion([hits, other], { k: retriever.k, limit: depth })
+              : convexCombination(hits, other, { alpha: retriever.alpha, normalization: retriever.normalization, limit: depth }),
+          );
+        });
+      }
+    }
+  }
+
+  // ---- Explanations ----
+
+  /** Why `docId` scores what it does in the column (BM25 terms, dense similarity, input ranks). */
+  async explain(collectionId: string, retriever: RetrieverConfig, query: QueryInput, docId: string, options: Pick<RankOptions, 'signal'> = {}): Promise<HitExplanation> {
+    await this.prepare(collectionId, retriever, options);
+    const needs = needsOf(retriever);
+    const explanation: HitExplanation = { docId };
+    const message = (error: unknown) => (error instanceof Error ? error.message : String(error));
+    const work: Promise<void>[] = [];
+    if (needs.bm25) {
+      const settings = needs.bm25;
+      const depth = retriever.kind === 'ledr' ? retriever.k : RUN_DEPTH;
+      work.push(
+        (async () => {
+          const hits = isBlank(query.text) ? [] : await this.bm25Hits(collectionId, settings, query, depth);
+          const part: NonNullable<HitExplanation['bm25']> = { settings, rank: rankOf(hits, docId), depth };
+          try {
+            part.explanation = await this.options.bm25.explain(collectionId, settings.analyzer, query.text, docId, { k1: settings.k1, b: settings.b });
+          } catch (error) {
+            part.error = message(error);
+          }
+          explanation.bm25 = part;
+        })(),
+      );
+    }
+    if (needs.dense) {
+      const settings = needs.dense;
+      work.push(
+        (async () => {
+          const part: NonNullable<HitExplanation['dense']> = { settings, depth: RUN_DEPTH };
+          if (retriever.kind !== 'ledr') {
+            const hits = isBlank(query.text) ? [] : await this.denseHits(collectionId, settings, query.text, RUN_DEPTH);
+            part.rank = rankOf(hits, docId);
+          }
+          try {
+            const similarity = (await this.similarities(collectionId, settings, query.text, [docId])).get(docId);
+            if (similarity !== undefined && Number.isFinite(similarity)) part.similarity = similarity;
+            else part.error = `document ${docId} has no vector`;
+          } catch (error) {
+            part.error = message(error);
+          }
+          explanation.dense = part;
+        })(),
+      );
+    }
+    await raceAbort(Promise.all(work), options.signal);
+    return explanation;
+  }
+
+  // ---- Housekeeping ----
+
+  /** Forgets what belongs to a collection (after it was deleted or re-imported). */
+  forget(collectionId: string): void {
+    const prefix = `${collectionId}@`;
+    for (const key of [...this.resources.keys()]) if (key.startsWith(prefix)) this.resources.delete(key);
+    for (const key of [...this.memo.keys()]) if (key.startsWith(prefix)) this.memo.delete(key);
+  }
+}

@@ -1,0 +1,112 @@
+/**
+ * One column's ranking of the current query, kept up to date as the query and the settings change:
+ * - a new query or collection ranks at once; typing and settings changes wait until the input rests
+ *   (DEBOUNCE_MS), so a slider drag makes one ranking, not fifty;
+ * - a newer request supersedes the running one (its result is dropped), so the column never shows a
+ *   ranking of an older query (LatestRequest);
+ * - the previous ranking stays on screen, marked as updating, while the next one is computed.
+ */
+import { settingsKey, type RetrieverConfig } from '../../lib/retrievers/config.ts';
+import type { QueryInput, RankResult } from '../engine/column-ranking.ts';
+import { engine } from '../engine/engine.ts';
+import { LatestRequest } from '../engine/latest-request.ts';
+import type { PrepareStatus } from '../engine/retrieval-engine.ts';
+
+export const DEBOUNCE_MS = 250;
+
+export type ColumnStatus = 'idle' | 'preparing' | 'ranking' | 'ready' | 'error';
+
+export interface ColumnRequest {
+  collectionId: string;
+  retriever: RetrieverConfig;
+  query: QueryInput;
+}
+
+function isAbort(error: unknown): boolean {
+  return error instanceof DOMException ? error.name === 'AbortError' : (error as { name?: unknown } | null)?.name === 'AbortError';
+}
+
+export class ColumnRun {
+  status = $state<ColumnStatus>('idle');
+  result = $state.raw<RankResult | null>(null);
+  /** The query the result ranks (it may lag behind the box while a new ranking is computed). */
+  resultQuery = $state.raw<QueryInput | null>(null);
+  error = $state<string | null>(null);
+  prepare = $state.raw<PrepareStatus | null>(null);
+  #last: ColumnRequest | undefined;
+  #latest = new LatestRequest<ColumnRequest, RankResult>(
+    (request, signal) =>
+      engine.rankQuery(request.collectionId, request.retriever, request.query, {
+        signal,
+        onPrepare: (status) => {
+          if (!signal.aborted) this.prepare = status;
+        },
+      }),
+    {
+      // Shown as updating from the moment it is asked, debounce included: the ranking on screen is not its.
+      onScheduled: (request) => {
+        this.status = engine.isPrepared(request.collectionId, request.retriever) ? 'ranking' : 'preparing';
+      },
+      onStart: () => {
+        this.error = null;
+      },
+      onResult: (request, result) => {
+        this.result = result;
+        this.resultQuery = request.query;
+        this.status = 'ready';
+        this.prepare = null;
+      },
+      onError: (_request, error) => {
+        this.prepare = null;
+        this.status = 'error';
+        this.error = isAbort(error) ? 'Cancelled.' : error instanceof Error ? error.message : String(error);
+        // A failed build must not leave a ranking of other settings on screen as if it were this one.
+        this.result = null;
+      },
+    },
+    DEBOUNCE_MS,
+  );
+
+  /** Asks for the ranking of `request` (nothing happens when it is the one shown or being computed). */
+  request(request: ColumnRequest): void {
+    const key = `${request.collectionId}\u0000${settingsKey(request.retriever)}\u0000${request.query.id ?? ''}\u0000${request.query.text}`;
+    const previous = this.#last;
+    const immediate =
+      previous === undefined ||
+      previous.collectionId !== request.collectionId ||
+      previous.query.id !== request.query.id ||
+      previous.retriever.kind !== request.retriever.kind ||
+      !engine.isPrepared(request.collectionId, request.retriever);
+    if (this.#latest.ask(key, request, immediate)) this.#last = request;
+  }
+
+  /** Runs the last request again (after a failed or cancelled build). */
+  retry(): void {
+    this.#latest.retry();
+  }
+
+  /** Stops waiting for the running request (the column is leaving the screen). */
+  stop(): void {
+    this.#latest.stop();
+    this.#last = undefined;
+  }
+}
+
+/** The runs of the columns, by column id (they outlive a switch to another view). */
+const runs = new Map<string, ColumnRun>();
+
+export function columnRun(columnId: string): ColumnRun {
+  let run = runs.get(columnId);
+  if (run === undefined) runs.set(columnId, (run = new ColumnRun()));
+  return run;
+}
+
+/** The run of a column if it has one (never creates one). */
+export function peekColumnRun(columnId: string): ColumnRun | undefined {
+  return runs.get(columnId);
+}
+
+export function dropColumnRun(columnId: string): void {
+  runs.get(columnId)?.stop();
+  runs.delete(columnId);
+}

@@ -1,0 +1,129 @@
+/**
+ * What the Explore view reads of the open collection: its queries (file order) and the judgments of the
+ * current split — small — and documents only by id, for the hits on screen. The corpus is never loaded
+ * into the page: the workers read it from IndexedDB themselves.
+ */
+import { SvelteMap } from 'svelte/reactivity';
+import { createAnalyzer, type AnalyzerName } from '../../lib/analysis/analyzers.ts';
+import type { Analyzer, Token } from '../../lib/analysis/analyzer.ts';
+import { getDocuments, loadQrels, loadQueries } from '../../lib/storage/collections.ts';
+import { database } from '../../lib/storage/db.ts';
+import type { Doc, Qrels, Query } from '../../lib/types.ts';
+import { notices } from '../shell/notices.svelte.ts';
+
+class ExploreData {
+  /** The collection and split the lists below belong to. */
+  collectionId = $state<string | null>(null);
+  split = $state<string | null>(null);
+  queries = $state.raw<Query[]>([]);
+  byId = $state.raw<ReadonlyMap<string, Query>>(new Map());
+  /** Judgments of the split; undefined when the collection has none for it. */
+  qrels = $state.raw<Qrels | undefined>(undefined);
+  loading = $state(false);
+  #version = 0;
+
+  /** Loads queries and judgments of a collection and split (no-op when they are loaded). */
+  async load(collectionId: string, split: string): Promise<void> {
+    if (this.collectionId === collectionId && this.split === split) return;
+    const version = ++this.#version;
+    this.loading = true;
+    try {
+      const db = database();
+      const [queries, qrels] = await Promise.all([
+        this.collectionId === collectionId ? Promise.resolve(this.byId) : loadQueries(db, collectionId),
+        loadQrels(db, collectionId, split),
+      ]);
+      if (version !== this.#version) return;
+      this.byId = queries;
+      this.queries = [...queries.values()];
+      this.qrels = qrels;
+      this.collectionId = collectionId;
+      this.split = split;
+    } catch (error) {
+      if (version === this.#version) notices.error(error);
+    } finally {
+      if (version === this.#version) this.loading = false;
+    }
+  }
+
+  judgmentsOf(queryId: string | null): ReadonlyMap<string, number> | undefined {
+    return queryId === null ? undefined : this.qrels?.get(queryId);
+  }
+
+  /** Queries of the split's judgments, in file order. */
+  get judgedQueries(): Query[] {
+    const qrels = this.qrels;
+    return qrels === undefined ? [] : this.queries.filter((query) => qrels.has(query.id));
+  }
+}
+
+export const exploreData = new ExploreData();
+
+/** Documents by id for the hits on screen, fetched in batches and kept per collection. */
+class DocStore {
+  #collectionId: string | null = null;
+  /** null: the collection has no such document. */
+  docs = new SvelteMap<string, Doc | null>();
+  #pending = new Set<string>();
+  #queued = new Set<string>();
+  #scheduled = false;
+
+  get(docId: string): Doc | null | undefined {
+    return this.docs.get(docId);
+  }
+
+  /** Asks for documents; they appear in `docs` when read. */
+  want(collectionId: string, docIds: Iterable<string>): void {
+    if (collectionId !== this.#collectionId) {
+      this.#collectionId = collectionId;
+      this.docs.clear();
+      this.#pending.clear();
+      this.#queued.clear();
+    }
+    for (const docId of docIds) if (!this.docs.has(docId) && !this.#pending.has(docId)) this.#queued.add(docId);
+    if (this.#queued.size === 0 || this.#scheduled) return;
+    this.#scheduled = true;
+    queueMicrotask(() => void this.#flush(collectionId));
+  }
+
+  async #flush(collectionId: string): Promise<void> {
+    this.#scheduled = false;
+    const ids = [...this.#queued];
+    this.#queued.clear();
+    for (const id of ids) this.#pending.add(id);
+    try {
+      const docs = await getDocuments(database(), collectionId, ids);
+      if (collectionId !== this.#collectionId) return;
+      ids.forEach((id, i) => this.docs.set(id, docs[i] ?? null));
+    } catch (error) {
+      notices.error(error);
+    } finally {
+      for (const id of ids) this.#pending.delete(id);
+    }
+  }
+}
+
+export const docStore = new DocStore();
+
+/** Analyzers for highlighting, one per name (analysis of a few documents and the query, in the page). */
+const pageAnalyzers = new Map<AnalyzerName, Analyzer>();
+
+export function pageAnalyzer(name: AnalyzerName): Analyzer {
+  let analyzer = pageAnalyzers.get(name);
+  if (analyzer === undefined) pageAnalyzers.set(name, (analyzer = createAnalyzer(name)));
+  return analyzer;
+}
+
+const tokenCache = new Map<string, Token[]>();
+
+/** Tokens with offsets of a document field, memoized (documents on screen are analyzed once). */
+export function tokensOf(analyzer: AnalyzerName, text: string): Token[] {
+  const key = `${analyzer}\u0000${text}`;
+  let tokens = tokenCache.get(key);
+  if (tokens === undefined) {
+    tokens = pageAnalyzer(analyzer).analyzeWithOffsets(text);
+    if (tokenCache.size > 2000) tokenCache.clear();
+    tokenCache.set(key, tokens);
+  }
+  return tokens;
+}

@@ -1,0 +1,225 @@
+/**
+ * In-memory backends for the engine's unit tests: BM25 is the real TypeScript reference (src/lib/bm25, equal
+ * to Lucene 8.7), dense is a small hashed bag-of-trigrams model searched exactly with src/lib/dense — real
+ * rankings, so fusion results can be compared with the fusion functions called directly. Builds can be
+ * held open with a gate (to test sharing and cancel), and every call is counted.
+ */
+import { createAnalyzer, type AnalyzerName } from '../../../src/lib/analysis/analyzers.ts';
+import type { IndexInfo, IndexProgress } from '../../../src/lib/bm25-wasm/bm25-service.ts';
+import { indexCorpus } from '../../../src/lib/bm25/bm25-corpus.ts';
+import { explainBm25, type Bm25Explanation } from '../../../src/lib/bm25/bm25-explain.ts';
+import type { Bm25Index } from '../../../src/lib/bm25/bm25-index.ts';
+import { searchBm25 } from '../../../src/lib/bm25/bm25-search.ts';
+import type { Bm25Params } from '../../../src/lib/bm25/bm25-similarity.ts';
+import { exactSearch, rowIndex } from '../../../src/lib/dense/exact-search.ts';
+import { dot, matrixRow, normalizeInPlace, type VectorMatrix } from '../../../src/lib/dense/vector-matrix.ts';
+import type { DenseSettings } from '../../../src/lib/retrievers/config.ts';
+import type { Doc, Hit, Run } from '../../../src/lib/types.ts';
+import type {
+  Bm25Backend,
+  Bm25SearchParams,
+  DenseBackend,
+  DenseOpenInfo,
+  DenseProgress,
+  EngineJob,
+  JobSink,
+  RunBackend,
+} from '../../../src/app/engine/backends.ts';
+import type { QueryInput } from '../../../src/app/engine/column-ranking.ts';
+
+export const DOCS: Doc[] = [
+  { id: 'd1', title: 'Stale bread', text: 'A loaf goes stale as starch retrogrades and the crumb turns firm.' },
+  { id: 'd2', title: 'Hard water', text: 'Hard water changes how bread dough rises in the first few days of a starter.' },
+  { id: 'd3', title: 'Boiled eggs', text: 'Eggs boiled hard keep a few days in the fridge.' },
+  { id: 'd4', title: 'Toast', text: 'Toasting bread dries the surface and browns it.' },
+  { id: 'd5', title: 'Sourdough', text: 'A sourdough starter needs feeding every few days.' },
+  { id: 'd6', title: 'Brakes', text: 'Disc brakes squeal when the pads are contaminated.' },
+  { id: 'd7', title: 'Supernova', text: 'A massive star explodes as a supernova and leaves a neutron star remnant.' },
+  { id: 'd8', title: 'Bread flour', text: 'Bread flour has more protein than cake flour, so bread is chewier.' },
+];
+
+/** A gate: `wait()` resolves once `open()` is called. */
+export class Gate {
+  private release: (() => void) | undefined;
+  private readonly promise = new Promise<void>((resolve) => (this.release = resolve));
+  wait(): Promise<void> {
+    return this.promise;
+  }
+  open(): void {
+    this.release?.();
+  }
+}
+
+function abortable(gate: Gate | undefined, signal: AbortSignal): Promise<void> {
+  if (gate === undefined) return Promise.resolve();
+  return new Promise((resolve, reject) => {
+    signal.throwIfAborted();
+    signal.addEventListener('abort', () => reject(signal.reason), { once: true });
+    gate.wait().then(resolve);
+  });
+}
+
+export class FakeBm25 implements Bm25Backend {
+  opens: Array<{ collectionId: string; analyzer: AnalyzerName }> = [];
+  searches: Array<{ queries: readonly QueryInput[]; params: Bm25SearchParams }> = [];
+  /** Collections whose index is "stored": open only loads it. */
+  stored = new Set<string>();
+  gate: Gate | undefined;
+  private readonly indexes = new Map<string, Bm25Index>();
+
+  constructor(private readonly docs: readonly Doc[] = DOCS) {}
+
+  async open(collectionId: string, analyzer: AnalyzerName, onProgress: (p: IndexProgress) => void, signal: AbortSignal): Promise<IndexInfo> {
+    this.opens.push({ collectionId, analyzer });
+    const key = `${collectionId}|${analyzer}`;
+    onProgress({ phase: 'loading', docsDone: 0, docsTotal: this.docs.length, docsPerSecond: 0, elapsedMs: 0 });
+    const stored = this.stored.has(key);
+    if (!stored) {
+      onProgress({ phase: 'indexing', docsDone: 4, docsTotal: this.docs.length, docsPerSecond: 0, elapsedMs: 1 });
+      await abortable(this.gate, signal);
+      onProgress({ phase: 'indexing', docsDone: this.docs.length, docsTotal: this.docs.length, docsPerSecond: 0, elapsedMs: 2 });
+    }
+    const index = indexCorpus(this.docs, createAnalyzer(analyzer));
+    this.indexes.set(key, index);
+    this.stored.add(key);
+    return {
+      collectionId,
+      settings: { analyzer, field: 'title+text', collection: { docCount: this.docs.length, createdAt: 1 } },
+      source: stored ? 'stored' : 'built',
+      numDocs: this.docs.length,
+      numTerms: index.terms.length,
+      numPostings: 0,
+      storedBytes: 0,
+      memoryBytes: 0,
+      buildMs: 1,
+      openMs: 1,
+    };
+  }
+
+  private index(collectionId: string, analyzer: AnalyzerName): Bm25Index {
+    const index = this.indexes.get(`${collectionId}|${analyzer}`);
+    if (index === undefined) throw new Error('index not open');
+    return index;
+  }
+
+  /** The reference ranking, for comparisons. */
+  reference(collectionId: string, analyzer: AnalyzerName, query: QueryInput, params: Bm25SearchParams): Hit[] {
+    const terms = createAnalyzer(analyzer).analyze(query.text);
+    return searchBm25(this.index(collectionId, analyzer), { id: query.id, terms }, { k: params.k, params: { k1: params.k1, b: params.b } });
+  }
+
+  async search(collectionId: string, analyzer: AnalyzerName, queries: readonly QueryInput[], params: Bm25SearchParams): Promise<Hit[][]> {
+    this.searches.push({ queries, params });
+    return queries.map((query) => this.reference(collectionId, analyzer, query, params));
+  }
+
+  async explain(collectionId: string, analyzer: AnalyzerName, queryText: string, docId: string, params: Bm25Params): Promise<Bm25Explanation> {
+    return explainBm25(this.index(collectionId, analyzer), { terms: createAnalyzer(analyzer).analyze(queryText) }, docId, params);
+  }
+}
+
+const DIM = 64;
+
+/** A deterministic unit vector of a text: hashed character trigrams of its lower-cased words. */
+export function trigramVector(text: string): Float32Array {
+  const v = new Float32Array(DIM);
+  for (const word of text.toLowerCase().match(/[a-z]+/g) ?? []) {
+    const padded = `^${word}$`;
+    for (let i = 0; i + 3 <= padded.length; i++) {
+      let h = 2166136261;
+      for (const c of padded.slice(i, i + 3)) h = Math.imul(h ^ c.charCodeAt(0), 16777619) >>> 0;
+      v[h % DIM] = (v[h % DIM] ?? 0) + 1;
+    }
+  }
+  return normalizeInPlace(v);
+}
+
+export class FakeDense implements DenseBackend {
+  opens: Array<{ collectionId: string; settings: DenseSettings }> = [];
+  searches = 0;
+  scores = 0;
+  gate: Gate | undefined;
+  private matrix: VectorMatrix | undefined;
+  private readonly ids: string[];
+
+  constructor(private readonly docs: readonly Doc[] = DOCS) {
+    this.ids = docs.map((d) => d.id);
+  }
+
+  async open(collectionId: string, settings: DenseSettings, onProgress: (p: DenseProgress) => void, signal: AbortSignal): Promise<DenseOpenInfo> {
+    this.opens.push({ collectionId, settings });
+    onProgress({ phase: 'embedding', done: 0, total: this.docs.length, docsPerSecond: 0 });
+    await abortable(this.gate, signal);
+    const data = new Float32Array(this.docs.length * DIM);
+    this.docs.forEach((doc, r) => data.set(trigramVector(`${doc.title} ${doc.text}`), r * DIM));
+    this.matrix = { rows: this.docs.length, dim: DIM, data };
+    onProgress({ phase: 'embedding', done: this.docs.length, total: this.docs.length, docsPerSecond: 100 });
+    return { model: settings.model, device: 'wasm', dtype: settings.dtype, dim: DIM, docs: this.docs.length, fromCache: false, embedMs: 1 };
+  }
+
+  private opened(): VectorMatrix {
+    if (this.matrix === undefined) throw new Error('corpus not open');
+    return this.matrix;
+  }
+
+  reference(text: string, k: number): Hit[] {
+    return exactSearch(this.opened(), this.ids, trigramVector(text), k);
+  }
+
+  async search(_collectionId: string, _settings: DenseSettings, texts: readonly string[], k: number): Promise<Hit[][]> {
+    this.searches += 1;
+    return texts.map((text) => this.reference(text, k));
+  }
+
+  async score(_collectionId: string, _settings: DenseSettings, texts: readonly string[], candidates: readonly (readonly string[])[]): Promise<number[][]> {
+    this.scores += 1;
+    const rows = rowIndex(this.ids);
+    return texts.map((text, i) => {
+      const q = trigramVector(text);
+      return (candidates[i] ?? []).map((id) => {
+        const row = rows.get(id);
+        return row === undefined ? Number.NaN : dot(matrixRow(this.opened(), row), q);
+      });
+    });
+  }
+}
+
+export class FakeRuns implements RunBackend {
+  runs = new Map<string, Run>();
+  async load(collectionId: string, runKey: string): Promise<Run | undefined> {
+    return this.runs.get(`${collectionId}|${runKey}`);
+  }
+}
+
+export interface RecordedJob {
+  title: string;
+  unit: string | undefined;
+  status: 'running' | 'done' | 'failed' | 'cancelled';
+  progress: Array<[number, number | undefined]>;
+  cancel: () => void;
+}
+
+export class FakeJobs implements JobSink {
+  list: RecordedJob[] = [];
+
+  start(title: string, options: { unit?: string; total?: number; cancellable?: boolean } = {}): EngineJob {
+    const controller = new AbortController();
+    const job: RecordedJob = {
+      title,
+      unit: options.unit,
+      status: 'running',
+      progress: [],
+      cancel: () => controller.abort(new DOMException(`${title}: cancelled`, 'AbortError')),
+    };
+    this.list.push(job);
+    const settle = (status: RecordedJob['status']) => {
+      if (job.status === 'running') job.status = status;
+    };
+    return {
+      signal: controller.signal,
+      progress: (done, total) => void job.progress.push([done, total]),
+      finish: () => settle('done'),
+      fail: () => settle(controller.signal.aborted ? 'cancelled' : 'failed'),
+    };
+  }
+}

@@ -1,0 +1,63 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { evaluate } from '../../../src/lib/eval/evaluate.ts';
+import type { Hit } from '../../../src/lib/types.ts';
+import { missedRelevant, queryMetrics } from '../../../src/app/engine/query-metrics.ts';
+
+// The Explore metrics are trec_eval's measures on a one-query run; each value must equal the per-query value
+// trec_eval (src/lib/eval, equal to trec_eval 9.0.8) computes for that query inside a larger run.
+
+const judgments = new Map([
+  ['d1', 2],
+  ['d2', 1],
+  ['d3', 0],
+  ['d9', 1],
+]);
+
+function hitsOf(ids: string[]): Hit[] {
+  return ids.map((docId, i) => ({ docId, score: 100 - i }));
+}
+
+describe('queryMetrics', () => {
+  it('MRR@10 is recip_rank with the ranking cut to 10: a first relevant document at 11 counts 0', () => {
+    const eleventh = hitsOf([...Array.from({ length: 10 }, (_, i) => `x${i}`), 'd1']);
+    const metrics = queryMetrics(judgments, eleventh);
+    expect(metrics.mrr10).toBe(0);
+    expect(metrics.ap).toBeCloseTo(1 / 11 / 3, 12);
+    expect(queryMetrics(judgments, hitsOf(['x', 'd2'])).mrr10).toBe(0.5);
+  });
+
+  it('equals the per-query values of trec_eval on a larger run (fast-check)', () => {
+    const doc = fc.constantFrom('d1', 'd2', 'd3', 'd9', 'x1', 'x2', 'x3', 'x4', 'x5', 'x6', 'x7', 'x8', 'x9', 'x10', 'x11', 'x12');
+    fc.assert(
+      fc.property(fc.uniqueArray(doc, { maxLength: 16 }), (ids) => {
+        const hits = hitsOf(ids);
+        const qrels = new Map([
+          ['q', judgments],
+          ['other', new Map([['d1', 1]])],
+        ]);
+        const run = new Map([
+          ['q', hits],
+          ['other', hitsOf(['d1'])],
+        ]);
+        const all = evaluate(qrels, run, { measures: ['ndcg_cut.10', 'recall.100', 'map'], complete: true }).queries.find((q) => q.qid === 'q');
+        const cut = evaluate(qrels, run, { measures: ['recip_rank'], complete: true, maxDocs: 10 }).queries.find((q) => q.qid === 'q');
+        const metrics = queryMetrics(judgments, hits);
+        expect(metrics.ndcg10).toBe(all?.values['ndcg_cut_10'] ?? 0);
+        expect(metrics.recall100).toBe(all?.values['recall_100'] ?? 0);
+        expect(metrics.ap).toBe(all?.values['map'] ?? 0);
+        expect(metrics.mrr10).toBe(cut?.values['recip_rank'] ?? 0);
+      }),
+    );
+  });
+
+  it('lists relevant documents outside the top k with their rank, best grade first', () => {
+    const hits = hitsOf([...Array.from({ length: 10 }, (_, i) => `x${i}`), 'd2', 'd1']);
+    expect(missedRelevant(judgments, hits, 10)).toEqual([
+      { docId: 'd1', grade: 2, rank: 12 },
+      { docId: 'd2', grade: 1, rank: 11 },
+      { docId: 'd9', grade: 1, rank: null },
+    ]);
+    expect(missedRelevant(judgments, hitsOf(['d1', 'd2', 'd9']), 10)).toEqual([]);
+  });
+});

@@ -1,0 +1,66 @@
+import { describe, expect, it } from 'vitest';
+import { bestOf, comparisonsWith, dashboardColumns } from '../../../src/app/evaluate/dashboard-columns.ts';
+import type { ColumnEvaluation, ColumnResult } from '../../../src/app/evaluate/evaluations.svelte.ts';
+import { summarizeLatency } from '../../../src/app/evaluate/latency.ts';
+import { evaluateRunReport } from '../../../src/lib/eval/run-report.ts';
+import { defaultRetriever, type ColumnConfig } from '../../../src/lib/retrievers/config.ts';
+import { qrelsOf, runOf } from '../../lib/eval/fixtures.ts';
+
+const qrels = qrelsOf({ q1: { d1: 1 }, q2: { d2: 1 }, q3: { d3: 1 } });
+const strong = evaluateRunReport(qrels, runOf({ q1: [['d1', 1]], q2: [['d2', 1]], q3: [['d3', 1]] }));
+const weak = evaluateRunReport(qrels, runOf({ q1: [['x', 2], ['d1', 1]], q2: [['d2', 1]] }));
+
+function evaluation(report = strong): ColumnEvaluation {
+  return {
+    key: 'k',
+    retriever: defaultRetriever('bm25'),
+    tag: 'bm25',
+    trec: '',
+    report,
+    queries: 3,
+    missing: [],
+    efficiency: { rankMs: 1, prepareMs: 0, latency: summarizeLatency([1]), queriesPerCall: 1 },
+    createdAt: 0,
+    fromStorage: false,
+  };
+}
+
+const columns: ColumnConfig[] = [
+  { id: 'a', retriever: defaultRetriever('bm25') },
+  { id: 'b', retriever: defaultRetriever('dense') },
+  { id: 'c', retriever: defaultRetriever('ledr') },
+  { id: 'd', retriever: defaultRetriever('rrf') },
+];
+
+describe('dashboard columns', () => {
+  const results: Record<string, ColumnResult> = {
+    a: { status: 'fresh', evaluation: evaluation(weak) },
+    b: { status: 'fresh', evaluation: evaluation(strong) },
+    // Stale: its numbers belong to earlier settings, so they neither win nor are tested.
+    c: { status: 'stale', evaluation: evaluation(strong) },
+    d: { status: 'none' },
+  };
+  const view = dashboardColumns(columns, (column) => results[column.id]!);
+
+  it('labels columns by position and retriever, with a report only for fresh results', () => {
+    expect(view.map((c) => c.label)).toEqual(['1 · BM25 (k1 0.9, b 0.4)', '2 · Dense: glove-100d-sif', '3 · LEDR (K 1000)', '4 · RRF (k 60)']);
+    expect(view.map((c) => c.report !== undefined)).toEqual([true, true, false, false]);
+  });
+
+  it('marks the best of the fresh columns', () => {
+    expect(bestOf(view).ndcg_cut_10).toEqual([1]);
+  });
+
+  it('compares each other fresh column with the baseline, Bonferroni m counting those columns', () => {
+    const comparisons = comparisonsWith(view, 0, 'bonferroni');
+    expect([...comparisons.keys()]).toEqual([1]);
+    expect(comparisons.get(1)!.comparisons).toBe(1);
+    expect(comparisons.get(1)!.threshold).toBe(0.05);
+    const withThird = dashboardColumns(columns, (column) => (column.id === 'c' ? { status: 'fresh', evaluation: evaluation(weak) } : results[column.id]!));
+    const three = comparisonsWith(withThird, 0, 'bonferroni');
+    expect([...three.keys()]).toEqual([1, 2]);
+    expect(three.get(2)!.threshold).toBeCloseTo(0.025, 15);
+    // A baseline without a fresh result compares nothing.
+    expect(comparisonsWith(view, 3, 'none').size).toBe(0);
+  });
+});

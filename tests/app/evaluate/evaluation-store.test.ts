@@ -1,0 +1,122 @@
+import 'fake-indexeddb/auto';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { bm25Efficiency, bm25IndexRow, denseEfficiency, openedSettings } from '../../../src/app/evaluate/efficiency-probe.ts';
+import {
+  deleteEvaluations,
+  evaluationKey,
+  loadEvaluations,
+  saveEvaluation,
+  timingsOf,
+  type EfficiencyRecord,
+  type EvaluationRow,
+} from '../../../src/app/evaluate/evaluation-store.ts';
+import { summarizeLatency } from '../../../src/app/evaluate/latency.ts';
+import { defaultRetriever, settingsKey, type RetrieverConfig } from '../../../src/lib/retrievers/config.ts';
+import { PlaygroundDatabase } from '../../../src/lib/storage/db.ts';
+import { saveIndex } from '../../../src/lib/storage/index-store.ts';
+
+let db: PlaygroundDatabase;
+let counter = 0;
+
+beforeEach(async () => {
+  db = new PlaygroundDatabase(`evaluation-store-test-${++counter}`);
+  await db.open();
+});
+
+afterEach(async () => {
+  await db.delete();
+});
+
+const efficiency: EfficiencyRecord = { rankMs: 300, prepareMs: 0, latency: summarizeLatency([1, 2, 3]), queriesPerCall: 1 };
+
+function rowFor(retriever: RetrieverConfig, overrides: Partial<EvaluationRow> = {}): EvaluationRow {
+  return {
+    key: evaluationKey('beir/scifact', 'test', retriever),
+    collectionId: 'beir/scifact',
+    split: 'test',
+    retriever,
+    trec: '1 Q0 d1 1 2.5 bm25\n',
+    createdAt: 1,
+    timings: timingsOf(efficiency),
+    collectionVersion: 100,
+    tag: retriever.kind,
+    queries: 1,
+    missing: [],
+    efficiency,
+    ...overrides,
+  };
+}
+
+describe('evaluation store (runs table)', () => {
+  it('keys a run by collection, split and the canonical settings, so any change of settings is another key', () => {
+    const bm25 = defaultRetriever('bm25');
+    expect(evaluationKey('c', 'test', bm25)).toBe(`c|test|${settingsKey(bm25)}`);
+    const reordered = { bm25: { analyzer: 'english', b: 0.4, k1: 0.9 }, kind: 'bm25' } as RetrieverConfig;
+    expect(evaluationKey('c', 'test', reordered)).toBe(evaluationKey('c', 'test', bm25));
+    expect(evaluationKey('c', 'test', { kind: 'bm25', bm25: { k1: 1.2, b: 0.4, analyzer: 'english' } })).not.toBe(evaluationKey('c', 'test', bm25));
+    expect(evaluationKey('c', 'train', bm25)).not.toBe(evaluationKey('c', 'test', bm25));
+  });
+
+  it('reads back the rows of the columns asked for, on this import of the collection only', async () => {
+    const bm25 = defaultRetriever('bm25');
+    const dense = defaultRetriever('dense');
+    const ledr = defaultRetriever('ledr');
+    await saveEvaluation(db, rowFor(bm25));
+    await saveEvaluation(db, rowFor(dense, { collectionVersion: 99 }));
+    await saveEvaluation(db, rowFor(ledr));
+    const found = await loadEvaluations(db, 'beir/scifact', 100, 'test', [bm25, dense]);
+    expect([...found.keys()]).toEqual([evaluationKey('beir/scifact', 'test', bm25)]);
+    const row = found.get(evaluationKey('beir/scifact', 'test', bm25))!;
+    expect(row.trec).toBe('1 Q0 d1 1 2.5 bm25\n');
+    expect(row.efficiency.latency).toEqual({ queries: 3, meanMs: 2, p95Ms: 3, maxMs: 3 });
+    expect(row.timings).toMatchObject({ rank_ms: 300, latency_mean_ms: 2, latency_p95_ms: 3 });
+  });
+
+  it('ignores imported runs in the same table, and deletes only the split’s evaluations', async () => {
+    const bm25 = defaultRetriever('bm25');
+    await saveEvaluation(db, rowFor(bm25));
+    await saveEvaluation(db, rowFor(bm25, { key: evaluationKey('beir/scifact', 'train', bm25), split: 'train' }));
+    await db.runs.put({ key: 'beir/scifact|imported|mine|x', collectionId: 'beir/scifact', split: 'imported', retriever: { kind: 'run' }, trec: '', createdAt: 1, timings: {} });
+    expect(await deleteEvaluations(db, 'beir/scifact', 'test')).toBe(1);
+    expect((await db.runs.toArray()).map((r) => r.split).sort()).toEqual(['imported', 'train']);
+    expect(await deleteEvaluations(db, 'beir/scifact', 'imported')).toBe(0);
+  });
+});
+
+function never(): never {
+  throw new Error('unreachable');
+}
+
+describe('efficiency probe', () => {
+  it('opens what the engine opens: LEDR scores exactly (no HNSW graph), runs open nothing', () => {
+    const ledr = defaultRetriever('ledr');
+    if (ledr.kind !== 'ledr') never();
+    const hnswLedr: RetrieverConfig = { ...ledr, dense: { ...ledr.dense, search: 'hnsw' } };
+    expect(openedSettings(hnswLedr).dense?.search).toBe('exact');
+    expect(openedSettings(hnswLedr).bm25).toEqual(ledr.bm25);
+    expect(openedSettings({ kind: 'run', runKey: 'k', name: 'n' })).toEqual({});
+    expect(openedSettings(defaultRetriever('dense')).bm25).toBeUndefined();
+  });
+
+  it('finds the BM25 index row of the analyzer built on this import, and says whether this page session built it', async () => {
+    const settings = (analyzer: string, createdAt: number) => ({ analyzer, field: 'title+text', collection: { docCount: 3, createdAt } });
+    await saveIndex(db, { collectionId: 'c', kind: 'bm25', version: 1, settings: settings('english', 100) }, new ArrayBuffer(40), 12.5);
+    await saveIndex(db, { collectionId: 'c', kind: 'bm25', version: 1, settings: settings('standard', 100) }, new ArrayBuffer(8), 3);
+    await saveIndex(db, { collectionId: 'c', kind: 'bm25', version: 1, settings: settings('english', 99) }, new ArrayBuffer(16), 5);
+    const row = await bm25IndexRow(db, 'c', 100, 'english');
+    expect(row?.bytes).toBe(40);
+    expect(await bm25IndexRow(db, 'c', 100, 'simple')).toBeUndefined();
+    expect(bm25Efficiency(row!, 'english', row!.createdAt + 1)).toMatchObject({ source: 'stored', buildMs: 12.5, bytes: 40 });
+    expect(bm25Efficiency(row!, 'english', row!.createdAt).source).toBe('built');
+  });
+
+  it('reports dense vectors as float32 bytes, embedded or from storage', () => {
+    const dense = defaultRetriever('dense');
+    if (dense.kind !== 'dense') never();
+    const embedded = denseEfficiency({ model: 'm', device: 'wasm', dtype: 'fp32', dim: 100, docs: 5183, fromCache: false, embedMs: 1700, docsPerSecond: 3049 }, dense.dense);
+    expect(embedded).toMatchObject({ source: 'embedded', vectorBytes: 5183 * 100 * 4, docsPerSecond: 3049, device: 'wasm' });
+    const stored = denseEfficiency({ model: 'm', device: 'webgpu', dtype: 'fp16', dim: 8, docs: 2, fromCache: true, embedMs: 0, hnsw: { source: 'stored', ms: 4 } }, dense.dense);
+    expect(stored).toMatchObject({ source: 'stored', vectorBytes: 64, hnsw: { source: 'stored', ms: 4 } });
+    expect(stored).not.toHaveProperty('docsPerSecond');
+  });
+});

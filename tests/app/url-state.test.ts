@@ -1,0 +1,144 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { analyzerNames } from '../../src/lib/analysis/analyzers.ts';
+import { DEFAULT_HNSW, defaultRetriever, type Bm25Settings, type DenseSettings, type RetrieverConfig } from '../../src/lib/retrievers/config.ts';
+import {
+  decodeComponent,
+  decodeRetriever,
+  decodeUrlState,
+  encodeComponent,
+  encodeRetriever,
+  encodeUrlState,
+  isNavigation,
+  URL_VIEWS,
+  wellFormed,
+  type UrlState,
+} from '../../src/app/url-state.ts';
+
+/** Any string a person could produce, including separators, escapes, spaces and astral characters. */
+const text = fc.oneof(
+  fc.string({ unit: 'grapheme', maxLength: 30 }),
+  fc.stringMatching(/^[a-z0-9 ;=&%+#?/:@,.~-]{0,20}$/),
+);
+/** Doubles without −0 (String(−0) is "0": a value no settings field can hold). */
+const double = (min: number, max: number) => fc.double({ min, max, noNaN: true }).map((x) => (Object.is(x, -0) ? 0 : x));
+const count = fc.integer({ min: 1, max: 100_000 });
+
+const bm25: fc.Arbitrary<Bm25Settings> = fc.record({
+  k1: double(0, 1e6),
+  b: double(0, 1),
+  analyzer: fc.constantFrom(...analyzerNames),
+});
+
+const dense: fc.Arbitrary<DenseSettings> = fc.record({
+  model: text.map((s) => wellFormed(s).trim()).filter((s) => s !== ''),
+  device: fc.constantFrom('auto', 'webgpu', 'wasm'),
+  dtype: fc.constantFrom('fp32', 'fp16', 'q8'),
+  search: fc.constantFrom('exact', 'hnsw'),
+  hnsw: fc.oneof(fc.constant({ ...DEFAULT_HNSW }), fc.record({ M: count, efConstruction: count, efSearch: count })),
+});
+
+const retriever: fc.Arbitrary<RetrieverConfig> = fc.oneof(
+  fc.record({ kind: fc.constant('bm25' as const), bm25 }),
+  fc.record({ kind: fc.constant('dense' as const), dense }),
+  fc.record({ kind: fc.constant('ledr' as const), bm25, dense, k: count }),
+  fc.record({ kind: fc.constant('rrf' as const), bm25, dense, k: double(0, 1e6) }),
+  fc.record({
+    kind: fc.constant('convex' as const),
+    bm25,
+    dense,
+    alpha: double(0, 1),
+    normalization: fc.constantFrom('min-max' as const, 'z-score' as const),
+  }),
+  fc.record({ kind: fc.constant('run' as const), runKey: text.map(wellFormed), name: text.map(wellFormed) }),
+);
+
+const urlState: fc.Arbitrary<UrlState> = fc.record({
+  view: fc.constantFrom(...URL_VIEWS),
+  collection: fc.option(text.map(wellFormed), { nil: null }),
+  split: fc.option(text.map(wellFormed), { nil: null }),
+  columns: fc.option(fc.array(retriever, { minLength: 1, maxLength: 6 }), { nil: null }),
+  query: fc.record({ id: text.map(wellFormed), text: text.map(wellFormed) }, { requiredKeys: [] }),
+});
+
+describe('url-state', () => {
+  it('decodes what it encodes: any view, collection, split, columns and query (fast-check)', () => {
+    fc.assert(
+      fc.property(urlState, (state) => {
+        const search = encodeUrlState(state);
+        const decoded = decodeUrlState(search);
+        expect(decoded.problems).toEqual([]);
+        expect(decoded.others).toEqual([]);
+        expect(decoded.state).toEqual(state);
+      }),
+      { numRuns: 500 },
+    );
+  });
+
+  it('keeps parameters of other views, in order, through a round trip', () => {
+    fc.assert(
+      fc.property(urlState, fc.array(fc.stringMatching(/^ev[a-z]{1,6}=[a-z0-9%.;,-]{0,10}$/), { maxLength: 4 }), (state, others) => {
+        const decoded = decodeUrlState(encodeUrlState(state, others));
+        expect(decoded.others).toEqual(others);
+        expect(decoded.state).toEqual(state);
+      }),
+    );
+  });
+
+  it('never throws on any text, and decodes encoded text back (lone surrogates become U+FFFD)', () => {
+    fc.assert(
+      fc.property(fc.string({ unit: 'binary', maxLength: 40 }), (value) => {
+        const encoded = encodeComponent(value);
+        expect(encoded).not.toMatch(/[&;=#\s]/);
+        expect(decodeComponent(encoded)).toBe(wellFormed(value));
+      }),
+    );
+    fc.assert(fc.property(fc.string({ unit: 'binary', maxLength: 60 }), (search) => void decodeUrlState(search)));
+  });
+
+  it('writes readable columns', () => {
+    expect(encodeRetriever(defaultRetriever('bm25'))).toBe('bm25;k1=0.9;b=0.4;an=english');
+    expect(encodeRetriever(defaultRetriever('dense'))).toBe('dense;m=local/glove-100d-sif;dt=fp32;s=exact');
+    expect(encodeRetriever({ kind: 'run', runKey: 'starter|imported|my run;v2|x', name: 'my run;v2' })).toBe(
+      'run;key=starter%7Cimported%7Cmy+run%3Bv2%7Cx;name=my+run%3Bv2',
+    );
+    expect(encodeUrlState({ view: 'explore', collection: 'beir/scifact', split: 'test', columns: null, query: { text: 'bread & butter' } })).toBe(
+      '?view=explore&collection=beir/scifact&split=test&q=bread+%26+butter',
+    );
+  });
+
+  it('fills missing fields with the defaults and reports bad columns without dropping the others', () => {
+    expect(decodeRetriever('ledr')).toEqual(defaultRetriever('ledr'));
+    const decoded = decodeUrlState('?view=evaluate&col=bm25;k1=1.2&col=bm25;b=7&col=sparse;x=1&col=dense;m=');
+    expect(decoded.state.view).toBe('evaluate');
+    expect(decoded.state.columns).toEqual([{ kind: 'bm25', bm25: { k1: 1.2, b: 0.4, analyzer: 'english' } }]);
+    expect(decoded.problems).toEqual([
+      'bm25 column: b=7 is not between 0 and 1',
+      'unknown column kind "sparse"',
+      'dense column with an empty model id',
+    ]);
+    expect(decodeUrlState('?view=nowhere&q=%E0%A4%A').problems).toEqual(['unknown view "nowhere"', 'the value of "q" is not properly encoded']);
+  });
+
+  it('reads what URLSearchParams writes for plain parameters', () => {
+    const params = new URLSearchParams({ view: 'datasets', collection: 'local/ä b', qid: 'q 1', q: 'a+b=c' });
+    const { state } = decodeUrlState(`?${params.toString()}`);
+    expect(state).toEqual({ view: 'datasets', collection: 'local/ä b', split: null, columns: null, query: { id: 'q 1', text: 'a+b=c' } });
+  });
+});
+
+describe('history entries (isNavigation)', () => {
+  const base: UrlState = { view: 'explore', collection: 'starter', split: 'test', columns: [defaultRetriever('bm25'), defaultRetriever('dense')], query: { id: 'q01' } };
+  it('pushes when the person goes somewhere, replaces when they adjust in place', () => {
+    expect(isNavigation(base, { ...base, query: { id: 'q02' } })).toBe(true);
+    expect(isNavigation(base, { ...base, view: 'evaluate' })).toBe(true);
+    expect(isNavigation(base, { ...base, columns: [defaultRetriever('dense'), defaultRetriever('bm25')] })).toBe(true);
+    expect(isNavigation(base, { ...base, columns: [defaultRetriever('bm25')] })).toBe(true);
+    expect(isNavigation(base, { ...base, query: { id: 'q01', text: 'edited' } })).toBe(false);
+    expect(isNavigation(base, { ...base, columns: [{ kind: 'bm25', bm25: { k1: 2, b: 0.4, analyzer: 'english' } }, defaultRetriever('dense')] })).toBe(false);
+    // A query picked for an address that had none completes the entry.
+    expect(isNavigation({ ...base, query: {} }, base)).toBe(false);
+    const twoBm25 = { ...base, columns: [defaultRetriever('bm25'), { kind: 'bm25' as const, bm25: { k1: 2, b: 0.4, analyzer: 'english' as const } }] };
+    expect(isNavigation(twoBm25, { ...twoBm25, columns: [...twoBm25.columns].reverse() })).toBe(true);
+  });
+});
