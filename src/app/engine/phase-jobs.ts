@@ -1,5 +1,13 @@
 import type { EngineJob, JobSink } from './backends.ts';
 
+/** What late progress messages report to: nothing. */
+const SETTLED_JOB: EngineJob = {
+  signal: new AbortController().signal,
+  progress: () => undefined,
+  finish: () => undefined,
+  fail: () => undefined,
+};
+
 /**
  * The jobs of one preparation (an index build, a corpus embedding…), one per phase that does work. A job
  * appears only when its phase starts, so loading a stored index or cached vectors shows nothing in the
@@ -8,14 +16,20 @@ import type { EngineJob, JobSink } from './backends.ts';
 export class PhaseJobs {
   private current: { phase: string; job: EngineJob } | undefined;
   private readonly stops: Array<() => void> = [];
+  /** Set by finish/fail: a progress message arriving late (workers post asynchronously) opens no new job. */
+  private settled = false;
 
   constructor(
     private readonly sink: JobSink,
     private readonly abort: (reason: unknown) => void,
   ) {}
 
-  /** The job of `phase`, started now (finishing the previous phase's job) or the one already running. */
+  /**
+   * The job of `phase`, started now (finishing the previous phase's job) or the one already running;
+   * a job that shows nothing once the preparation has finished or failed.
+   */
   enter(phase: string, title: string, options: { unit?: string; total?: number } = {}): EngineJob {
+    if (this.settled) return SETTLED_JOB;
     if (this.current?.phase === phase) return this.current.job;
     this.current?.job.finish();
     const job = this.sink.start(title, { ...options, cancellable: true });
@@ -42,6 +56,7 @@ export class PhaseJobs {
   }
 
   private release(): void {
+    this.settled = true;
     this.current = undefined;
     for (const stop of this.stops.splice(0)) stop();
   }
