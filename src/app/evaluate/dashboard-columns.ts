@@ -1,0 +1,61 @@
+/**
+ * The dashboard's view of the Explore columns: each with its position, label and result, and the
+ * comparisons every panel shares (best values, tests against the baseline). Pure: the view derives it from
+ * the columns and the stored results.
+ */
+import { compareWithBaseline, type Comparison, type Correction } from '../../lib/eval/baseline-comparison.ts';
+import { bestColumns, type ReportMeasure, type RunReport } from '../../lib/eval/run-report.ts';
+import { retrieverLabel, type ColumnConfig } from '../../lib/retrievers/config.ts';
+import type { ColumnResult } from './evaluations.svelte.ts';
+
+export interface DashboardColumn {
+  column: ColumnConfig;
+  index: number;
+  /** `Dense: glove-100d-sif` */
+  name: string;
+  /** `2 · Dense: glove-100d-sif` */
+  label: string;
+  result: ColumnResult;
+  /** The metrics of the column's current settings (fresh result with judgments), else undefined. */
+  report: RunReport | undefined;
+}
+
+export function dashboardColumns(columns: readonly ColumnConfig[], resultOf: (column: ColumnConfig) => ColumnResult): DashboardColumn[] {
+  return columns.map((column, index) => {
+    const result = resultOf(column);
+    const name = retrieverLabel(column.retriever);
+    return {
+      column,
+      index,
+      name,
+      label: `${index + 1} · ${name}`,
+      result,
+      report: result.status === 'fresh' ? result.evaluation.report : undefined,
+    };
+  });
+}
+
+/** Indexes of the best columns per measure (fresh results only). */
+export function bestOf(columns: readonly DashboardColumn[]): Record<ReportMeasure, number[]> {
+  return bestColumns(columns.map((c) => c.report));
+}
+
+/**
+ * Each column with a fresh report compared with the baseline's (when it has one), the Bonferroni m being
+ * the number of such columns.
+ */
+export function comparisonsWith(
+  columns: readonly DashboardColumn[],
+  baseline: number,
+  correction: Correction,
+  alpha = 0.05,
+): Map<number, Comparison> {
+  const comparisons = new Map<number, Comparison>();
+  const base = columns[baseline]?.report;
+  if (base === undefined) return comparisons;
+  const others = columns.filter((c) => c.index !== baseline && c.report !== undefined);
+  for (const column of others) {
+    comparisons.set(column.index, compareWithBaseline(base, column.report!, { alpha, correction, comparisons: others.length }));
+  }
+  return comparisons;
+}

@@ -1,0 +1,137 @@
+/**
+ * The dashboard's runs in IndexedDB (the `runs` table of db.ts), so its results survive a reload: one row
+ * per collection, split and retriever settings, keyed `${collectionId}|${split}|${settingsKey(retriever)}`.
+ * A column whose settings change looks up another key — the old row is not its result any more — and a
+ * collection imported again (another `createdAt`) makes every row of the old import unusable.
+ *
+ * A row holds the run as TREC text (the portable form: the export is that text as it is), its metrics as
+ * computed when it was made (so a reload shows them without parsing 300,000 lines again), how long the
+ * ranking took and what the indexes cost to build. The judgments a row's metrics were computed with cannot
+ * change under it: they change only with a new import, which deletes the collection's runs (and changes
+ * `collectionVersion`).
+ */
+import type { RunReport } from '../../lib/eval/run-report.ts';
+import type { LatencySummary } from './latency.ts';
+import { settingsKey, type RetrieverConfig } from '../../lib/retrievers/config.ts';
+import type { PlaygroundDatabase, RunRow } from '../../lib/storage/db.ts';
+
+/** What opening the BM25 index of a column cost (from the `indexes` row of its analyzer). */
+export interface Bm25Efficiency {
+  analyzer: string;
+  /** `built`: built in the page session that made the run; `stored`: loaded from IndexedDB. */
+  source: 'built' | 'stored';
+  buildMs: number;
+  bytes: number;
+  /** When the index was built (epoch ms). */
+  builtAt: number;
+}
+
+/** What opening the dense side of a column cost (the engine's DenseOpenInfo). */
+export interface DenseEfficiency {
+  model: string;
+  /** The device the model ran on (after any WebGPU → WASM fallback). */
+  device: string;
+  dtype: string;
+  dim: number;
+  docs: number;
+  /** `embedded`: the corpus was embedded in the page session that made the run; `stored`: vectors loaded. */
+  source: 'embedded' | 'stored';
+  embedMs: number;
+  docsPerSecond?: number;
+  /** The corpus vectors in memory (float32). */
+  vectorBytes: number;
+  hnsw?: { source: 'stored' | 'built'; ms: number };
+  fallbackReason?: string;
+}
+
+export interface EfficiencyRecord {
+  /** Wall time of ranking every query (preparation excluded). */
+  rankMs: number;
+  /** Time this evaluation waited for indexes, models and embeddings (≈ 0 when they were open). */
+  prepareMs: number;
+  latency: LatencySummary;
+  /** Queries per worker call while measuring (1: every latency is one query's own). */
+  queriesPerCall: number;
+  bm25?: Bm25Efficiency;
+  dense?: DenseEfficiency;
+}
+
+export interface EvaluationRow extends RunRow {
+  retriever: RetrieverConfig;
+  /** `createdAt` of the collection row the run was made on. */
+  collectionVersion: number;
+  /** The run tag (last column of the TREC text). */
+  tag: string;
+  /** Queries ranked. */
+  queries: number;
+  /** Queries with no ranking (an imported run that lacks them). */
+  missing: string[];
+  efficiency: EfficiencyRecord;
+  /** The run's metrics on the split's judgments when it was made; absent when the split has none. */
+  report?: RunReport;
+}
+
+export function evaluationKey(collectionId: string, split: string, retriever: RetrieverConfig): string {
+  return `${collectionId}|${split}|${settingsKey(retriever)}`;
+}
+
+/** RunRow's numeric timings (what a generic reader of the table sees). */
+export function timingsOf(efficiency: EfficiencyRecord): Record<string, number> {
+  const timings: Record<string, number> = {
+    rank_ms: efficiency.rankMs,
+    prepare_ms: efficiency.prepareMs,
+    latency_mean_ms: efficiency.latency.meanMs,
+    latency_p95_ms: efficiency.latency.p95Ms,
+  };
+  if (efficiency.bm25) {
+    timings['bm25_build_ms'] = efficiency.bm25.buildMs;
+    timings['bm25_bytes'] = efficiency.bm25.bytes;
+  }
+  if (efficiency.dense) {
+    timings['embed_ms'] = efficiency.dense.embedMs;
+    timings['vector_bytes'] = efficiency.dense.vectorBytes;
+    if (efficiency.dense.docsPerSecond !== undefined) timings['docs_per_s'] = efficiency.dense.docsPerSecond;
+    if (efficiency.dense.hnsw) timings['hnsw_ms'] = efficiency.dense.hnsw.ms;
+  }
+  return timings;
+}
+
+function isEvaluationRow(row: RunRow): row is EvaluationRow {
+  const candidate = row as Partial<EvaluationRow>;
+  return typeof candidate.collectionVersion === 'number' && typeof candidate.tag === 'string' && candidate.efficiency !== undefined;
+}
+
+export async function saveEvaluation(db: PlaygroundDatabase, row: EvaluationRow): Promise<void> {
+  await db.runs.put(row);
+}
+
+/**
+ * The stored evaluations of these retrievers on a collection (as imported at `collectionVersion`) and
+ * split, by evaluation key; rows of an earlier import are left out.
+ */
+export async function loadEvaluations(
+  db: PlaygroundDatabase,
+  collectionId: string,
+  collectionVersion: number,
+  split: string,
+  retrievers: readonly RetrieverConfig[],
+): Promise<Map<string, EvaluationRow>> {
+  const keys = [...new Set(retrievers.map((r) => evaluationKey(collectionId, split, r)))];
+  const rows = await db.runs.bulkGet(keys);
+  const found = new Map<string, EvaluationRow>();
+  for (const row of rows) {
+    if (row === undefined || !isEvaluationRow(row)) continue;
+    if (row.collectionId !== collectionId || row.split !== split || row.collectionVersion !== collectionVersion) continue;
+    found.set(row.key, row);
+  }
+  return found;
+}
+
+/** Deletes the stored evaluations of a collection's split (imported runs stay); returns how many. */
+export async function deleteEvaluations(db: PlaygroundDatabase, collectionId: string, split: string): Promise<number> {
+  return db.runs
+    .where('collectionId')
+    .equals(collectionId)
+    .filter((row) => row.split === split && isEvaluationRow(row))
+    .delete();
+}

@@ -1,0 +1,361 @@
+/**
+ * The dashboard's results: for each Explore column, the run of every query of the split with its
+ * current settings, its metrics, and what it cost. Runs are made with the shared engine (indexes and
+ * embeddings built for Explore are reused), one column after the other, each with a job in the tray whose
+ * cancel button stops the whole evaluation; they are stored in IndexedDB (evaluation-store.ts) with their
+ * metrics and read back on the next visit, so nothing is ranked again after a reload.
+ *
+ * A column whose settings changed since its run shows that run as stale until it is evaluated again (or
+ * until its settings come back to ones already evaluated).
+ */
+import { formatTrecRun, readTrecRun } from '../../lib/data/trec.ts';
+import { evaluateRunReport, type RunReport } from '../../lib/eval/run-report.ts';
+import { fileSlug } from '../../lib/eval/report-export.ts';
+import { RUN_DEPTH, retrieverLabel, type ColumnConfig, type RetrieverConfig } from '../../lib/retrievers/config.ts';
+import { database } from '../../lib/storage/db.ts';
+import type { Qrels, Query } from '../../lib/types.ts';
+import { engine, rankQueriesWithJob } from '../engine/engine.ts';
+import { notices } from '../shell/notices.svelte.ts';
+import { bm25Efficiency, bm25IndexRow, denseEfficiency, openedSettings } from './efficiency-probe.ts';
+import {
+  deleteEvaluations,
+  evaluationKey,
+  loadEvaluations,
+  saveEvaluation,
+  timingsOf,
+  type EfficiencyRecord,
+  type EvaluationRow,
+} from './evaluation-store.ts';
+import { summarizeLatency, timesFromProgress } from './latency.ts';
+
+export interface ColumnEvaluation {
+  key: string;
+  retriever: RetrieverConfig;
+  tag: string;
+  /** Metrics; undefined when the split has no judgments. */
+  report: RunReport | undefined;
+  queries: number;
+  missing: string[];
+  efficiency: EfficiencyRecord;
+  createdAt: number;
+  /** Read back from IndexedDB (made in an earlier visit or before a reload). */
+  fromStorage: boolean;
+}
+
+export type ColumnResult =
+  | { status: 'none' }
+  | { status: 'fresh'; evaluation: ColumnEvaluation }
+  /** The column's settings changed since this run was made. */
+  | { status: 'stale'; evaluation: ColumnEvaluation };
+
+export interface EvaluationScope {
+  collectionId: string;
+  /** `createdAt` of the collection row (changes when it is imported again). */
+  collectionVersion: number;
+  split: string;
+  /** The split's judgments; undefined when it has none (runs are made, metrics are not). */
+  qrels: Qrels | undefined;
+}
+
+export interface RunProgress {
+  /** 0-based index of the column being evaluated among those to evaluate, and how many there are. */
+  step: number;
+  steps: number;
+  label: string;
+  phase: 'preparing' | 'ranking' | 'evaluating' | 'saving';
+  detail: string;
+  done: number;
+  total: number;
+}
+
+/** The run tag of a column: its kind (as the CLI writes it), or an imported run's name. */
+export function runTag(retriever: RetrieverConfig): string {
+  return retriever.kind === 'run' ? fileSlug(retriever.name) : retriever.kind;
+}
+
+function isAbort(error: unknown): boolean {
+  return error instanceof DOMException && error.name === 'AbortError';
+}
+
+function textStream(text: string): ReadableStream<Uint8Array> {
+  const bytes = new TextEncoder().encode(text);
+  return new ReadableStream<Uint8Array>({
+    start(controller) {
+      controller.enqueue(bytes);
+      controller.close();
+    },
+  });
+}
+
+/** The report holds exactly the judged queries of `qrels` (as every -c report on them does). */
+function coversJudgments(report: RunReport, qrels: Qrels): boolean {
+  return report.qids.length === qrels.size && report.qids.every((qid) => qrels.has(qid));
+}
+
+/** When this page began loading, as epoch ms: indexes written after it were built in this session. */
+const PAGE_STARTED_AT = performance.timeOrigin;
+
+class Evaluations {
+  scope = $state.raw<EvaluationScope | null>(null);
+  /** Results of the scope by evaluation key (current and earlier settings). */
+  results = $state.raw<ReadonlyMap<string, ColumnEvaluation>>(new Map());
+  /** Column id → key of its last evaluation in this page (to show it as stale after a settings change). */
+  lastOfColumn = $state.raw<ReadonlyMap<string, string>>(new Map());
+  /** Stored rows are being read. */
+  loading = $state(false);
+  progress = $state.raw<RunProgress | null>(null);
+  /** Wall time of reading the stored results at the last load (ms), for the status line. */
+  loadedMs = $state<number | null>(null);
+  #checked = new Set<string>();
+  #controller: AbortController | undefined;
+  #scopeVersion = 0;
+
+  get running(): boolean {
+    return this.progress !== null;
+  }
+
+  #scopeId(scope: EvaluationScope): string {
+    return `${scope.collectionId}@${scope.collectionVersion}|${scope.split}`;
+  }
+
+  /** Switches to a collection and split (clearing results of another) and reads stored runs of these columns. */
+  async sync(scope: EvaluationScope, columns: readonly ColumnConfig[]): Promise<void> {
+    if (this.scope === null || this.#scopeId(this.scope) !== this.#scopeId(scope) || this.scope.qrels !== scope.qrels) {
+      this.#controller?.abort(new DOMException('the collection or split changed', 'AbortError'));
+      this.#scopeVersion += 1;
+      this.scope = scope;
+      this.results = new Map();
+      this.lastOfColumn = new Map();
+      this.#checked = new Set();
+      this.loadedMs = null;
+    }
+    const version = this.#scopeVersion;
+    this.#remember(scope, columns);
+    const wanted = columns.map((c) => c.retriever).filter((r) => !this.#checked.has(evaluationKey(scope.collectionId, scope.split, r)));
+    if (wanted.length === 0) return;
+    for (const retriever of wanted) this.#checked.add(evaluationKey(scope.collectionId, scope.split, retriever));
+    this.loading = true;
+    const started = performance.now();
+    try {
+      const rows = await loadEvaluations(database(), scope.collectionId, scope.collectionVersion, scope.split, wanted);
+      for (const row of rows.values()) {
+        const evaluation = await this.#fromRow(row, scope.qrels);
+        if (version !== this.#scopeVersion) return;
+        if (!this.results.has(row.key)) this.results = new Map(this.results).set(row.key, evaluation);
+      }
+      if (rows.size > 0) this.loadedMs = performance.now() - started;
+      this.#remember(scope, columns);
+    } catch (error) {
+      notices.error(error);
+    } finally {
+      if (version === this.#scopeVersion) this.loading = false;
+    }
+  }
+
+  /** Each column's current result becomes the one it shows as stale after its settings change. */
+  #remember(scope: EvaluationScope, columns: readonly ColumnConfig[]): void {
+    let next: Map<string, string> | undefined;
+    for (const column of columns) {
+      const key = evaluationKey(scope.collectionId, scope.split, column.retriever);
+      if (!this.results.has(key) || this.lastOfColumn.get(column.id) === key) continue;
+      next ??= new Map(this.lastOfColumn);
+      next.set(column.id, key);
+    }
+    if (next !== undefined) this.lastOfColumn = next;
+  }
+
+  /** A stored row as a result; its metrics are computed again only when they do not cover these judgments. */
+  async #fromRow(row: EvaluationRow, qrels: Qrels | undefined): Promise<ColumnEvaluation> {
+    let report: RunReport | undefined;
+    if (qrels !== undefined) {
+      report = row.report !== undefined && coversJudgments(row.report, qrels) ? row.report : undefined;
+      if (report === undefined) {
+        const { run } = await readTrecRun(textStream(row.trec), { file: `${row.tag}.run`, gzip: false });
+        report = evaluateRunReport(qrels, run);
+      }
+    }
+    return {
+      key: row.key,
+      retriever: row.retriever,
+      tag: row.tag,
+      report,
+      queries: row.queries,
+      missing: row.missing,
+      efficiency: row.efficiency,
+      createdAt: row.createdAt,
+      fromStorage: true,
+    };
+  }
+
+  /** What the dashboard has for a column now. */
+  resultOf(column: ColumnConfig): ColumnResult {
+    const scope = this.scope;
+    if (scope === null) return { status: 'none' };
+    const current = this.results.get(evaluationKey(scope.collectionId, scope.split, column.retriever));
+    if (current !== undefined) return { status: 'fresh', evaluation: current };
+    const lastKey = this.lastOfColumn.get(column.id);
+    const last = lastKey === undefined ? undefined : this.results.get(lastKey);
+    return last === undefined ? { status: 'none' } : { status: 'stale', evaluation: last };
+  }
+
+  /**
+   * Ranks every query with each column that has no current result (or every column with `force`), one
+   * after the other, then evaluates and stores each run. Cancelling (the tray or `cancel()`) stops it; the
+   * columns finished before stay.
+   */
+  async run(scope: EvaluationScope, columns: readonly ColumnConfig[], queries: readonly Query[], options: { force?: boolean } = {}): Promise<void> {
+    if (this.running) return;
+    await this.sync(scope, columns);
+    const todo = columns
+      .map((column, index) => ({ column, index }))
+      .filter(({ column }) => options.force === true || this.resultOf(column).status !== 'fresh');
+    // Two columns with equal settings make one run.
+    const seen = new Set<string>();
+    const steps = todo.filter(({ column }) => {
+      const key = evaluationKey(scope.collectionId, scope.split, column.retriever);
+      if (seen.has(key)) return false;
+      seen.add(key);
+      return true;
+    });
+    if (steps.length === 0) return;
+    const controller = new AbortController();
+    this.#controller = controller;
+    const version = this.#scopeVersion;
+    try {
+      for (let step = 0; step < steps.length; step++) {
+        const { column, index } = steps[step]!;
+        const evaluation = await this.#evaluate(scope, column.retriever, `${index + 1} · ${retrieverLabel(column.retriever)}`, queries, step, steps.length, controller.signal);
+        if (version !== this.#scopeVersion) return;
+        this.results = new Map(this.results).set(evaluation.key, evaluation);
+        this.#remember(scope, columns);
+      }
+    } catch (error) {
+      if (isAbort(error)) notices.info('Evaluation cancelled; the columns finished before are kept.');
+      else notices.error(error);
+    } finally {
+      if (this.#controller === controller) {
+        this.#controller = undefined;
+        this.progress = null;
+      }
+    }
+  }
+
+  cancel(): void {
+    this.#controller?.abort(new DOMException('Evaluation cancelled', 'AbortError'));
+  }
+
+  async #evaluate(
+    scope: EvaluationScope,
+    retriever: RetrieverConfig,
+    label: string,
+    queries: readonly Query[],
+    step: number,
+    steps: number,
+    signal: AbortSignal,
+  ): Promise<ColumnEvaluation> {
+    const { collectionId, split } = scope;
+    const total = queries.length;
+    const report = (phase: RunProgress['phase'], detail = '', done = 0) => {
+      this.progress = { step, steps, label, phase, detail, done, total };
+    };
+    report('preparing');
+    const prepareStarted = performance.now();
+    await engine.prepare(collectionId, retriever, { signal, onPrepare: (status) => report('preparing', status.message) });
+    const prepareMs = performance.now() - prepareStarted;
+
+    report('ranking');
+    const marks: Array<{ done: number; at: number }> = [];
+    // One query per worker call: each latency is that query's own (page → worker → page), as a person
+    // typing a query would wait for it.
+    const queriesPerCall = 1;
+    const { run, ms, missing } = await rankQueriesWithJob(
+      collectionId,
+      retriever,
+      queries.map((q) => ({ id: q.id, text: q.text })),
+      {
+        signal,
+        depth: RUN_DEPTH,
+        chunkSize: queriesPerCall,
+        title: `Evaluating ${label} · ${total.toLocaleString('en-US')} queries`,
+        onProgress: (done) => {
+          marks.push({ done, at: performance.now() });
+          report('ranking', '', done);
+        },
+      },
+    );
+
+    report('evaluating', '', total);
+    const tag = runTag(retriever);
+    const trec = formatTrecRun(run, tag);
+    const runReport = scope.qrels === undefined ? undefined : evaluateRunReport(scope.qrels, run);
+    const efficiency: EfficiencyRecord = {
+      rankMs: ms,
+      prepareMs,
+      latency: summarizeLatency(timesFromProgress(marks)),
+      queriesPerCall,
+      ...(await this.#indexCosts(scope, retriever)),
+    };
+
+    report('saving', '', total);
+    const key = evaluationKey(collectionId, split, retriever);
+    const createdAt = Date.now();
+    const row: EvaluationRow = {
+      key,
+      collectionId,
+      split,
+      retriever,
+      trec,
+      createdAt,
+      timings: timingsOf(efficiency),
+      collectionVersion: scope.collectionVersion,
+      tag,
+      queries: total,
+      missing,
+      efficiency,
+      ...(runReport === undefined ? {} : { report: runReport }),
+    };
+    await saveEvaluation(database(), row);
+    return { key, retriever, tag, report: runReport, queries: total, missing, efficiency, createdAt, fromStorage: false };
+  }
+
+  async #indexCosts(scope: EvaluationScope, retriever: RetrieverConfig): Promise<Pick<EfficiencyRecord, 'bm25' | 'dense'>> {
+    const opened = openedSettings(retriever);
+    const costs: Pick<EfficiencyRecord, 'bm25' | 'dense'> = {};
+    if (opened.bm25) {
+      const row = await bm25IndexRow(database(), scope.collectionId, scope.collectionVersion, opened.bm25.analyzer);
+      if (row !== undefined) costs.bm25 = bm25Efficiency(row, opened.bm25.analyzer, PAGE_STARTED_AT);
+    }
+    if (opened.dense) {
+      const info = engine.denseInfo(scope.collectionId, opened.dense);
+      if (info !== undefined) costs.dense = denseEfficiency(info, opened.dense);
+    }
+    return costs;
+  }
+
+  /**
+   * The TREC text of a stored run (kept in IndexedDB only: a SciFact run is 12 MB of text, too much to hold
+   * for every column and setting evaluated).
+   */
+  async trecText(key: string): Promise<string> {
+    const row = await database().runs.get(key);
+    if (row === undefined) throw new Error('This run is not stored any more: run the evaluation again.');
+    return row.trec;
+  }
+
+  /** Deletes the stored results of the scope (and forgets them here). */
+  async forget(): Promise<void> {
+    const scope = this.scope;
+    if (scope === null || this.running) return;
+    try {
+      const deleted = await deleteEvaluations(database(), scope.collectionId, scope.split);
+      this.results = new Map();
+      this.lastOfColumn = new Map();
+      this.#checked = new Set();
+      notices.info(`Deleted ${deleted} stored evaluation run${deleted === 1 ? '' : 's'} of the ${scope.split} split.`);
+    } catch (error) {
+      notices.error(error);
+    }
+  }
+}
+
+export const evaluations = new Evaluations();

@@ -1,0 +1,409 @@
+/**
+ * The Evaluate dashboard in Debian's chromium, on the built app, with SciFact downloaded through the local
+ * stand-in for the hub (hub-server.ts) and the real workers (BM25 in WebAssembly, GloVe 100d SIF, needs
+ * `npm run models`). One profile, tests in order: load SciFact → Explore on test query 1 → evaluate the
+ * default columns (BM25 | dense | LEDR) → significance → difference plot → exports → reload (nothing ranked
+ * again) → a changed setting makes a row stale → a collection without judgments.
+ *
+ * Expected figures: the CLI's (`npm run cli -- eval`), computed here in Node with the same code
+ * (src/cli/retrievers.ts + src/lib/eval) on the same shared SciFact files; BM25 nDCG@10 0.6789 and R@100
+ * 0.9253 are also Pyserini's bm25-flat row and trec_eval's on Lucene's run (shared/reference/REFERENCE.md).
+ */
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, inject, test } from 'vitest';
+import { loadBeirDir } from '../../src/cli/dataset.ts';
+import { MODELS_DIR } from '../../src/cli/dense.ts';
+import { retrieve, type RetrieverName, type RetrieverSettings } from '../../src/cli/retrievers.ts';
+import { judgedQueries } from '../../src/lib/data/beir.ts';
+import { formatTrecRun } from '../../src/lib/data/trec.ts';
+import { evaluateRunReport, REPORT_MEASURES, type RunReport } from '../../src/lib/eval/run-report.ts';
+import type { Qrels, Query } from '../../src/lib/types.ts';
+import type { Doc } from '../../src/lib/types.ts';
+import { shared } from '../shared-dir.ts';
+import { launch, screenshot, type BrowserSession } from './harness.ts';
+import { startHubServer, type HubServer } from './hub-server.ts';
+
+const MODEL = 'local/glove-100d-sif';
+const modelBuilt = existsSync(join(MODELS_DIR, MODEL, 'config.json'));
+
+declare global {
+  interface Window {
+    /** Job titles seen in the tray since the page loaded, with their last detail line. */
+    __rpEvalJobs: Record<string, string>;
+    /** When each dashboard progress line first appeared (ms since page load). */
+    __rpEvalSteps: Array<{ at: number; text: string }>;
+  }
+}
+
+let session: BrowserSession;
+let hub: HubServer;
+let appUrl: string;
+let docs: Doc[];
+let queries: Query[];
+let qrels: Qrels;
+/** The CLI's runs (TREC text) and their metrics, by retriever. */
+const cli = new Map<string, { trec: string; report: RunReport }>();
+
+function cliSettings(retriever: RetrieverName, k1 = 0.9): RetrieverSettings {
+  // The defaults of `npm run cli -- eval` (src/cli/eval.ts).
+  return {
+    retriever,
+    analyzer: 'english',
+    bm25: { k1, b: 0.4 },
+    topK: 1000,
+    ignoreIdenticalIds: true,
+    model: MODEL,
+    dtype: undefined,
+    search: 'exact',
+    ledrK: 1000,
+    rrfK: 60,
+    alpha: 0.5,
+    normalization: 'min-max',
+  };
+}
+
+async function cliRun(name: string, settings: RetrieverSettings): Promise<{ trec: string; report: RunReport }> {
+  const { run } = await retrieve(docs, queries, settings, () => {});
+  const result = { trec: formatTrecRun(run, settings.retriever), report: evaluateRunReport(qrels, run) };
+  cli.set(name, result);
+  return result;
+}
+
+const shown4 = (report: RunReport) => REPORT_MEASURES.map((m) => report.aggregate[m.key].toFixed(4));
+
+/** The five values a row of the metrics table shows. */
+function rowValues(page: Page, position: number): Promise<string[]> {
+  return page.locator(`[data-testid="metrics-table"] tr[data-column="${position}"] td.value .figure`).allTextContents();
+}
+
+const views = (page: Page) => page.getByRole('navigation', { name: 'Views' });
+
+async function allFresh(page: Page, count: number): Promise<void> {
+  await page.waitForFunction((n) => document.querySelectorAll('[data-testid="metrics-table"] tr[data-status="fresh"]').length === n, count, { timeout: 600_000 });
+}
+
+beforeAll(async () => {
+  appUrl = inject('appUrl');
+  const scifact = await loadBeirDir(shared('beir', 'scifact'), { splits: ['test'] });
+  docs = scifact.docs;
+  qrels = scifact.qrels.get('test')!;
+  queries = judgedQueries(scifact.queries, qrels);
+  await cliRun('bm25', cliSettings('bm25'));
+  if (modelBuilt) {
+    await cliRun('dense', cliSettings('dense'));
+    await cliRun('ledr', cliSettings('ledr'));
+  }
+  hub = await startHubServer();
+  session = await launch();
+  await session.page.addInitScript(() => {
+    window.__rpEvalJobs = {};
+    window.__rpEvalSteps = [];
+    new MutationObserver(() => {
+      for (const job of document.querySelectorAll('.tray .job')) {
+        const title = job.querySelector('.title')?.textContent ?? '';
+        window.__rpEvalJobs[title] = job.querySelector('.detail')?.textContent?.trim() ?? '';
+      }
+      const step = document.querySelector('[data-testid="evaluate-progress"] b')?.textContent;
+      if (step && window.__rpEvalSteps.at(-1)?.text !== step) window.__rpEvalSteps.push({ at: performance.now(), text: step });
+    }).observe(document, { subtree: true, childList: true, characterData: true });
+  });
+}, 300_000);
+
+afterAll(async () => {
+  await session?.close();
+  await hub?.close();
+});
+
+describe.skipIf(!modelBuilt)('Evaluate dashboard (SciFact test, BM25 | GloVe | LEDR)', () => {
+  test('SciFact downloads through ?hub=, and Explore shows test query 1 in the three default columns', async () => {
+    const { page, errors } = session;
+    await page.goto(`${appUrl}/?hub=${encodeURIComponent(hub.url)}&view=datasets`);
+    await page.getByRole('heading', { name: 'In this browser' }).waitFor({ timeout: 60_000 });
+    let started = Date.now();
+    await page.locator('tr[data-entry="beir/scifact"] button').click();
+    await page.locator('tr[data-collection="beir/scifact"]').waitFor({ timeout: 120_000 });
+    console.log(`[evaluate] SciFact download + import: ${Date.now() - started} ms`);
+    expect(await page.locator('#collection-picker').inputValue()).toBe('beir/scifact');
+
+    await views(page).getByRole('button', { name: 'Explore' }).click();
+    started = Date.now();
+    await page.locator('body').click({ position: { x: 5, y: 300 } });
+    await page.keyboard.press('/');
+    await page.getByLabel('Search the queries by id or text').fill('0-dimensional biomaterials show');
+    await page.keyboard.press('Enter');
+    await expect.poll(() => new URL(page.url()).searchParams.get('qid')).toBe('1');
+    await page.waitForFunction(
+      () => {
+        const cards = [...document.querySelectorAll<HTMLElement>('article.column')];
+        return cards.length === 3 && cards.every((card) => card.dataset['status'] === 'ready');
+      },
+      null,
+      { timeout: 240_000 },
+    );
+    console.log(`[evaluate] Explore ready on query 1 (BM25 index built, corpus embedded): ${Date.now() - started} ms`);
+    const jobs = await page.evaluate(() => window.__rpEvalJobs);
+    for (const [title, detail] of Object.entries(jobs)) if (/Building|Embedding/.test(title)) console.log(`[evaluate]   ${title}: ${detail}`);
+    expect(await page.locator('article.column h2').allTextContents()).toEqual(['BM25 (k1 0.9, b 0.4)', 'Dense: glove-100d-sif', 'LEDR (K 1000)']);
+    expect(errors).toEqual([]);
+  });
+
+  test('evaluating every test query gives the CLI’s figures: BM25 nDCG@10 0.6789, R@100 0.9253', async () => {
+    const { page, errors } = session;
+    await views(page).getByRole('button', { name: 'Evaluate' }).click();
+    await expect.poll(async () => (await page.getByTestId('evaluate-summary').textContent())?.replace(/\s+/g, ' ')).toContain('300 judged test queries · 3 columns from Explore · 0 evaluated');
+    expect(await page.locator('[data-testid="metrics-table"] tr[data-status="none"]').count()).toBe(3);
+    const started = Date.now();
+    await page.getByRole('button', { name: 'Run evaluation (3 columns)' }).click();
+    await page.getByTestId('evaluate-progress').waitFor();
+    // The dashboard's own bar (the tray has one more, with a cancel button).
+    await page.getByRole('progressbar', { name: 'Evaluating 1 · BM25 (k1 0.9, b 0.4)', exact: true }).waitFor();
+    expect(await page.getByRole('button', { name: 'Cancel Evaluating 1 · BM25 (k1 0.9, b 0.4) · 300 queries' }).count()).toBe(1);
+    await screenshot(page, 'evaluate-progress');
+    await allFresh(page, 3);
+    await page.getByTestId('evaluate-progress').waitFor({ state: 'detached' });
+    console.log(`[evaluate] three columns × 300 queries ranked, evaluated and stored: ${Date.now() - started} ms`);
+    const steps = await page.evaluate(() => window.__rpEvalSteps);
+    steps.forEach((step, i) => {
+      const next = steps[i + 1]?.at;
+      if (next !== undefined) console.log(`[evaluate]   ${step.text}: ${Math.round(next - step.at)} ms`);
+    });
+    const last = steps.at(-1);
+    if (last !== undefined) console.log(`[evaluate]   ${last.text}: ${Math.round((await page.evaluate(() => performance.now())) - last.at)} ms (or less: measured after the wait)`);
+    const rankTotals = await page.locator('[data-testid="efficiency-table"] td[data-cell="rank-total"]').allInnerTexts();
+    console.log(`[evaluate]   ranking alone (efficiency table): ${rankTotals.map((t) => t.replace(/\s+/g, ' ')).join(' | ')}`);
+    // Each column ranked in a job of the tray (with a cancel button while it ran).
+    const jobs = Object.keys(await page.evaluate(() => window.__rpEvalJobs));
+    expect(jobs.filter((title) => title.startsWith('Evaluating '))).toEqual([
+      'Evaluating 1 · BM25 (k1 0.9, b 0.4) · 300 queries',
+      'Evaluating 2 · Dense: glove-100d-sif · 300 queries',
+      'Evaluating 3 · LEDR (K 1000) · 300 queries',
+    ]);
+
+    const bm25 = await rowValues(page, 1);
+    expect(bm25.slice(0, 2)).toEqual(['0.6789', '0.9253']);
+    expect(bm25[2]).toBe('0.6398');
+    expect(bm25).toEqual(shown4(cli.get('bm25')!.report));
+    expect(await rowValues(page, 2)).toEqual(shown4(cli.get('dense')!.report));
+    expect(await rowValues(page, 3)).toEqual(shown4(cli.get('ledr')!.report));
+    const ranked = await page.locator('[data-testid="metrics-table"] tbody tr td:nth-of-type(1)').allTextContents();
+    expect(ranked).toEqual(['300', '300', '300']);
+    // The best nDCG@10 (BM25 and LEDR both show 0.6789) is marked in words, not by colour alone.
+    const bestNdcg = page.locator('[data-testid="metrics-table"] td.best[data-measure="ndcg_cut_10"]');
+    expect(await bestNdcg.count()).toBe(2);
+    expect(await bestNdcg.first().textContent()).toContain('(best)');
+    console.log(`[evaluate] metrics table:\n${await page.getByTestId('metrics-table').innerText()}`);
+    console.log(`[evaluate] efficiency table:\n${await page.getByTestId('efficiency-table').innerText()}`);
+    await screenshot(page, 'evaluate-results');
+    expect(errors).toEqual([]);
+  });
+
+  test('significance against BM25: dense is significantly worse on every measure, LEDR is not different', async () => {
+    const { page, errors } = session;
+    const table = page.getByTestId('significance-table');
+    expect(await table.locator('caption').textContent()).toContain('1 · BM25 (k1 0.9, b 0.4)');
+    expect(await table.locator('tbody tr').count()).toBe(2);
+    const dense = table.locator('tr[data-column="2"]');
+    for (const measure of REPORT_MEASURES) {
+      const cell = dense.locator(`td[data-measure="${measure.key}"]`);
+      expect(await cell.locator('[data-test="t"]').textContent()).toMatch(/^t < 0\.0001\*$/);
+      expect(await cell.locator('[data-test="fisher"]').textContent()).toMatch(/^F < 0\.001\*$/);
+    }
+    const ledrNdcg = table.locator('tr[data-column="3"] td[data-measure="ndcg_cut_10"]');
+    expect(await ledrNdcg.locator('[data-test="t"]').textContent()).not.toContain('*');
+    // The metrics table marks dense ▼ (with words) by the t-test.
+    const denseNdcg = page.locator('[data-testid="metrics-table"] tr[data-column="2"] td[data-measure="ndcg_cut_10"]');
+    expect(await denseNdcg.textContent()).toContain('significantly worse than the baseline');
+    // Bonferroni for the two comparisons halves the level.
+    await page.getByLabel('Bonferroni correction').check();
+    await expect.poll(() => table.locator('caption').textContent()).toContain('α = 0.05 / 2 comparisons, Bonferroni');
+    console.log(`[evaluate] significance table:\n${await table.innerText()}`);
+    await page.getByLabel('Bonferroni correction').uncheck();
+    await screenshot(page, 'evaluate-significance');
+    expect(errors).toEqual([]);
+  });
+
+  test('the per-query difference plot renders, names the query under the pointer, and opens it in Explore', async () => {
+    const { page, errors } = session;
+    await page.getByLabel('Column B').selectOption({ label: '3 · LEDR (K 1000)' });
+    const counts = (await page.getByTestId('diff-counts').textContent()) ?? '';
+    const [wins, ties, losses] = [...counts.matchAll(/(\d[\d,]*)/g)].slice(0, 3).map((m) => Number(m[1]!.replace(/,/g, '')));
+    expect(wins! + ties! + losses!).toBe(300);
+    expect(wins).toBeGreaterThan(0);
+    expect(losses).toBeGreaterThan(0);
+    await expect.poll(() => new URL(page.url()).searchParams.get('cmp')).toBe('1,3');
+    const plot = page.getByTestId('diff-plot');
+    await plot.scrollIntoViewIfNeeded();
+    const box = (await plot.locator('canvas').boundingBox())!;
+    expect(box.width).toBeGreaterThan(400);
+    expect(box.height).toBeGreaterThan(150);
+    await screenshot(page, 'evaluate-diff-plot');
+
+    // Keyboard: the first bar is B's largest gain, the last its largest loss.
+    const readout = page.getByTestId('diff-readout');
+    await plot.focus();
+    await page.keyboard.press('Home');
+    await expect.poll(() => readout.textContent()).toMatch(/query \S+: \+/);
+    await page.keyboard.press('End');
+    await expect.poll(() => readout.textContent()).toMatch(/query \S+: −/);
+    const atEnd = await readout.textContent();
+    // Pointer: the bar under it names its query; a click opens that query in Explore.
+    await page.mouse.move(box.x + box.width * 0.3, box.y + box.height / 2);
+    await expect.poll(() => readout.textContent()).not.toBe(atEnd);
+    const hovered = (await readout.textContent()) ?? '';
+    const qid = /query (\S+):/.exec(hovered)![1]!;
+    await screenshot(page, 'evaluate-diff-hover');
+    await page.mouse.click(box.x + box.width * 0.3, box.y + box.height / 2);
+    await expect.poll(() => new URL(page.url()).searchParams.get('view')).toBe('explore');
+    await expect.poll(() => new URL(page.url()).searchParams.get('qid')).toBe(qid);
+    expect(await page.getByLabel('Query text').inputValue()).toBe(queries.find((q) => q.id === qid)!.text);
+
+    // Back in Evaluate: the table fallback lists every query.
+    await views(page).getByRole('button', { name: 'Evaluate' }).click();
+    await page.getByLabel('Show as a table').check();
+    expect(await page.getByTestId('diff-table').locator('tbody tr').count()).toBe(300);
+    await page.getByLabel('Show as a table').uncheck();
+    expect(errors).toEqual([]);
+  });
+
+  test('exports: each column’s run (BM25 equal to the CLI’s file), metrics as CSV and JSON', async () => {
+    const { page, errors } = session;
+    const save = async (selector: string) => {
+      const download = page.waitForEvent('download');
+      await page.locator(selector).click();
+      const file = await download;
+      const path = join(mkdtempSync(join(tmpdir(), 'rp-export-')), file.suggestedFilename());
+      await file.saveAs(path);
+      return { name: file.suggestedFilename(), text: readFileSync(path, 'utf8') };
+    };
+    const bm25 = await save('button[data-export="run"][data-column="1"]');
+    expect(bm25.name).toBe('beir-scifact-test-1-bm25-k1-0.9-b-0.4.run');
+    const cliBm25 = cli.get('bm25')!.trec;
+    expect(bm25.text.split('\n')[0]).toBe(cliBm25.split('\n')[0]);
+    expect(bm25.text.split('\n')[0]).toMatch(/^1 Q0 10608397 1 \S+ bm25$/);
+    // Not just the first line: the whole BM25 run is the CLI's, byte for byte.
+    expect(bm25.text).toBe(cliBm25);
+    const ledr = await save('button[data-export="run"][data-column="3"]');
+    expect(ledr.name).toBe('beir-scifact-test-3-ledr-k-1000.run');
+    expect(ledr.text.split('\n').filter((l) => l !== '')).toHaveLength(cli.get('ledr')!.trec.split('\n').filter((l) => l !== '').length);
+
+    const csv = await save('button[data-export="csv"]');
+    expect(csv.name).toBe('beir-scifact-test-metrics.csv');
+    const lines = csv.text.split('\r\n').filter((l) => l !== '');
+    expect(lines[0]).toBe('column,query,nDCG@10,R@100,MAP@100,MRR@10,P@10');
+    expect(lines).toHaveLength(1 + 3 * 301);
+    const bm25All = lines.find((l) => l.startsWith('"1 BM25 (k1 0.9, b 0.4)",all,'))!;
+    expect(bm25All.split(',').slice(-5).map((v) => Number(v).toFixed(4))).toEqual(shown4(cli.get('bm25')!.report));
+
+    const json = await save('button[data-export="json"]');
+    expect(json.name).toBe('beir-scifact-test-metrics.json');
+    const parsed = JSON.parse(json.text) as {
+      columns: Array<{ aggregate: Record<string, number>; perQuery: Record<string, Record<string, number>> }>;
+      significance: { baseline: number; comparisons: unknown[] };
+    };
+    expect(parsed.columns).toHaveLength(3);
+    expect(parsed.columns[0]!.aggregate['ndcg_cut_10']!.toFixed(4)).toBe('0.6789');
+    expect(Object.keys(parsed.columns[0]!.perQuery)).toHaveLength(300);
+    expect(parsed.significance.baseline).toBe(1);
+    expect(parsed.significance.comparisons).toHaveLength(2);
+    expect(errors).toEqual([]);
+  });
+
+  test('after a reload the results are still there, read from storage, and nothing is ranked again', async () => {
+    const { page, errors } = session;
+    await page.reload();
+    const started = Date.now();
+    await allFresh(page, 3);
+    console.log(`[evaluate] reload to the three stored results on screen: ${Date.now() - started} ms`);
+    expect(await page.getByTestId('stored-note').textContent()).toContain('3 results read from this browser\'s storage (not ranked again)');
+    expect(await rowValues(page, 1)).toEqual(shown4(cli.get('bm25')!.report));
+    expect(await page.getByRole('button', { name: 'All columns evaluated' }).isDisabled()).toBe(true);
+    // Significance and the plot are back too; no ranking job ran.
+    expect(await page.getByTestId('significance-table').locator('tbody tr').count()).toBe(2);
+    await page.getByTestId('diff-plot').waitFor();
+    const jobs = Object.keys(await page.evaluate(() => window.__rpEvalJobs));
+    expect(jobs.filter((title) => title.startsWith('Evaluating') || title.startsWith('Building') || title.startsWith('Embedding'))).toEqual([]);
+    expect(await page.getByTestId('evaluate-progress').count()).toBe(0);
+    await screenshot(page, 'evaluate-reloaded');
+    expect(errors).toEqual([]);
+  });
+
+  test('a changed setting makes its row stale; evaluating it ranks only that column; the old setting comes back from storage', async () => {
+    const { page, errors } = session;
+    await views(page).getByRole('button', { name: 'Explore' }).click();
+    const bm25Column = page.locator('article.column').nth(0);
+    await bm25Column.getByRole('button', { name: /Settings of BM25/ }).click();
+    await bm25Column.getByLabel('k1', { exact: true }).fill('1.2');
+    await expect.poll(() => bm25Column.locator('h2').textContent()).toBe('BM25 (k1 1.2, b 0.4)');
+    await views(page).getByRole('button', { name: 'Evaluate' }).click();
+    const row = page.locator('[data-testid="metrics-table"] tr[data-column="1"]');
+    await expect.poll(() => row.getAttribute('data-status')).toBe('stale');
+    expect(await row.textContent()).toContain('stale');
+    await screenshot(page, 'evaluate-stale');
+    await page.getByRole('button', { name: 'Run evaluation (1 column)' }).click();
+    await allFresh(page, 3);
+    const expected = await cliRun('bm25-k1.2', cliSettings('bm25', 1.2));
+    expect(await rowValues(page, 1)).toEqual(shown4(expected.report));
+    expect(await rowValues(page, 1)).not.toEqual(shown4(cli.get('bm25')!.report));
+    const evaluating = Object.keys(await page.evaluate(() => window.__rpEvalJobs)).filter((t) => t.startsWith('Evaluating'));
+    expect(evaluating).toEqual(['Evaluating 1 · BM25 (k1 1.2, b 0.4) · 300 queries']);
+
+    // Back to k1 0.9: that run is stored, so the row is fresh again at once.
+    await views(page).getByRole('button', { name: 'Explore' }).click();
+    await bm25Column.getByRole('button', { name: /Settings of BM25/ }).click();
+    await bm25Column.getByLabel('k1', { exact: true }).fill('0.9');
+    await expect.poll(() => bm25Column.locator('h2').textContent()).toBe('BM25 (k1 0.9, b 0.4)');
+    await views(page).getByRole('button', { name: 'Evaluate' }).click();
+    await allFresh(page, 3);
+    expect(await rowValues(page, 1)).toEqual(shown4(cli.get('bm25')!.report));
+    expect(errors).toEqual([]);
+  });
+
+  test('cancelling from the tray stops the evaluation; the results made before stay', async () => {
+    const { page, errors } = session;
+    await page.getByRole('button', { name: 'Run all again' }).click();
+    const cancel = page.getByRole('button', { name: 'Cancel Evaluating 1 · BM25 (k1 0.9, b 0.4) · 300 queries' });
+    await cancel.click({ timeout: 10_000 });
+    await page.getByText('Evaluation cancelled; the columns finished before are kept.').waitFor();
+    await page.getByTestId('evaluate-progress').waitFor({ state: 'detached' });
+    await expect.poll(() => page.locator('.tray .job[data-status="cancelled"] .title').allTextContents()).toContain(
+      'Evaluating 1 · BM25 (k1 0.9, b 0.4) · 300 queries',
+    );
+    // Nothing after the cancelled column was started, and the stored results are still shown.
+    const evaluating = Object.keys(await page.evaluate(() => window.__rpEvalJobs)).filter((t) => t.startsWith('Evaluating'));
+    expect(evaluating.filter((t) => !t.includes('k1 1.2'))).toEqual(['Evaluating 1 · BM25 (k1 0.9, b 0.4) · 300 queries']);
+    await allFresh(page, 3);
+    expect(await rowValues(page, 1)).toEqual(shown4(cli.get('bm25')!.report));
+    expect(errors).toEqual([]);
+  });
+
+  test('a collection without judgments: the dashboard says so, and still ranks, times and exports runs', async () => {
+    const { page, errors } = session;
+    const dir = mkdtempSync(join(tmpdir(), 'rp-nojudg-'));
+    const corpus = join(dir, 'corpus.jsonl');
+    writeFileSync(
+      corpus,
+      ['{"_id":"a","title":"Bread","text":"Sourdough bread rises slowly."}', '{"_id":"b","title":"Tea","text":"Green tea is steamed."}', '{"_id":"c","title":"Rice","text":"Rice is boiled or steamed."}'].join('\n'),
+    );
+    const queriesFile = join(dir, 'queries.jsonl');
+    writeFileSync(queriesFile, '{"_id":"q1","text":"steamed tea"}\n{"_id":"q2","text":"bread"}\n');
+    await views(page).getByRole('button', { name: 'Datasets' }).click();
+    await page.getByTestId('pick-files').setInputFiles([corpus, queriesFile]);
+    const preview = page.getByRole('region', { name: 'Recognised files' });
+    await preview.getByRole('button', { name: 'Import' }).click();
+    await expect.poll(() => page.locator('#collection-picker').inputValue(), { timeout: 30_000 }).toMatch(/^local\//);
+    await views(page).getByRole('button', { name: 'Evaluate' }).click();
+    const notice = page.getByTestId('no-judgments');
+    await notice.waitFor();
+    expect(await notice.textContent()).toContain('has no relevance judgments');
+    expect(await page.getByTestId('metrics-table').count()).toBe(0);
+    await page.getByRole('button', { name: 'Run evaluation (3 columns)' }).click();
+    await page.waitForFunction(() => document.querySelectorAll('[data-testid="efficiency-table"] td[data-cell="latency-mean"]').length === 3, null, { timeout: 120_000 });
+    expect(await page.locator('button[data-export="run"]').count()).toBe(3);
+    expect(await page.locator('button[data-export="csv"]').isDisabled()).toBe(true);
+    await screenshot(page, 'evaluate-no-judgments');
+    expect(errors).toEqual([]);
+  });
+});
