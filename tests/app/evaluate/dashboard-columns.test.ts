@@ -15,7 +15,6 @@ function evaluation(report = strong): ColumnEvaluation {
     key: 'k',
     retriever: defaultRetriever('bm25'),
     tag: 'bm25',
-    trec: '',
     report,
     queries: 3,
     missing: [],
