@@ -2,7 +2,7 @@ import * as Comlink from 'comlink';
 import type { CatalogEntry } from '../../lib/catalog/catalog.ts';
 import type { ErrorPolicy } from '../../lib/data/record-stream.ts';
 import type { Inspection } from '../../lib/import/classify.ts';
-import type { ImportFailure, ImportOutcome, ImportProgress } from '../../lib/import/importer.ts';
+import { canRetrySkipping, type ImportFailure, type ImportOutcome, type ImportProgress } from '../../lib/import/importer.ts';
 import type { LocalInput } from '../../lib/import/local.ts';
 import { STARTER_ID } from '../../lib/import/starter-plan.ts';
 import {
@@ -13,7 +13,7 @@ import {
   type CollectionUsage,
   type LoadedCollection,
 } from '../../lib/storage/collections.ts';
-import { database, type CollectionRow } from '../../lib/storage/db.ts';
+import { database, dropLegacyDatabases, onDatabaseOutdated, type CollectionRow } from '../../lib/storage/db.ts';
 import type { StorageEstimateLike } from '../../lib/storage/quota.ts';
 import { app } from '../app-state.svelte.ts';
 import { formatCount, formatMs } from '../shell/format.ts';
@@ -40,9 +40,19 @@ const PERSIST_ASKED_KEY = 'retrieval-playground.persistRequested';
 /** The outcome of the last import, for the report panel. */
 export interface LastImport {
   title: string;
+  source: 'starter' | 'hub' | 'local';
+  /** How bad lines were treated: stop at the first, or skip and list them. */
+  onError: ErrorPolicy;
   outcome: ImportOutcome;
   finishedAt: number;
+  /** The same import again with bad lines skipped, when it failed on one line and can be retried so. */
+  retrySkipping?: () => Promise<ImportOutcome>;
 }
+
+/** Shown when another tab upgrades (or deletes) the database under this one. */
+export const OUTDATED_MESSAGE =
+  'The playground was updated in another tab (its stored data moved to a newer format), so this tab has let go of ' +
+  'the database and can no longer read or save anything. Reload this tab to go on.';
 
 function readStorage(key: string): string | null {
   try {
@@ -90,6 +100,8 @@ class DatasetsState {
   estimate = $state.raw<StorageEstimateLike | null>(null);
   /** Whether the browser keeps this site's storage under pressure (null: unknown or unsupported). */
   persisted = $state<boolean | null>(null);
+  /** Another tab upgraded the database: this tab closed its connection and must be reloaded. */
+  outdated = $state(false);
   #started = false;
   #loaded: { key: string; data: Promise<LoadedCollection> } | undefined;
 
@@ -101,6 +113,11 @@ class DatasetsState {
   async init(): Promise<void> {
     if (this.#started) return;
     this.#started = true;
+    onDatabaseOutdated(() => {
+      this.outdated = true;
+      notices.error(OUTDATED_MESSAGE);
+    });
+    void dropLegacyDatabases();
     try {
       const recovered = await importWorker().recover();
       if (recovered.length > 0) notices.info(`Removed ${recovered.length} unfinished import${recovered.length === 1 ? '' : 's'} left by a closed tab.`);
@@ -175,6 +192,7 @@ class DatasetsState {
     key: string,
     title: string,
     start: (importId: string, onProgress: (progress: ImportProgress) => void) => Promise<ImportOutcome>,
+    about: Pick<LastImport, 'source' | 'onError'> & { retrySkipping?: () => Promise<ImportOutcome> },
   ): Promise<ImportOutcome> {
     const importId = newImportId();
     const job = jobs.start(title, { unit: 'kB' });
@@ -206,21 +224,26 @@ class DatasetsState {
       job.fail(new Error(outcome.error.message));
       notices.error(outcome.error.message);
     }
-    this.lastImport = { title, outcome, finishedAt: Date.now() };
+    const retry = about.retrySkipping !== undefined && outcome.status === 'failed' && about.onError === 'throw' && canRetrySkipping(outcome.error);
+    this.lastImport = { title, source: about.source, onError: about.onError, outcome, finishedAt: Date.now(), ...(retry ? { retrySkipping: about.retrySkipping } : {}) };
     void this.refreshStorage();
     return outcome;
   }
 
   private importStarter(): Promise<ImportOutcome> {
-    return this.runImport('starter', 'Preparing the starter collection', (importId, onProgress) =>
-      importWorker().importStarter({ importId, texts: starterTexts }, onProgress),
-    );
+    return this.runImport('starter', 'Preparing the starter collection', (importId, onProgress) => importWorker().importStarter({ importId, texts: starterTexts }, onProgress), {
+      source: 'starter',
+      onError: 'throw',
+    });
   }
 
   /** Downloads a catalog entry from the hub setting's address, then opens it. */
   async importFromHub(entry: CatalogEntry): Promise<ImportOutcome> {
-    const outcome = await this.runImport(entry.id, `Download ${entry.name}`, (importId, onProgress) =>
-      importWorker().importHub({ importId, entryId: entry.id, hubUrl: hubSetting.url }, onProgress),
+    const outcome = await this.runImport(
+      entry.id,
+      `Download ${entry.name}`,
+      (importId, onProgress) => importWorker().importHub({ importId, entryId: entry.id, hubUrl: hubSetting.url }, onProgress),
+      { source: 'hub', onError: 'throw' },
     );
     if (outcome.status === 'done') this.open(outcome.collection.id);
     return outcome;
@@ -231,13 +254,26 @@ class DatasetsState {
     return importWorker().inspectLocal(inputs);
   }
 
-  /** Imports local files as a new collection, then opens it. */
+  /**
+   * Imports local files as a new collection, then opens it. When it stops at a bad line, the report offers
+   * to import them again skipping bad lines (`retrySkippingBadLines`).
+   */
   async importLocal(inputs: LocalInput[], name: string, onError: ErrorPolicy): Promise<ImportOutcome> {
-    const outcome = await this.runImport('local', `Import ${name}`, (importId, onProgress) =>
-      importWorker().importLocal({ importId, inputs, name, onError }, onProgress),
-    );
+    const title = onError === 'skip' ? `Import ${name} (skipping bad lines)` : `Import ${name}`;
+    const outcome = await this.runImport('local', title, (importId, onProgress) => importWorker().importLocal({ importId, inputs, name, onError }, onProgress), {
+      source: 'local',
+      onError,
+      retrySkipping: () => this.importLocal(inputs, name, 'skip'),
+    });
     if (outcome.status === 'done') this.open(outcome.collection.id);
     return outcome;
+  }
+
+  /** Runs the last import again with bad lines skipped (see `LastImport.retrySkipping`). */
+  async retrySkippingBadLines(): Promise<ImportOutcome | undefined> {
+    const retry = this.lastImport?.retrySkipping;
+    if (retry === undefined || this.isRunning('local')) return undefined;
+    return retry();
   }
 
   /** Usage per collection and the browser's totals. */

@@ -2,27 +2,44 @@
  * What a dense column's worker does once its model is loaded (dense.worker.ts), as a plain class so Node
  * tests can drive it with a fake embedder and fake-indexeddb:
  *
- * - `open` gets the corpus vectors of a collection: from the embedding cache (IndexedDB) when vectors of
- *   this model, dtype and collection content are stored, otherwise it reads the documents from IndexedDB
- *   itself (the page never holds the corpus), embeds them with progress and cancellation, and stores them.
- *   For HNSW search it loads the saved graph of these vectors and build settings, or builds and saves it.
+ * - `open` gets the corpus vectors of a collection: from the database's embedding tables when a complete set
+ *   of this model, dtype, settings and corpus content is stored (src/lib/storage/embedding-sets.ts),
+ *   otherwise it reads the documents from IndexedDB itself (the page never holds the corpus) and embeds them
+ *   chunk by chunk, storing each chunk as a checkpoint together with the set's progress. A reload, a closed
+ *   tab, a cancel or a full disk therefore loses at most the chunk in flight: the next `open` resumes at the
+ *   stored `done`. For HNSW search it loads the saved graph of these vectors and build settings, or builds
+ *   and saves it (and records it in the `indexes` table, so the storage panel counts it and deleting the
+ *   collection removes it).
+ * - Two tabs (or two workers) on the same set: the embedding run and each graph build hold a Web Lock
+ *   (work-locks.ts); the second waits — reporting the first one's stored progress meanwhile — then loads
+ *   what the first stored instead of computing it again.
  * - `search` ranks query texts by the model's similarity (exact, or HNSW with a live efSearch); `score`
  *   gives the similarity of given candidates (LEDR scores BM25's candidates only).
  *
- * The cache key names the collection's content by its id, creation time and size (an import is immutable:
- * a re-import gets a new creation time), so a reload finds the vectors without reading a document.
+ * The set is named by the collection's content fingerprint (computed at import), so a re-imported or
+ * changed corpus is embedded again, while a reload finds the vectors without reading a document.
  */
 import type { EmbedProgress } from '../../lib/dense/batching.ts';
 import type { Embedder } from '../../lib/dense/embedder.ts';
-import { embeddingKey, type EmbeddingStore } from '../../lib/dense/embedding-store.ts';
 import { passageText, queryText } from '../../lib/dense/embedding-text.ts';
 import { exactSearch, rowIndex } from '../../lib/dense/exact-search.ts';
 import { HnswIndex } from '../../lib/dense/hnsw-index.ts';
-import { decodeMatrix, encodeMatrix } from '../../lib/dense/vector-codec.ts';
 import { dot, matrixRow, type VectorMatrix } from '../../lib/dense/vector-matrix.ts';
 import type { HnswSettings } from '../../lib/retrievers/config.ts';
 import { readDocumentBatches } from '../../lib/storage/collections.ts';
-import type { PlaygroundDatabase } from '../../lib/storage/db.ts';
+import type { CollectionRow, EmbeddingSetRow, PlaygroundDatabase } from '../../lib/storage/db.ts';
+import {
+  appendEmbeddingChunk,
+  beginEmbeddingSet,
+  embeddingSetKey,
+  findEmbeddingSet,
+  readEmbeddingSet,
+  type EmbeddingContent,
+  type EmbeddingSetSpec,
+} from '../../lib/storage/embedding-sets.ts';
+import { graphFileName } from '../../lib/storage/hnsw-files.ts';
+import { findIndex, indexRowKey, saveIndex, type IndexSpec } from '../../lib/storage/index-store.ts';
+import { defaultLocks, lockNames, withWorkLock, type WorkLocks } from '../../lib/storage/work-locks.ts';
 import type { Hit } from '../../lib/types.ts';
 import type { DenseProgress } from './backends.ts';
 
@@ -35,7 +52,12 @@ export interface DenseCorpusRequest {
 export interface DenseCorpusInfo {
   dim: number;
   docs: number;
+  /** Every vector came from the database (nothing embedded now). */
   fromCache: boolean;
+  /** Vectors found stored from an interrupted run, when this one went on from there. */
+  resumedFrom?: number;
+  /** Another tab or worker held the embedding run; this one waited for it and loaded its vectors. */
+  waitedForOther?: boolean;
   embedMs: number;
   docsPerSecond?: number;
   hnsw?: { source: 'stored' | 'built'; ms: number };
@@ -54,37 +76,73 @@ export interface HnswFiles {
 
 export interface DenseCorpusServiceOptions {
   db: PlaygroundDatabase;
-  store: EmbeddingStore;
   embedder: Embedder;
   hnswFiles?: HnswFiles;
-  /** Documents read from IndexedDB per step (default 1000). */
-  batchSize?: number;
+  /**
+   * Ignored: vectors are kept in the database's embedding tables (src/lib/storage/embedding-sets.ts). Still
+   * accepted so callers written for the former whole-matrix cache compile.
+   */
+  store?: unknown;
+  /** Documents embedded and stored per checkpoint (default 512). */
+  chunkSize?: number;
+  /** Web Locks (default: the origin's, where there are any); `null` runs without. */
+  locks?: WorkLocks | null;
+  /** How often a run waiting for another tab's run reads its progress (default 500 ms). */
+  waitPollMs?: number;
   /** Query vectors kept (default 512). */
   queryCacheSize?: number;
 }
 
 interface Corpus {
-  /** The cache key of the vectors (names collection content, model and settings). */
+  /** The embedding set of the vectors (names collection content, model and settings). */
   key: string;
+  collectionId: string;
   ids: string[];
   rowOf: Map<string, number>;
   vectors: VectorMatrix;
   graphs: Map<string, HnswIndex>;
 }
 
-/** FNV-1a of a string as 8 hex digits: a short file name for a long key. */
-function hashKey(text: string): string {
-  let h = 0x811c9dc5;
-  for (let i = 0; i < text.length; i++) {
-    h ^= text.charCodeAt(i);
-    h = Math.imul(h, 0x01000193) >>> 0;
-  }
-  return h.toString(16).padStart(8, '0');
+/** The set a collection's corpus vectors go to, and what it must contain. */
+interface CorpusSet {
+  spec: EmbeddingSetSpec;
+  key: string;
+  content: EmbeddingContent;
+  /** For messages: the collection's name. */
+  label: string;
 }
+
+/** Format version of the `hnsw` rows of the `indexes` table (the graph itself is hnswlib's file format). */
+export const HNSW_GRAPH_ROW_VERSION = 1;
 
 function isZero(vector: Float32Array): boolean {
   for (const x of vector) if (x !== 0) return false;
   return true;
+}
+
+/** A collection's content fingerprint; collections imported before fingerprints existed use their import time. */
+function contentOf(row: CollectionRow): EmbeddingContent {
+  return { docCount: row.docCount, fingerprint: row.fingerprint ?? `${row.docCount}@${row.createdAt}` };
+}
+
+/** Concatenates matrices of one width. */
+function concatRows(parts: readonly VectorMatrix[], dim: number): VectorMatrix {
+  const rows = parts.reduce((sum, part) => sum + part.rows, 0);
+  const data = new Float32Array(rows * dim);
+  let offset = 0;
+  for (const part of parts) {
+    data.set(part.data.subarray(0, part.rows * dim), offset);
+    offset += part.rows * dim;
+  }
+  return { rows, dim, data };
+}
+
+/**
+ * hnswlib's file size for `rows` vectors (level 0 dominates: per element 2M links of 4 bytes, a link count,
+ * the vector and a label), used as the graph's size in the storage panel; upper levels add about 1/M more.
+ */
+function graphBytes(rows: number, dim: number, M: number): number {
+  return Math.round(rows * (2 * M * 4 + 4 + dim * 4 + 8) * (1 + 1 / M));
 }
 
 export class DenseCorpusService {
@@ -92,27 +150,34 @@ export class DenseCorpusService {
   private readonly loading = new Map<string, Promise<{ corpus: Corpus; info: DenseCorpusInfo }>>();
   private readonly queryVectors = new Map<string, Float32Array>();
   private readonly running = new Set<AbortController>();
+  private readonly locks: WorkLocks | undefined;
 
-  constructor(private readonly options: DenseCorpusServiceOptions) {}
+  constructor(private readonly options: DenseCorpusServiceOptions) {
+    this.locks = options.locks === null ? undefined : (options.locks ?? defaultLocks());
+  }
 
   private get embedder(): Embedder {
     return this.options.embedder;
   }
 
-  /** The embedding-cache key of a collection's corpus vectors with this model. */
-  private async corpusKey(collectionId: string): Promise<{ key: string; docCount: number }> {
-    const row = await this.options.db.collections.get(collectionId);
+  private get db(): PlaygroundDatabase {
+    return this.options.db;
+  }
+
+  /** The embedding set of a collection's corpus vectors with this model. */
+  private async corpusSet(collectionId: string): Promise<CorpusSet> {
+    const row = await this.db.collections.get(collectionId);
     if (row === undefined || row.status !== 'ready') throw new Error(`collection "${collectionId}" is not stored in this browser`);
     const { spec, dtype } = this.embedder;
-    const key = embeddingKey({
-      dataset: `${collectionId}@${row.createdAt}:${row.docCount}`,
+    const setSpec: EmbeddingSetSpec = {
+      collectionId,
       part: 'corpus',
-      model: spec.id,
+      modelId: spec.id,
       dtype,
-      settings: spec,
       encoding: 'f32',
-    });
-    return { key, docCount: row.docCount };
+      settings: { kind: spec.kind, pooling: spec.pooling, normalize: spec.normalize, passagePrefix: spec.passagePrefix, maxLength: spec.maxLength },
+    };
+    return { spec: setSpec, key: embeddingSetKey(setSpec), content: contentOf(row), label: `"${row.name}"` };
   }
 
   /** Loads or computes the corpus vectors (and the HNSW graph when asked). */
@@ -147,61 +212,164 @@ export class DenseCorpusService {
     onProgress: ((progress: DenseProgress) => void) | undefined,
     signal: AbortSignal,
   ): Promise<{ corpus: Corpus; info: DenseCorpusInfo }> {
-    const { key, docCount } = await this.corpusKey(collectionId);
+    const set = await this.corpusSet(collectionId);
     const open = this.corpora.get(collectionId);
-    if (open?.key === key) return { corpus: open, info: { dim: open.vectors.dim, docs: open.ids.length, fromCache: true, embedMs: 0 } };
-    let loading = this.loading.get(key);
+    const fingerprint = `${set.key}#${set.content.fingerprint}`;
+    if (open?.key === fingerprint) return { corpus: open, info: { dim: open.vectors.dim, docs: open.ids.length, fromCache: true, embedMs: 0 } };
+    let loading = this.loading.get(fingerprint);
     if (loading === undefined) {
-      loading = this.loadOrEmbed(collectionId, key, docCount, onProgress, signal).then(({ ids, vectors, info }) => {
-        const corpus: Corpus = { key, ids, rowOf: rowIndex(ids), vectors, graphs: new Map() };
+      loading = this.loadOrEmbed(set, onProgress, signal).then(({ ids, vectors, info }) => {
+        const corpus: Corpus = { key: fingerprint, collectionId, ids, rowOf: rowIndex(ids), vectors, graphs: new Map() };
         this.corpora.set(collectionId, corpus);
         return { corpus, info };
       });
-      const forget = () => this.loading.delete(key);
+      const forget = () => this.loading.delete(fingerprint);
       loading.then(forget, forget);
-      this.loading.set(key, loading);
+      this.loading.set(fingerprint, loading);
     }
     return loading;
   }
 
+  /** A complete stored set, read whole; undefined when there is none for this content. */
+  private async storedVectors(set: CorpusSet): Promise<{ ids: string[]; vectors: VectorMatrix } | undefined> {
+    const found = await findEmbeddingSet(this.db, set.key, set.content);
+    return found.status === 'complete' ? readEmbeddingSet(this.db, found.row) : undefined;
+  }
+
   private async loadOrEmbed(
-    collectionId: string,
-    key: string,
-    docCount: number,
+    set: CorpusSet,
     onProgress: ((progress: DenseProgress) => void) | undefined,
     signal: AbortSignal,
   ): Promise<{ ids: string[]; vectors: VectorMatrix; info: DenseCorpusInfo }> {
-    const stored = await this.options.store.get(key);
-    if (stored !== undefined && stored.ids.length === docCount) {
-      const vectors = decodeMatrix(stored.matrix);
-      return { ids: stored.ids, vectors, info: { dim: vectors.dim, docs: docCount, fromCache: true, embedMs: 0 } };
+    const cached = await this.storedVectors(set);
+    if (cached !== undefined) return { ...cached, info: { dim: cached.vectors.dim, docs: cached.ids.length, fromCache: true, embedMs: 0 } };
+    let waited = false;
+    let stopWatching = () => {};
+    try {
+      return await withWorkLock(
+        this.locks,
+        lockNames.embedding(set.key),
+        async () => {
+          stopWatching();
+          // Another tab may have finished the set while this one waited.
+          const stored = await this.storedVectors(set);
+          if (stored !== undefined) {
+            return { ...stored, info: { dim: stored.vectors.dim, docs: stored.ids.length, fromCache: true, waitedForOther: waited, embedMs: 0 } };
+          }
+          return this.embedRest(set, onProgress, signal);
+        },
+        {
+          signal,
+          onWait: () => {
+            waited = true;
+            stopWatching = this.watchOtherRun(set, onProgress);
+          },
+        },
+      );
+    } finally {
+      stopWatching();
     }
-    const { spec } = this.embedder;
-    const ids: string[] = [];
-    const texts: string[] = [];
-    onProgress?.({ phase: 'reading', done: 0, total: docCount });
-    for await (const rows of readDocumentBatches(this.options.db, collectionId, { batchSize: this.options.batchSize ?? 1000, signal })) {
-      for (const row of rows) {
-        ids.push(row.id);
-        texts.push(passageText(row, spec));
-      }
-      onProgress?.({ phase: 'reading', done: ids.length, total: docCount });
-    }
-    signal.throwIfAborted();
-    const started = performance.now();
-    const vectors = await this.embedder.embed(texts, {
-      signal,
-      onProgress: (p: EmbedProgress) => onProgress?.({ phase: 'embedding', done: p.done, total: p.total, docsPerSecond: p.docsPerSecond }),
-    });
-    const embedMs = performance.now() - started;
-    signal.throwIfAborted();
-    await this.options.store.put({ key, ids, matrix: encodeMatrix(vectors, 'f32'), createdAt: Date.now() });
-    const docsPerSecond = embedMs > 0 ? (ids.length * 1000) / embedMs : undefined;
-    return { ids, vectors, info: { dim: vectors.dim, docs: ids.length, fromCache: false, embedMs, ...(docsPerSecond === undefined ? {} : { docsPerSecond }) } };
   }
 
-  private graphKey(corpus: Corpus, hnsw: HnswSettings): string {
-    return `${corpus.key}|hnsw|M${hnsw.M}|efc${hnsw.efConstruction}`;
+  /** While another realm embeds the set, reports its stored progress; returns the function that stops it. */
+  private watchOtherRun(set: CorpusSet, onProgress: ((progress: DenseProgress) => void) | undefined): () => void {
+    if (onProgress === undefined) return () => {};
+    let stopped = false;
+    const poll = async () => {
+      if (stopped) return;
+      const row = await this.db.embeddingSets.get(set.key).catch(() => undefined);
+      if (stopped) return;
+      const done = row !== undefined && row.fingerprint === set.content.fingerprint ? row.done : 0;
+      onProgress({ phase: 'embedding', done, total: set.content.docCount, docsPerSecond: row?.docsPerSecond ?? 0 });
+    };
+    void poll();
+    const timer = setInterval(() => void poll(), this.options.waitPollMs ?? 500);
+    return () => {
+      stopped = true;
+      clearInterval(timer);
+    };
+  }
+
+  /**
+   * Embeds what the set lacks, from its stored `done` on, one checkpoint chunk at a time (holding the set's
+   * lock). Returns every vector: the stored ones and the new ones.
+   */
+  private async embedRest(
+    set: CorpusSet,
+    onProgress: ((progress: DenseProgress) => void) | undefined,
+    signal: AbortSignal,
+  ): Promise<{ ids: string[]; vectors: VectorMatrix; info: DenseCorpusInfo }> {
+    const { spec } = this.embedder;
+    const total = set.content.docCount;
+    let row: EmbeddingSetRow = await beginEmbeddingSet(this.db, set.spec, set.content, this.embedder.device);
+    const resumedFrom = row.done;
+    const parts: VectorMatrix[] = [];
+    const ids: string[] = [];
+    if (resumedFrom > 0) {
+      onProgress?.({ phase: 'reading', done: 0, total: resumedFrom });
+      const stored = await readEmbeddingSet(this.db, row);
+      parts.push(stored.vectors);
+      for (const id of stored.ids) ids.push(id);
+    }
+    onProgress?.({ phase: 'embedding', done: row.done, total, docsPerSecond: 0 });
+    let embedMs = 0;
+    const chunkSize = this.options.chunkSize ?? 512;
+    for await (const rows of readDocumentBatches(this.db, set.spec.collectionId, { batchSize: chunkSize, fromOrd: row.done, signal })) {
+      const texts = rows.map((doc) => passageText(doc, spec));
+      const chunkStart = performance.now();
+      const base = row.done;
+      const vectors = await this.embedder.embed(texts, {
+        signal,
+        onProgress: (p: EmbedProgress) => {
+          const seconds = (embedMs + performance.now() - chunkStart) / 1000;
+          const done = base + p.done;
+          onProgress?.({ phase: 'embedding', done, total, docsPerSecond: seconds > 0 ? (done - resumedFrom) / seconds : p.docsPerSecond });
+        },
+      });
+      const ms = performance.now() - chunkStart;
+      embedMs += ms;
+      signal.throwIfAborted();
+      const chunkIds = rows.map((doc) => doc.id);
+      row = await appendEmbeddingChunk(this.db, row, { ids: chunkIds, vectors, embedMs: ms, device: this.embedder.device }, set.label);
+      parts.push(vectors);
+      for (const id of chunkIds) ids.push(id);
+    }
+    if (row.done < total) throw new Error(`${set.label} changed while it was embedded: ${row.done} of ${total} documents found (was it deleted?)`);
+    const dim = row.dimensions;
+    const vectors = concatRows(parts, dim);
+    const newDocs = total - resumedFrom;
+    const docsPerSecond = embedMs > 0 ? (newDocs * 1000) / embedMs : undefined;
+    return {
+      ids,
+      vectors,
+      info: {
+        dim,
+        docs: total,
+        fromCache: false,
+        ...(resumedFrom > 0 ? { resumedFrom } : {}),
+        embedMs,
+        ...(docsPerSecond === undefined ? {} : { docsPerSecond }),
+      },
+    };
+  }
+
+  private graphSpec(corpus: Corpus, hnsw: HnswSettings): IndexSpec {
+    return {
+      collectionId: corpus.collectionId,
+      kind: 'hnsw',
+      version: HNSW_GRAPH_ROW_VERSION,
+      settings: { vectors: corpus.key, M: hnsw.M, efConstruction: hnsw.efConstruction, rows: corpus.ids.length },
+    };
+  }
+
+  /** Loads a saved graph (under the file-system lock); undefined when none of the right size is saved. */
+  private async loadGraph(filename: string, corpus: Corpus, hnsw: HnswSettings): Promise<HnswIndex | undefined> {
+    const files = this.options.hnswFiles;
+    if (files === undefined) return undefined;
+    const stored = await withWorkLock(this.locks, lockNames.hnswFiles, () => files.load(filename, corpus.vectors.dim, hnsw));
+    if (stored !== undefined && stored.size === corpus.ids.length) return stored;
+    stored?.dispose();
+    return undefined;
   }
 
   private async openGraph(
@@ -211,24 +379,46 @@ export class DenseCorpusService {
     signal: AbortSignal,
   ): Promise<{ source: 'stored' | 'built'; ms: number }> {
     const started = performance.now();
-    const key = this.graphKey(corpus, hnsw);
+    const spec = this.graphSpec(corpus, hnsw);
+    const key = indexRowKey(spec);
     if (corpus.graphs.has(key)) return { source: 'stored', ms: 0 };
-    const filename = `rp-${hashKey(key)}-${corpus.ids.length}.hnsw`;
-    const files = this.options.hnswFiles;
-    const stored = await files?.load(filename, corpus.vectors.dim, hnsw);
-    if (stored !== undefined && stored.size === corpus.ids.length) {
+    const filename = graphFileName(corpus.collectionId, key, corpus.ids.length);
+    const stored = await this.loadGraph(filename, corpus, hnsw);
+    if (stored !== undefined) {
       corpus.graphs.set(key, stored);
+      // A tab closed between saving the file and recording it: record it now, so the storage panel counts it.
+      if ((await findIndex(this.db, spec)).status !== 'found') {
+        await saveIndex(this.db, spec, new ArrayBuffer(0), 0, graphBytes(corpus.ids.length, corpus.vectors.dim, hnsw.M));
+      }
       return { source: 'stored', ms: performance.now() - started };
     }
-    stored?.dispose();
-    signal.throwIfAborted();
-    // hnswlib builds in one wasm call: progress can only say it started and ended.
-    onProgress?.({ phase: 'hnsw', done: 0, total: corpus.ids.length });
-    const index = await HnswIndex.build(corpus.vectors, { M: hnsw.M, efConstruction: hnsw.efConstruction, efSearch: hnsw.efSearch });
-    onProgress?.({ phase: 'hnsw', done: corpus.ids.length, total: corpus.ids.length });
-    corpus.graphs.set(key, index);
-    await files?.save(index, filename);
-    return { source: 'built', ms: performance.now() - started };
+    return withWorkLock(
+      this.locks,
+      lockNames.index(key),
+      async () => {
+        // Built and saved by another tab while this one waited?
+        const saved = (await findIndex(this.db, spec)).status === 'found' ? await this.loadGraph(filename, corpus, hnsw) : undefined;
+        if (saved !== undefined) {
+          corpus.graphs.set(key, saved);
+          return { source: 'stored' as const, ms: performance.now() - started };
+        }
+        signal.throwIfAborted();
+        // hnswlib builds in one wasm call: progress can only say it started and ended.
+        onProgress?.({ phase: 'hnsw', done: 0, total: corpus.ids.length });
+        const index = await HnswIndex.build(corpus.vectors, { M: hnsw.M, efConstruction: hnsw.efConstruction, efSearch: hnsw.efSearch });
+        onProgress?.({ phase: 'hnsw', done: corpus.ids.length, total: corpus.ids.length });
+        corpus.graphs.set(key, index);
+        const files = this.options.hnswFiles;
+        const buildMs = performance.now() - started;
+        if (files !== undefined) {
+          await withWorkLock(this.locks, lockNames.hnswFiles, () => files.save(index, filename));
+          // Recorded after the file exists: the storage panel counts it, deleting the collection removes it.
+          await saveIndex(this.db, spec, new ArrayBuffer(0), buildMs, graphBytes(corpus.ids.length, corpus.vectors.dim, hnsw.M));
+        }
+        return { source: 'built' as const, ms: performance.now() - started };
+      },
+      { signal },
+    );
   }
 
   private corpus(collectionId: string): Corpus {
@@ -259,7 +449,7 @@ export class DenseCorpusService {
     const vectors = await this.embedQueries(texts);
     let graph: HnswIndex | undefined;
     if (options.search === 'hnsw') {
-      graph = corpus.graphs.get(this.graphKey(corpus, options.hnsw));
+      graph = corpus.graphs.get(indexRowKey(this.graphSpec(corpus, options.hnsw)));
       if (graph === undefined) throw new Error('no HNSW index is open for these settings: call open first');
       graph.setEfSearch(options.hnsw.efSearch);
     }

@@ -11,7 +11,8 @@ import type { Bm25Index } from '../bm25/bm25-index.ts';
 import type { Bm25SearchOptions } from '../bm25/bm25-search.ts';
 import { ANSERINI_BM25_PARAMS, type Bm25Params } from '../bm25/bm25-similarity.ts';
 import type { PlaygroundDatabase } from '../storage/db.ts';
-import { findIndex, saveIndex, type IndexSpec } from '../storage/index-store.ts';
+import { findIndex, indexRowKey, saveIndex, type IndexLookup, type IndexSpec } from '../storage/index-store.ts';
+import { defaultLocks, lockNames, withWorkLock, type WorkLocks } from '../storage/work-locks.ts';
 import type { Doc, Hit, Run } from '../types.ts';
 import { BM25_INDEX_FORMAT_VERSION, decodeBm25Index, encodeBm25Index } from './index-codec.ts';
 import { Bm25WasmBuilder } from './wasm-builder.ts';
@@ -85,6 +86,11 @@ export interface Bm25ServiceOptions {
   loadKernel: () => Promise<WebAssembly.Module>;
   /** Documents read from IndexedDB per step (each step reports progress and checks for cancellation). */
   batchSize?: number;
+  /**
+   * Web Locks (default: the origin's, where there are any; `null`: none). A build holds the lock of its index
+   * key, so a second tab opening the same index waits and then loads the stored one instead of building too.
+   */
+  locks?: WorkLocks | null;
 }
 
 interface OpenIndex {
@@ -103,14 +109,18 @@ export class Bm25Service {
   private readonly db: PlaygroundDatabase;
   private readonly loadKernel: () => Promise<WebAssembly.Module>;
   private readonly batchSize: number;
+  private readonly locks: WorkLocks | undefined;
   private kernel: Promise<WebAssembly.Module> | undefined;
   private readonly open = new Map<string, OpenIndex>();
   private job: AbortController | undefined;
+  /** Opens waiting for another tab's build of the same index (cancel stops the wait too). */
+  private readonly waiting = new Set<AbortController>();
 
   constructor(options: Bm25ServiceOptions) {
     this.db = options.db;
     this.loadKernel = options.loadKernel;
     this.batchSize = options.batchSize ?? 1000;
+    this.locks = options.locks === null ? undefined : (options.locks ?? defaultLocks());
   }
 
   private module(): Promise<WebAssembly.Module> {
@@ -144,46 +154,75 @@ export class Bm25Service {
       version: BM25_INDEX_FORMAT_VERSION,
       settings: settings as unknown as Record<string, unknown>,
     };
+    const tryStored = async (found: IndexLookup): Promise<IndexInfo | string | undefined> => {
+      if (found.status === 'stale') return found.reason;
+      if (found.status !== 'found') return undefined;
+      try {
+        const decoded = decodeBm25Index(found.row.data);
+        if (JSON.stringify(decoded.settings) !== JSON.stringify(found.row.settings)) throw new Error('embedded settings differ from the row');
+        const index = Bm25WasmIndex.fromParts(await this.module(), decoded.parts);
+        return this.keep(request.collectionId, index, settings, {
+          source: 'stored',
+          storedBytes: found.row.bytes,
+          buildMs: found.row.buildMs,
+          openMs: performance.now() - started,
+        });
+      } catch (error) {
+        return `stored index unreadable (${error instanceof Error ? error.message : String(error)})`;
+      }
+    };
     let rebuildReason: string | undefined;
     if (!request.rebuild) {
       onProgress?.({ phase: 'loading', docsDone: 0, docsTotal: settings.collection.docCount, docsPerSecond: 0, elapsedMs: 0 });
-      const found = await findIndex(this.db, spec);
-      if (found.status === 'found') {
-        try {
-          const decoded = decodeBm25Index(found.row.data);
-          if (JSON.stringify(decoded.settings) !== JSON.stringify(found.row.settings)) throw new Error('embedded settings differ from the row');
-          const index = Bm25WasmIndex.fromParts(await this.module(), decoded.parts);
-          return this.keep(request.collectionId, index, settings, {
-            source: 'stored',
-            storedBytes: found.row.bytes,
-            buildMs: found.row.buildMs,
-            openMs: performance.now() - started,
-          });
-        } catch (error) {
-          rebuildReason = `stored index unreadable (${error instanceof Error ? error.message : String(error)})`;
-        }
-      } else if (found.status === 'stale') {
-        rebuildReason = found.reason;
-      }
+      const stored = await tryStored(await findIndex(this.db, spec));
+      if (typeof stored === 'object') return stored;
+      rebuildReason = stored;
     }
 
-    const index = await this.build(request.collectionId, settings, onProgress, signal);
-    const buildMs = performance.now() - started;
-    onProgress?.({ phase: 'saving', docsDone: index.numDocs, docsTotal: index.numDocs, docsPerSecond: 0, elapsedMs: buildMs });
-    const data = encodeBm25Index(index.toParts(), spec.settings);
-    await saveIndex(this.db, spec, data, buildMs);
-    return this.keep(request.collectionId, index, settings, {
-      source: 'built',
-      ...(rebuildReason === undefined ? {} : { rebuildReason }),
-      storedBytes: data.byteLength,
-      buildMs,
-      openMs: performance.now() - started,
+    let waited = false;
+    const wait = new AbortController();
+    const stopWaiting = () => wait.abort(signal?.reason);
+    if (signal?.aborted) stopWaiting();
+    signal?.addEventListener('abort', stopWaiting);
+    this.waiting.add(wait);
+    return withWorkLock(
+      this.locks,
+      lockNames.index(indexRowKey(spec)),
+      async () => {
+        // Another tab built and stored it while this one waited for the lock.
+        if (waited && !request.rebuild) {
+          const stored = await tryStored(await findIndex(this.db, spec));
+          if (typeof stored === 'object') return stored;
+        }
+        const index = await this.build(request.collectionId, settings, onProgress, signal);
+        const buildMs = performance.now() - started;
+        onProgress?.({ phase: 'saving', docsDone: index.numDocs, docsTotal: index.numDocs, docsPerSecond: 0, elapsedMs: buildMs });
+        const data = encodeBm25Index(index.toParts(), spec.settings);
+        await saveIndex(this.db, spec, data, buildMs);
+        return this.keep(request.collectionId, index, settings, {
+          source: 'built',
+          ...(rebuildReason === undefined ? {} : { rebuildReason }),
+          storedBytes: data.byteLength,
+          buildMs,
+          openMs: performance.now() - started,
+        });
+      },
+      {
+        signal: wait.signal,
+        onWait: () => {
+          waited = true;
+        },
+      },
+    ).finally(() => {
+      signal?.removeEventListener('abort', stopWaiting);
+      this.waiting.delete(wait);
     });
   }
 
   /** Stops the build in progress (its `openIndex` rejects with an AbortError). */
   cancel(): void {
     this.job?.abort(new DOMException('indexing cancelled', 'AbortError'));
+    for (const wait of this.waiting) wait.abort(new DOMException('indexing cancelled', 'AbortError'));
   }
 
   private async build(

@@ -1,10 +1,12 @@
 /**
- * The embedding cache: vectors of a dataset part (corpus or queries) stored under a key that names
- * everything they depend on — dataset content, model, dtype and every setting that changes a vector — so a
- * reload reuses them and a changed setting misses and recomputes. The store is an interface: the app's
- * IndexedDB schema (later) can absorb it; embedding-store-dexie.ts is the browser implementation, the
+ * The embedding cache of whole matrices: vectors of a dataset part (corpus or queries) stored under a key
+ * that names everything they depend on — dataset content, model, dtype and every setting that changes a
+ * vector — so a reload reuses them and a changed setting misses and recomputes. The store is an interface:
+ * embedding-store-dexie.ts keeps entries in the app's database (the embedding tables of db.ts, where the
+ * playground's checkpointed corpus embeddings live too, see src/lib/storage/embedding-sets.ts); the
  * in-memory one below serves tests and the CLI.
  */
+import { Fingerprint } from '../storage/fingerprint.ts';
 import type { EncodedMatrix, VectorEncoding } from './vector-codec.ts';
 import type { EmbeddingDtype, ModelSpec } from './registry.ts';
 
@@ -31,20 +33,9 @@ export function embeddingKey(parts: EmbeddingKeyParts): string {
  * tens of milliseconds) and enough to notice an edited or reordered dataset.
  */
 export function fingerprintTexts(ids: readonly string[], texts: readonly string[]): string {
-  let h = 0x811c9dc5;
-  const mix = (s: string) => {
-    for (let i = 0; i < s.length; i++) {
-      h ^= s.charCodeAt(i);
-      h = Math.imul(h, 0x01000193) >>> 0;
-    }
-    h ^= 0x1f; // separator, so ["ab","c"] ≠ ["a","bc"]
-    h = Math.imul(h, 0x01000193) >>> 0;
-  };
-  ids.forEach((id, i) => {
-    mix(id);
-    mix(texts[i] ?? '');
-  });
-  return h.toString(16).padStart(8, '0');
+  const fingerprint = new Fingerprint();
+  ids.forEach((id, i) => fingerprint.add(id).add(texts[i] ?? ''));
+  return fingerprint.hex();
 }
 
 export interface StoredEmbeddings {

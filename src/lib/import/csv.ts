@@ -107,8 +107,11 @@ async function* csvRecords(source: ByteSource, file: string, signal: AbortSignal
 const NUMBER_LIKE = /^\s*[+-]?\d+(?:\.\d*)?\s*$/;
 
 /** A CSV file as the bytes of BEIR lines (corpus/queries JSON lines, or qrels TSV lines). */
-export async function* csvToLines(source: ByteSource, options: { role: FileRole; file: string; signal?: AbortSignal }): AsyncGenerator<Uint8Array> {
-  const { role, file, signal } = options;
+export async function* csvToLines(
+  source: ByteSource,
+  options: { role: FileRole; file: string; signal?: AbortSignal; /** See `TableToLinesOptions.skipRow`. */ skipRow?: (error: ParseError) => void },
+): AsyncGenerator<Uint8Array> {
+  const { role, file, signal, skipRow } = options;
   const records = csvRecords(source, file, signal);
   const first = await records.next();
   if (first.done) return; // the parser reports the empty file
@@ -116,15 +119,22 @@ export async function* csvToLines(source: ByteSource, options: { role: FileRole;
   const headless = role === 'qrels' && header.fields.length === 3 && NUMBER_LIKE.test(header.fields[2]!);
   const columns = headless ? ['query-id', 'corpus-id', 'score'] : header.fields.map((name) => name.trim());
   const separatorName = header.separator === '\t' ? 'tab' : header.separator === ';' ? 'semicolon' : 'comma';
-  const toRow = ({ line, fields }: CsvRecord): TableRow => {
+  const toRow = ({ line, fields }: CsvRecord): TableRow | undefined => {
     if (fields.length !== columns.length) {
-      throw new ParseError(file, line, 'invalid-columns', `expected ${columns.length} ${separatorName}-separated fields (${columns.join(', ')}), found ${fields.length}`);
+      const error = new ParseError(file, line, 'invalid-columns', `expected ${columns.length} ${separatorName}-separated fields (${columns.join(', ')}), found ${fields.length}`);
+      if (skipRow === undefined) throw error;
+      skipRow(error);
+      return undefined;
     }
     return { line, record: Object.fromEntries(columns.map((column, index) => [column, fields[index]])) };
   };
   async function* rows(): AsyncGenerator<TableRow> {
-    if (headless) yield toRow(header);
-    for await (const record of records) yield toRow(record);
+    const first = headless ? toRow(header) : undefined;
+    if (first !== undefined) yield first;
+    for await (const record of records) {
+      const row = toRow(record);
+      if (row !== undefined) yield row;
+    }
   }
-  yield* tableToLines(rows(), { role, columns, file, headerLine: headless ? 0 : header.line });
+  yield* tableToLines(rows(), { role, columns, file, headerLine: headless ? 0 : header.line, ...(skipRow === undefined ? {} : { skipRow }) });
 }

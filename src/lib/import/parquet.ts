@@ -43,8 +43,12 @@ async function* parquetRows(file: RandomAccess, metadata: FileMetaData, name: st
 }
 
 /** A parquet file as the bytes of BEIR lines. */
-export async function* parquetToLines(file: RandomAccess, options: { role: FileRole; file: string; signal?: AbortSignal }): AsyncGenerator<Uint8Array> {
+export async function* parquetToLines(
+  file: RandomAccess,
+  options: { role: FileRole; file: string; signal?: AbortSignal; /** See `TableToLinesOptions.skipRow`. */ skipRow?: (error: ParseError) => void },
+): AsyncGenerator<Uint8Array> {
   const metadata = await metadataOf(file, options.file);
   const columns = parquetColumns(metadata);
-  yield* tableToLines(parquetRows(file, metadata, options.file, options.signal), { role: options.role, columns, file: options.file, headerLine: 0 });
+  const { skipRow } = options;
+  yield* tableToLines(parquetRows(file, metadata, options.file, options.signal), { role: options.role, columns, file: options.file, headerLine: 0, ...(skipRow === undefined ? {} : { skipRow }) });
 }

@@ -43,19 +43,34 @@ function wrapOpenError(error: unknown, file: ImportFile, signal: AbortSignal | u
   return new ParseError(file.name, 0, 'io', `could not open the file (${message})`, { cause: error });
 }
 
+/**
+ * Under `onError: 'skip'`, a table row that cannot become a line (CSV, parquet) goes to the file's log as a
+ * skipped line, with the same limit as the parsers' (`maxSkipped`, default 1000).
+ */
+function rowSkipper(log: ParseLog<unknown>, file: ImportFile, options: RecordsOptions): ((error: ParseError) => void) | undefined {
+  if (options.onError !== 'skip') return undefined;
+  const max = options.maxSkipped ?? 1000;
+  return (error) => {
+    log.skipped.push(error);
+    if (log.skipped.length > max) throw new ParseError(file.name, error.line, 'too-many-errors', `gave up after ${log.skipped.length} bad lines; is this the right file?`);
+  };
+}
+
 /** The file as BEIR lines, with its raw bytes counted. */
-async function openAsLines(file: ImportFile, options: RecordsOptions, report: (bytes: number) => void): Promise<ByteSource> {
+async function openAsLines(file: ImportFile, log: ParseLog<unknown>, options: RecordsOptions, report: (bytes: number) => void): Promise<ByteSource> {
   const { signal } = options;
+  const skipRow = rowSkipper(log, file, options);
+  const tableOptions = { role: file.role, file: file.name, signal, ...(skipRow === undefined ? {} : { skipRow }) };
   try {
     if (file.format === 'parquet') {
       const random = file.random
         ? await file.random({ signal, onBytes: report })
         : memoryRandomAccess(await readAll(await file.open({ signal }), { signal, onBytes: report }));
       report(random.byteLength);
-      return parquetToLines(random, { role: file.role, file: file.name, signal });
+      return parquetToLines(random, tableOptions);
     }
     const raw = countingSource(await file.open({ signal }), report);
-    return file.format === 'csv' ? csvToLines(raw, { role: file.role, file: file.name, signal }) : raw;
+    return file.format === 'csv' ? csvToLines(raw, tableOptions) : raw;
   } catch (error) {
     throw wrapOpenError(error, file, signal);
   }
@@ -81,7 +96,7 @@ async function* readFile<T, Log extends ParseLog<unknown>>(
   const progress: FileProgress = { file: file.name, role: file.role, bytes: 0, lines: 0, done: false, ...(file.size === undefined ? {} : { size: file.size }) };
   const emit = () => options.onFile?.({ ...progress });
   emit();
-  const source = await openAsLines(file, options, (bytes) => {
+  const source = await openAsLines(file, log, options, (bytes) => {
     progress.bytes = bytes;
   });
   yield* parse(
@@ -110,6 +125,10 @@ export function planRecords(plan: ImportPlan, options: RecordsOptions = {}): Col
     documents: readFile(plan.corpus, corpusLog, options, parseCorpus),
     ...(plan.queries === undefined ? {} : { queries: readFile(plan.queries, queriesLog, options, parseQueries) }),
     qrels,
-    logs: () => ({ corpus: corpusLog, ...(plan.queries === undefined ? {} : { queries: queriesLog }), qrels: qrelsLogs }),
+    logs: () => {
+      // Table rows are checked as they are converted, a little ahead of the parser: restore file order.
+      for (const log of [corpusLog, queriesLog, ...qrelsLogs.values()]) log.skipped.sort((a, b) => a.line - b.line);
+      return { corpus: corpusLog, ...(plan.queries === undefined ? {} : { queries: queriesLog }), qrels: qrelsLogs };
+    },
   };
 }

@@ -98,11 +98,17 @@ export interface TableToLinesOptions {
   file: string;
   /** Where the column names were read (CSV: the header's line; parquet: 0). */
   headerLine: number;
+  /**
+   * Under the parsers' `onError: 'skip'`: takes a row that cannot become a line (its error names the row),
+   * which is then left out like a skipped line. Absent: the error is thrown. Problems with the table as a
+   * whole (a missing column) are always thrown.
+   */
+  skipRow?: (error: ParseError) => void;
 }
 
 /** The rows of a table as the bytes of BEIR lines, line numbers kept (see the module comment). */
 export async function* tableToLines(rows: AsyncIterable<TableRow>, options: TableToLinesOptions): AsyncGenerator<Uint8Array> {
-  const { role, columns, file, headerLine } = options;
+  const { role, columns, file, headerLine, skipRow } = options;
   const make = role === 'qrels' ? qrelsLineMaker(columns, file, headerLine) : jsonLineMaker(role, columns, file, headerLine);
   const encoder = new TextEncoder();
   let emitted = 0;
@@ -113,7 +119,14 @@ export async function* tableToLines(rows: AsyncIterable<TableRow>, options: Tabl
       pending.push('');
       emitted += 1;
     }
-    const text = make(record, line);
+    let text: string;
+    try {
+      text = make(record, line);
+    } catch (error) {
+      if (skipRow === undefined || !(error instanceof ParseError)) throw error;
+      skipRow(error);
+      text = '';
+    }
     pending.push(text);
     pendingLength += text.length;
     emitted += 1;

@@ -3,8 +3,12 @@ import type { Judgment } from '../data/qrels.ts';
 import { validateCollection, type CollectionToValidate, type ValidationReport } from '../data/validate.ts';
 import type { Doc, Qrels, Query } from '../types.ts';
 import type { CollectionRow, DocumentRow, PlaygroundDatabase, QrelsRow, QueryRow } from './db.ts';
+import { embeddingSetBytes } from './embedding-sets.ts';
+import { Fingerprint } from './fingerprint.ts';
+import { collectionGraphPrefix, deleteGraphFiles } from './hnsw-files.ts';
 import { defaultImportLocks, ifImportIdle, withImportLock, type ImportLocks } from './import-locks.ts';
 import { isQuotaError, StorageFullError, type StorageEstimateLike } from './quota.ts';
+import { defaultLocks, lockNames, withWorkLock, type WorkLocks } from './work-locks.ts';
 
 /**
  * Collections in IndexedDB (the `collections`, `documents`, `queries` and `qrels` tables of db.ts): atomic
@@ -129,11 +133,25 @@ function collectionRange<T, K>(table: Table<T, K>, index: string, collectionId: 
   return table.where(index).between([collectionId, Dexie.minKey], [collectionId, Dexie.maxKey], true, true);
 }
 
+export interface DeleteOptions {
+  /** Web Locks for hnswlib's file system (default: the origin's); `null` runs without. */
+  locks?: WorkLocks | null;
+  /** Where hnswlib's file system lives (default: `globalThis.indexedDB`). */
+  indexedDB?: IDBFactory;
+}
+
 /**
  * Deletes a collection and everything derived from it: documents, queries, judgments, built indexes,
- * embedding sets with their chunks, and stored runs. One transaction: all of it or nothing.
+ * embedding sets with their chunks, and stored runs, in one transaction (all of it or nothing); then its saved
+ * HNSW graphs, which live in hnswlib's own database (hnsw-files.ts). Resolves with the graph files removed.
  */
-export async function deleteCollection(db: PlaygroundDatabase, collectionId: string): Promise<void> {
+export async function deleteCollection(db: PlaygroundDatabase, collectionId: string, options: DeleteOptions = {}): Promise<string[]> {
+  await deleteCollectionRows(db, collectionId);
+  const locks = options.locks === null ? undefined : (options.locks ?? defaultLocks());
+  return withWorkLock(locks, lockNames.hnswFiles, () => deleteGraphFiles(collectionGraphPrefix(collectionId), options.indexedDB));
+}
+
+async function deleteCollectionRows(db: PlaygroundDatabase, collectionId: string): Promise<void> {
   const tables = [db.collections, db.documents, db.queries, db.qrels, db.indexes, db.embeddingSets, db.embeddingChunks, db.runs];
   await db.transaction('rw', tables, async () => {
     const setKeys = (await db.embeddingSets.where('collectionId').equals(collectionId).primaryKeys()) as string[];
@@ -153,6 +171,8 @@ export async function deleteCollection(db: PlaygroundDatabase, collectionId: str
 /** Counters of an import in progress, shared by the writers so the quota message can say how far it got. */
 interface ImportTally extends StoreProgress {
   bytes: number;
+  /** Of the documents' ids, titles and texts, in corpus order. */
+  fingerprint: Fingerprint;
   /** What is being written, for the quota message. */
   writing: string;
 }
@@ -187,6 +207,7 @@ class BatchWriter<Row> {
 
 async function writeDocuments(db: PlaygroundDatabase, id: string, records: CollectionRecords, tally: ImportTally, options: ImportOptions): Promise<Doc[]> {
   const stubs: Doc[] = [];
+  const fingerprint = tally.fingerprint;
   let stored = 0;
   const writer = new BatchWriter<DocumentRow>(
     async (rows) => {
@@ -204,6 +225,7 @@ async function writeDocuments(db: PlaygroundDatabase, id: string, records: Colle
     const bytes = utf8Length(doc.id) + utf8Length(doc.title) + utf8Length(doc.text) + metadataBytes(doc.metadata);
     tally.bytes += bytes + ROW_OVERHEAD;
     stubs.push(validationStub(doc));
+    fingerprint.add(doc.id).add(doc.title).add(doc.text);
     if (await writer.add(row, bytes)) {
       tally.documents = stored;
       options.onProgress?.({ ...progressOf(tally) });
@@ -293,7 +315,7 @@ async function finish(db: PlaygroundDatabase, row: CollectionRow): Promise<void>
 async function rollback(db: PlaygroundDatabase, row: CollectionRow): Promise<void> {
   const current = await db.collections.get(row.id);
   if (current !== undefined && current.createdAt !== row.createdAt) return;
-  await deleteCollection(db, row.id);
+  await deleteCollectionRows(db, row.id);
 }
 
 async function writeCollection(db: PlaygroundDatabase, meta: CollectionMeta, records: CollectionRecords, options: ImportOptions): Promise<CollectionRow> {
@@ -301,7 +323,7 @@ async function writeCollection(db: PlaygroundDatabase, meta: CollectionMeta, rec
   const existing = await db.collections.get(meta.id);
   if (existing?.status === 'ready') throw new CollectionExistsError(existing);
   // An 'importing' row while we hold the id's lock: left behind by a closed tab.
-  if (existing !== undefined) await deleteCollection(db, meta.id);
+  if (existing !== undefined) await deleteCollectionRows(db, meta.id);
 
   const row: CollectionRow = {
     id: meta.id,
@@ -315,7 +337,7 @@ async function writeCollection(db: PlaygroundDatabase, meta: CollectionMeta, rec
     bytes: 0,
   };
   await db.collections.add(row);
-  const tally: ImportTally = { phase: 'documents', documents: 0, queries: 0, judgments: 0, bytes: 0, writing: 'documents' };
+  const tally: ImportTally = { phase: 'documents', documents: 0, queries: 0, judgments: 0, bytes: 0, writing: 'documents', fingerprint: new Fingerprint() };
   try {
     const docs = await writeDocuments(db, meta.id, records, tally, options);
     const queries = await writeQueries(db, meta.id, records, tally, options);
@@ -332,6 +354,7 @@ async function writeCollection(db: PlaygroundDatabase, meta: CollectionMeta, rec
       splits: [...qrels.keys()],
       bytes: tally.bytes,
       report,
+      fingerprint: `${docs.length}:${tally.fingerprint.hex()}`,
     };
     options.signal?.throwIfAborted();
     await finish(db, ready);
@@ -373,7 +396,7 @@ export async function recoverInterruptedImports(db: PlaygroundDatabase, options:
     const done = await ifImportIdle(locks, row.id, async () => {
       const current = await db.collections.get(row.id);
       if (current?.status !== 'importing') return false;
-      await deleteCollection(db, row.id);
+      await deleteCollectionRows(db, row.id);
       return true;
     });
     if (done === true) recovered.push(row.id);
@@ -412,10 +435,10 @@ function queryFromRow(row: QueryRow): Query {
 export async function* readDocumentBatches(
   db: PlaygroundDatabase,
   collectionId: string,
-  options: { batchSize?: number; signal?: AbortSignal } = {},
+  options: { batchSize?: number; signal?: AbortSignal; /** First ord to read (default 0). */ fromOrd?: number } = {},
 ): AsyncGenerator<DocumentRow[]> {
   const batchSize = options.batchSize ?? DEFAULT_BATCH;
-  let nextOrd = 0;
+  let nextOrd = options.fromOrd ?? 0;
   for (;;) {
     options.signal?.throwIfAborted();
     const rows = await db.documents
@@ -503,14 +526,14 @@ export interface CollectionUsage {
   data: number;
   /** Built indexes (exact serialized sizes). */
   indexes: number;
-  /** Embedding vectors (rows × dimensions × bytes per component). */
+  /** Embedding vectors stored, complete and partial sets (rows × dimensions × bytes per component). */
   embeddings: number;
+  /** Embedding runs stopped part-way (resumed when their column opens again). */
+  partialEmbeddings: number;
   /** Stored evaluation runs (their TREC text). */
   runs: number;
   total: number;
 }
-
-const ENCODING_BYTES = { f32: 4, f16: 2, int8: 1 } as const;
 
 /** What a collection occupies, by kind. Reads index and run rows (their sizes), not the documents. */
 export async function collectionUsage(db: PlaygroundDatabase, collectionId: string): Promise<CollectionUsage> {
@@ -520,13 +543,15 @@ export async function collectionUsage(db: PlaygroundDatabase, collectionId: stri
     indexes += index.bytes;
   });
   let embeddings = 0;
+  let partialEmbeddings = 0;
   await db.embeddingSets.where('collectionId').equals(collectionId).each((set) => {
-    embeddings += set.done * set.dimensions * ENCODING_BYTES[set.encoding];
+    embeddings += embeddingSetBytes(set);
+    if (set.done < set.docCount) partialEmbeddings += 1;
   });
   let runs = 0;
   await db.runs.where('collectionId').equals(collectionId).each((run) => {
     runs += utf8Length(run.trec);
   });
   const data = row?.bytes ?? 0;
-  return { collectionId, data, indexes, embeddings, runs, total: data + indexes + embeddings + runs };
+  return { collectionId, data, indexes, embeddings, partialEmbeddings, runs, total: data + indexes + embeddings + runs };
 }

@@ -27,6 +27,12 @@ export interface CollectionRow {
   bytes: number;
   /** The validation report of the import (plain data). */
   report?: unknown;
+  /**
+   * `<docCount>:<FNV-1a of every document's id, title and text in corpus order>` (fingerprint.ts), computed
+   * as the corpus streams in; derived data (embeddings) is keyed by it. Absent on collections imported
+   * before version 2.
+   */
+  fingerprint?: string;
 }
 
 export interface DocumentRow {
@@ -68,31 +74,49 @@ export interface IndexRow {
   createdAt: number;
 }
 
-/** Describes one embedding matrix: which model and settings made it, and how far it got. */
+/**
+ * One embedding matrix being built or built: which model and settings make it, of what content, and how
+ * far it got. The vectors live in `embeddingChunks`, one row per checkpoint; the set counts as stored only
+ * when `done === docCount` (readers never use a partial set, an embedding run resumes it).
+ */
 export interface EmbeddingSetRow {
-  /** `${collectionId}|${modelId}|${dtype}|${settingsKey}` */
+  /** `${collectionId}|${part}|${modelId}|${dtype}|${encoding}|${settingsKey}` (embedding-sets.ts). */
   key: string;
+  /** The collection (or, for the diagnostics page's ad-hoc datasets, the dataset name). */
   collectionId: string;
+  part: 'corpus' | 'queries';
   modelId: string;
   dtype: string;
+  /** The model settings that change vectors (pooling, normalization, prefixes, max length…). */
   settings: Record<string, unknown>;
-  dimensions: number;
   /** Storage encoding of the chunks' vectors. */
   encoding: 'f32' | 'f16' | 'int8';
+  /** Fingerprint of the embedded texts: a set of another fingerprint is started over, never extended. */
+  fingerprint: string;
+  /** Vector length (0 until the first chunk is stored). */
+  dimensions: number;
   docCount: number;
-  /** Documents embedded so far (chunks are checkpoints): equals docCount when complete. */
+  /** Rows stored so far (chunks are checkpoints, in row order): equals docCount when complete. */
   done: number;
   device: string;
   docsPerSecond?: number;
+  /** Time spent embedding, summed over the sessions that worked on the set. */
+  embedMs: number;
   createdAt: number;
+  updatedAt: number;
 }
 
-/** A checkpointed batch of document vectors: rows `start .. start + count - 1` by document ord. */
+/** A checkpointed batch of vectors: rows `start .. start + count - 1` (document ords for a corpus). */
 export interface EmbeddingChunkRow {
   setKey: string;
   start: number;
   count: number;
+  /** The id of each row, so a stored set is read without the documents. */
+  ids: string[];
+  /** The rows' vectors in the set's encoding. */
   data: ArrayBuffer;
+  /** int8 only: one scale per row. */
+  scales?: Float32Array;
 }
 
 /** A stored ranking of every query of a split by one configured retriever (evaluation dashboard). */
@@ -132,13 +156,69 @@ export class PlaygroundDatabase extends Dexie {
       embeddingChunks: '[setKey+start], setKey',
       runs: 'key, collectionId',
     });
+    // Version 2: embedding sets carry their part, fingerprint and progress, and chunks their row ids (the
+    // embedding cache moved here from its own database). Version-1 rows of these tables were never written
+    // by the app, so they are dropped rather than converted.
+    this.version(2)
+      .stores({
+        embeddingSets: 'key, collectionId',
+        embeddingChunks: '[setKey+start], setKey',
+      })
+      .upgrade(async (transaction) => {
+        await transaction.table('embeddingChunks').clear();
+        await transaction.table('embeddingSets').clear();
+      });
   }
+}
+
+/** Databases of earlier versions of the app, removed on start-up (the embedding cache's own database). */
+export const LEGACY_DATABASES = ['retrieval-playground-embeddings'] as const;
+
+/** Deletes the legacy databases (their content is a cache: it is recomputed when needed). */
+export async function dropLegacyDatabases(): Promise<void> {
+  await Promise.all(LEGACY_DATABASES.map((name) => Dexie.delete(name).catch(() => undefined)));
+}
+
+/** Told when another tab opens the database at a newer version (or deletes it): `newVersion` null for a delete. */
+export type OutdatedListener = (newVersion: number | null) => void;
+
+const outdatedListeners = new Set<OutdatedListener>();
+let outdated = false;
+
+/**
+ * Registers `listener` for the moment this realm's connection is closed because another tab upgraded or
+ * deleted the database; it is called at once when that has already happened. Returns an unsubscribe.
+ */
+export function onDatabaseOutdated(listener: OutdatedListener): () => void {
+  outdatedListeners.add(listener);
+  if (outdated) listener(null);
+  return () => outdatedListeners.delete(listener);
+}
+
+/**
+ * Closes `db` for good when another connection upgrades or deletes the database (IndexedDB's
+ * `versionchange`), so the other tab is not blocked, and tells the listeners. Dexie's own handler (which
+ * runs after this one unless it returns false) closes too but reopens on the next query, which would run
+ * this tab's old schema against the new database.
+ */
+export function closeOnVersionChange(db: PlaygroundDatabase, onOutdated: OutdatedListener): void {
+  db.on('versionchange', (event: IDBVersionChangeEvent) => {
+    db.close();
+    onOutdated(event.newVersion);
+    return false;
+  });
 }
 
 let shared: PlaygroundDatabase | undefined;
 
-/** The database of this page or worker (one connection per realm; dexie handles cross-tab versioning). */
+/** The database of this page or worker (one connection per realm, closed when another tab upgrades it). */
 export function database(): PlaygroundDatabase {
-  shared ??= new PlaygroundDatabase();
+  if (shared === undefined) {
+    shared = new PlaygroundDatabase();
+    closeOnVersionChange(shared, (newVersion) => {
+      outdated = true;
+      for (const listener of outdatedListeners) listener(newVersion);
+    });
+  }
   return shared;
 }

@@ -1,30 +1,27 @@
+import { defaultLocks, ifLockFree, lockNames, withWorkLock, type WorkLocks } from './work-locks.ts';
+
 /**
- * One import per collection id across every tab and worker of the origin, through the Web Locks API
- * (https://w3c.github.io/web-locks/): an import holds the lock `retrieval-playground/import/<id>` while it
- * writes. A tab that starts later and finds a row still `'importing'` can then tell an import that is running
- * in another tab (lock held: leave it alone) from one whose tab was closed mid-way (lock free: roll it back).
- * Where the API is missing (Node tests), imports run without locks: there is only one realm there.
+ * One import per collection id across every tab and worker of the origin (work-locks.ts): an import holds the
+ * lock `retrieval-playground/import/<id>` while it writes. A tab that starts later and finds a row still
+ * `'importing'` can then tell an import that is running in another tab (lock held: leave it alone) from one
+ * whose tab was closed mid-way (lock free: roll it back).
  */
 
 /** The part of `LockManager` used here, so tests can pass a fake. */
-export interface ImportLocks {
-  request<T>(name: string, options: { ifAvailable?: boolean }, callback: (lock: unknown) => Promise<T>): Promise<T>;
-}
+export type ImportLocks = WorkLocks;
 
 export function importLockName(collectionId: string): string {
-  return `retrieval-playground/import/${collectionId}`;
+  return lockNames.import(collectionId);
 }
 
 /** The origin's lock manager, or undefined where there is none. */
 export function defaultImportLocks(): ImportLocks | undefined {
-  const nav = (globalThis as { navigator?: { locks?: ImportLocks } }).navigator;
-  return nav?.locks;
+  return defaultLocks();
 }
 
 /** Runs `work` holding the collection's import lock (waiting for it when another realm holds it). */
 export function withImportLock<T>(locks: ImportLocks | undefined, collectionId: string, work: () => Promise<T>): Promise<T> {
-  if (locks === undefined) return work();
-  return locks.request(importLockName(collectionId), {}, () => work());
+  return withWorkLock(locks, importLockName(collectionId), work);
 }
 
 /**
@@ -32,6 +29,5 @@ export function withImportLock<T>(locks: ImportLocks | undefined, collectionId: 
  * `undefined` without running it when the lock is taken.
  */
 export function ifImportIdle<T>(locks: ImportLocks | undefined, collectionId: string, work: () => Promise<T>): Promise<T | undefined> {
-  if (locks === undefined) return work();
-  return locks.request(importLockName(collectionId), { ifAvailable: true }, (lock) => (lock === null ? Promise.resolve(undefined) : work()));
+  return ifLockFree(locks, importLockName(collectionId), work);
 }

@@ -49,12 +49,16 @@ export async function findIndex(db: PlaygroundDatabase, spec: IndexSpec): Promis
   return { status: 'found', row };
 }
 
-/** Stores (or replaces) the index for `spec`. */
+/**
+ * Stores (or replaces) the index for `spec`. `bytes` defaults to the data's size; an index kept elsewhere
+ * (an HNSW graph in hnswlib's file system) stores empty data and says what it occupies there.
+ */
 export async function saveIndex(
   db: PlaygroundDatabase,
   spec: IndexSpec,
   data: ArrayBuffer,
   buildMs: number,
+  bytes = data.byteLength,
 ): Promise<IndexRow> {
   const row: IndexRow = {
     key: indexRowKey(spec),
@@ -63,7 +67,7 @@ export async function saveIndex(
     version: spec.version,
     settings: spec.settings,
     data,
-    bytes: data.byteLength,
+    bytes,
     buildMs,
     createdAt: Date.now(),
   };

@@ -59,3 +59,27 @@ export class StorageFullError extends Error {
     );
   }
 }
+
+/**
+ * An embedding run could not store its next checkpoint: the browser's storage is full. The checkpoints
+ * stored before stay, so the run goes on from there once space is freed (never from the start).
+ */
+export class EmbeddingStorageFullError extends Error {
+  override readonly name = 'EmbeddingStorageFullError';
+
+  constructor(
+    /** What was being embedded, for the message (a collection name, or its id). */
+    readonly label: string,
+    /** Vectors stored before the refusal. */
+    readonly storedSoFar: number,
+    readonly total: number,
+    options?: { cause?: unknown },
+  ) {
+    super(
+      `Not enough storage for the embeddings of ${label}: the browser refused to store more after ` +
+        `${storedSoFar.toLocaleString('en-US')} of ${total.toLocaleString('en-US')} documents. Those are kept: delete ` +
+        'collections you no longer need, or allow this site more storage, and open the column again to go on from there.',
+      options,
+    );
+  }
+}

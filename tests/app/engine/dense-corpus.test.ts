@@ -1,13 +1,16 @@
 import 'fake-indexeddb/auto';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { Embedder } from '../../../src/lib/dense/embedder.ts';
-import { MemoryEmbeddingStore } from '../../../src/lib/dense/embedding-store.ts';
 import { exactSearch } from '../../../src/lib/dense/exact-search.ts';
 import type { HnswIndex } from '../../../src/lib/dense/hnsw-index.ts';
 import { resolveModelSpec } from '../../../src/lib/dense/registry.ts';
 import { dot, type VectorMatrix } from '../../../src/lib/dense/vector-matrix.ts';
 import { DEFAULT_HNSW } from '../../../src/lib/retrievers/config.ts';
+import { deleteCollection } from '../../../src/lib/storage/collections.ts';
 import { PlaygroundDatabase } from '../../../src/lib/storage/db.ts';
+import { findEmbeddingSet, listEmbeddingSets } from '../../../src/lib/storage/embedding-sets.ts';
+import { EmbeddingStorageFullError } from '../../../src/lib/storage/quota.ts';
+import { MemoryLocks } from '../../lib/storage/memory-locks.ts';
 import type { DenseProgress } from '../../../src/app/engine/backends.ts';
 import { DenseCorpusService, type HnswFiles } from '../../../src/app/engine/dense-corpus.ts';
 import { DOCS, Gate, trigramVector } from './fakes.ts';
@@ -24,10 +27,15 @@ class TrigramEmbedder implements Embedder {
   readonly dtype = 'fp32' as const;
   calls: string[][] = [];
   gate: Gate | undefined;
+  /** Call number (1-based) that waits for `gate`; default every call. */
+  gateCall: number | undefined;
+  /** Call number (1-based) that fails, as a crash or a closed tab would stop it. */
+  failCall: number | undefined;
 
   async embed(texts: readonly string[], options: { signal?: AbortSignal; onProgress?: (p: { done: number; total: number; docsPerSecond: number; etaSeconds: number; batchSize: number }) => void } = {}): Promise<VectorMatrix> {
     this.calls.push([...texts]);
-    if (this.gate) {
+    if (this.failCall === this.calls.length) throw new Error('the worker died');
+    if (this.gate && (this.gateCall === undefined || this.gateCall === this.calls.length)) {
       const signal = options.signal;
       await new Promise<void>((resolve, reject) => {
         signal?.addEventListener('abort', () => reject(signal.reason), { once: true });
@@ -79,7 +87,15 @@ beforeEach(async () => {
   await db.documents.bulkAdd(DOCS.map((doc, ord) => ({ collectionId: C, ord, id: doc.id, title: doc.title, text: doc.text })));
 });
 
+/** The texts the embedder sees for documents `from … to − 1`. */
+function passages(from = 0, to = DOCS.length): string[] {
+  return DOCS.slice(from, to).map((d) => `${d.title} ${d.text}`);
+}
+
+const EXACT = { collectionId: C, search: 'exact' as const, hnsw: DEFAULT_HNSW };
+
 afterEach(async () => {
+  vi.restoreAllMocks();
   await db.delete();
 });
 
@@ -92,38 +108,115 @@ function corpusMatrix(): VectorMatrix {
 }
 
 describe('DenseCorpusService', () => {
-  it('reads the documents itself, embeds title + text, stores the vectors, and a new worker finds them cached', async () => {
-    const store = new MemoryEmbeddingStore();
+  it('reads the documents itself, embeds title + text chunk by chunk, stores each chunk, and a new worker finds them stored', async () => {
     const embedder = new TrigramEmbedder();
-    const service = new DenseCorpusService({ db, store, embedder, batchSize: 3 });
+    const service = new DenseCorpusService({ db, embedder, chunkSize: 3, locks: null });
     const progress: DenseProgress[] = [];
-    const info = await service.open({ collectionId: C, search: 'exact', hnsw: DEFAULT_HNSW }, (p) => progress.push(p));
+    const info = await service.open(EXACT, (p) => progress.push(p));
     expect(info).toMatchObject({ docs: DOCS.length, fromCache: false });
-    expect(embedder.calls).toEqual([DOCS.map((d) => `${d.title} ${d.text}`)]);
-    expect(progress.filter((p) => p.phase === 'reading').map((p) => p.done)).toEqual([0, 3, 6, 8]);
-    expect(progress.at(-1)).toMatchObject({ phase: 'embedding', done: DOCS.length });
-    expect(await store.keys()).toHaveLength(1);
+    expect(info.resumedFrom).toBeUndefined();
+    expect(embedder.calls).toEqual([passages(0, 3), passages(3, 6), passages(6, 8)]);
+    expect(progress.filter((p) => p.phase === 'embedding').map((p) => p.done)).toEqual([0, 3, 6, 8]);
+    const [set] = await listEmbeddingSets(db, C);
+    expect(set).toMatchObject({ done: 8, docCount: 8, part: 'corpus', modelId: spec.id, dtype: 'fp32', encoding: 'f32' });
+    expect(await db.embeddingChunks.where('setKey').equals(set!.key).count()).toBe(3);
 
     const again = new TrigramEmbedder();
-    const reloaded = new DenseCorpusService({ db, store, embedder: again });
-    expect(await reloaded.open({ collectionId: C, search: 'exact', hnsw: DEFAULT_HNSW })).toMatchObject({ fromCache: true, embedMs: 0 });
+    const reloaded = new DenseCorpusService({ db, embedder: again, locks: null });
+    expect(await reloaded.open(EXACT)).toMatchObject({ fromCache: true, embedMs: 0 });
     expect(again.calls).toEqual([]);
+    expect(await reloaded.search(C, ['stale bread loaf'], 3, { search: 'exact', hnsw: DEFAULT_HNSW })).toEqual(await service.search(C, ['stale bread loaf'], 3, { search: 'exact', hnsw: DEFAULT_HNSW }));
   });
 
-  it('misses the cache after a re-import (new creation time)', async () => {
-    const store = new MemoryEmbeddingStore();
-    await new DenseCorpusService({ db, store, embedder: new TrigramEmbedder() }).open({ collectionId: C, search: 'exact', hnsw: DEFAULT_HNSW });
-    await db.collections.update(C, { createdAt: 43 });
+  it('a run stopped mid-way (a crash, a closed tab) resumes at its last checkpoint and ends with the same vectors', async () => {
+    const crashing = new TrigramEmbedder();
+    crashing.failCall = 2;
+    await expect(new DenseCorpusService({ db, embedder: crashing, chunkSize: 3, locks: null }).open(EXACT)).rejects.toThrow('the worker died');
+    const [partial] = await listEmbeddingSets(db, C);
+    expect(partial).toMatchObject({ done: 3, docCount: 8 });
+
     const embedder = new TrigramEmbedder();
-    const info = await new DenseCorpusService({ db, store, embedder }).open({ collectionId: C, search: 'exact', hnsw: DEFAULT_HNSW });
+    const service = new DenseCorpusService({ db, embedder, chunkSize: 3, locks: null });
+    const progress: DenseProgress[] = [];
+    const info = await service.open(EXACT, (p) => progress.push(p));
+    expect(info).toMatchObject({ fromCache: false, resumedFrom: 3, docs: 8 });
+    expect(embedder.calls).toEqual([passages(3, 6), passages(6, 8)]);
+    expect(progress.filter((p) => p.phase === 'embedding').map((p) => p.done)).toEqual([3, 6, 8]);
+    const [hits] = await service.search(C, ['stale bread loaf'], 8, { search: 'exact', hnsw: DEFAULT_HNSW });
+    expect(hits).toEqual(exactSearch(corpusMatrix(), DOCS.map((d) => d.id), trigramVector('stale bread loaf'), 8));
+  });
+
+  it('cancel keeps the chunks finished so far; the next open goes on from there', async () => {
+    const embedder = new TrigramEmbedder();
+    embedder.gate = new Gate();
+    embedder.gateCall = 2;
+    const service = new DenseCorpusService({ db, embedder, chunkSize: 3, locks: null });
+    const opening = service.open(EXACT);
+    await vi.waitFor(() => expect(embedder.calls).toHaveLength(2));
+    service.cancel();
+    await expect(opening).rejects.toMatchObject({ name: 'AbortError' });
+    expect((await listEmbeddingSets(db, C))[0]).toMatchObject({ done: 3 });
+    const next = new TrigramEmbedder();
+    expect(await new DenseCorpusService({ db, embedder: next, chunkSize: 3, locks: null }).open(EXACT)).toMatchObject({ resumedFrom: 3 });
+    expect(next.calls).toEqual([passages(3, 6), passages(6, 8)]);
+  });
+
+  it('a full disk mid-embedding: a message that says how far it got; the stored part is never used as if whole, and is resumed', async () => {
+    const original = db.embeddingChunks.put.bind(db.embeddingChunks);
+    let puts = 0;
+    vi.spyOn(db.embeddingChunks, 'put').mockImplementation(((...args: Parameters<typeof original>) => {
+      puts += 1;
+      return puts === 2 ? Promise.reject(new DOMException('full', 'QuotaExceededError')) : original(...args);
+    }) as typeof db.embeddingChunks.put);
+    const error = await new DenseCorpusService({ db, embedder: new TrigramEmbedder(), chunkSize: 3, locks: null }).open(EXACT).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(EmbeddingStorageFullError);
+    expect((error as Error).message).toContain('the embeddings of "Starter": the browser refused to store more after 3 of 8 documents');
+    const [set] = await listEmbeddingSets(db, C);
+    expect((await findEmbeddingSet(db, set!.key, { docCount: 8, fingerprint: set!.fingerprint })).status).toBe('partial');
+    vi.restoreAllMocks();
+    const embedder = new TrigramEmbedder();
+    expect(await new DenseCorpusService({ db, embedder, chunkSize: 3, locks: null }).open(EXACT)).toMatchObject({ resumedFrom: 3, fromCache: false });
+    expect(embedder.calls).toEqual([passages(3, 6), passages(6, 8)]);
+  });
+
+  it('a changed corpus (other fingerprint) is embedded again from the start', async () => {
+    await db.collections.update(C, { fingerprint: '8:00000001' });
+    await new DenseCorpusService({ db, embedder: new TrigramEmbedder(), locks: null }).open(EXACT);
+    await db.collections.update(C, { fingerprint: '8:00000002' });
+    const embedder = new TrigramEmbedder();
+    const info = await new DenseCorpusService({ db, embedder, locks: null }).open(EXACT);
     expect(info.fromCache).toBe(false);
-    expect(embedder.calls).toHaveLength(1);
+    expect(info.resumedFrom).toBeUndefined();
+    expect(embedder.calls).toEqual([passages()]);
+    expect(await listEmbeddingSets(db, C)).toHaveLength(1);
+  });
+
+  it('two tabs on one collection: the second waits, shows the first one’s stored progress, then loads its vectors', async () => {
+    const locks = new MemoryLocks();
+    const first = new TrigramEmbedder();
+    first.gate = new Gate();
+    first.gateCall = 2;
+    const tabA = new DenseCorpusService({ db, embedder: first, chunkSize: 3, locks });
+    const second = new TrigramEmbedder();
+    const tabB = new DenseCorpusService({ db, embedder: second, chunkSize: 3, locks, waitPollMs: 5 });
+    const openingA = tabA.open(EXACT);
+    await vi.waitFor(() => expect(first.calls).toHaveLength(2));
+    const progressB: DenseProgress[] = [];
+    const openingB = tabB.open(EXACT, (p) => progressB.push(p));
+    await vi.waitFor(() => expect(progressB.some((p) => p.phase === 'embedding' && p.done === 3)).toBe(true));
+    first.gate.open();
+    const [infoA, infoB] = await Promise.all([openingA, openingB]);
+    expect(infoA.fromCache).toBe(false);
+    expect(infoB).toMatchObject({ fromCache: true, waitedForOther: true });
+    expect(second.calls).toEqual([]);
+    expect(first.calls).toEqual([passages(0, 3), passages(3, 6), passages(6, 8)]);
+    expect(locks.waited.some((name) => name.includes('/embedding/'))).toBe(true);
   });
 
   it('searches exactly as exactSearch, scores candidates by dot product, and gives no hits for a zero query vector', async () => {
     const embedder = new TrigramEmbedder();
-    const service = new DenseCorpusService({ db, store: new MemoryEmbeddingStore(), embedder });
-    await service.open({ collectionId: C, search: 'exact', hnsw: DEFAULT_HNSW });
+    const service = new DenseCorpusService({ db, embedder, locks: null });
+    await service.open(EXACT);
     const texts = ['stale bread loaf', 'exploding star', '1234'];
     const hits = await service.search(C, texts, 5, { search: 'exact', hnsw: DEFAULT_HNSW });
     const ids = DOCS.map((d) => d.id);
@@ -138,31 +231,61 @@ describe('DenseCorpusService', () => {
     expect(embedder.calls.slice(1)).toEqual([texts]);
   });
 
-  it('stops embedding when cancelled and stores nothing', async () => {
-    const store = new MemoryEmbeddingStore();
-    const embedder = new TrigramEmbedder();
-    embedder.gate = new Gate();
-    const service = new DenseCorpusService({ db, store, embedder });
-    const opening = service.open({ collectionId: C, search: 'exact', hnsw: DEFAULT_HNSW });
-    await new Promise((resolve) => setTimeout(resolve, 10));
-    service.cancel();
-    await expect(opening).rejects.toMatchObject({ name: 'AbortError' });
-    expect(await store.keys()).toEqual([]);
-  });
-
-  it('builds an HNSW graph once, loads it back in a new worker, and stops the ranking at efSearch', async () => {
-    const store = new MemoryEmbeddingStore();
+  it('builds an HNSW graph once, records it (storage panel, deletion), loads it back in a new worker, and stops the ranking at efSearch', async () => {
     const files = new MemoryHnswFiles();
     const hnsw = { M: 8, efConstruction: 50, efSearch: 4 };
-    const first = new DenseCorpusService({ db, store, embedder: new TrigramEmbedder(), hnswFiles: files });
+    const first = new DenseCorpusService({ db, embedder: new TrigramEmbedder(), hnswFiles: files, locks: null });
     const info = await first.open({ collectionId: C, search: 'hnsw', hnsw });
     expect(info.hnsw?.source).toBe('built');
     expect(files.files.size).toBe(1);
-    const second = new DenseCorpusService({ db, store, embedder: new TrigramEmbedder(), hnswFiles: files });
+    const [file] = files.files.keys();
+    expect(file).toMatch(/^rp-[0-9a-f]{8}-[0-9a-f]{8}-8\.hnsw$/);
+    const rows = await db.indexes.where('collectionId').equals(C).toArray();
+    expect(rows).toEqual([expect.objectContaining({ kind: 'hnsw', settings: expect.objectContaining({ M: 8, efConstruction: 50, rows: 8 }) })]);
+    expect(rows[0]!.bytes).toBeGreaterThan(8 * trigramVector('').length * 4);
+    const second = new DenseCorpusService({ db, embedder: new TrigramEmbedder(), hnswFiles: files, locks: null });
     expect((await second.open({ collectionId: C, search: 'hnsw', hnsw })).hnsw?.source).toBe('stored');
     const [hits] = await second.search(C, ['stale bread loaf'], 1000, { search: 'hnsw', hnsw });
     expect(hits).toHaveLength(4);
     // On 8 documents the graph is exact: the same top 4 as brute force.
     expect(hits).toEqual(exactSearch(corpusMatrix(), DOCS.map((d) => d.id), trigramVector('stale bread loaf'), 4).map((h) => ({ docId: h.docId, score: expect.closeTo(h.score, 5) })));
+  });
+
+  it('a graph file saved by a tab that closed before recording it is loaded and recorded', async () => {
+    const files = new MemoryHnswFiles();
+    const hnsw = { M: 8, efConstruction: 50, efSearch: 4 };
+    await new DenseCorpusService({ db, embedder: new TrigramEmbedder(), hnswFiles: files, locks: null }).open({ collectionId: C, search: 'hnsw', hnsw });
+    await db.indexes.clear();
+    const info = await new DenseCorpusService({ db, embedder: new TrigramEmbedder(), hnswFiles: files, locks: null }).open({ collectionId: C, search: 'hnsw', hnsw });
+    expect(info.hnsw?.source).toBe('stored');
+    expect(await db.indexes.where('collectionId').equals(C).count()).toBe(1);
+  });
+
+  it('two tabs asking for the same graph build it once: the second waits and loads the saved one', async () => {
+    const locks = new MemoryLocks();
+    const files = new MemoryHnswFiles();
+    let saves = 0;
+    const save = files.save.bind(files);
+    files.save = async (index, filename) => {
+      saves += 1;
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      return save(index, filename);
+    };
+    const hnsw = { M: 8, efConstruction: 50, efSearch: 4 };
+    const tabA = new DenseCorpusService({ db, embedder: new TrigramEmbedder(), hnswFiles: files, locks });
+    const tabB = new DenseCorpusService({ db, embedder: new TrigramEmbedder(), hnswFiles: files, locks });
+    const [a, b] = await Promise.all([tabA.open({ collectionId: C, search: 'hnsw', hnsw }), tabB.open({ collectionId: C, search: 'hnsw', hnsw })]);
+    expect([a.hnsw?.source, b.hnsw?.source].sort()).toEqual(['built', 'stored']);
+    expect(saves).toBe(1);
+  });
+
+  it('deleting the collection removes its embedding sets, chunks and graph rows', async () => {
+    const files = new MemoryHnswFiles();
+    await new DenseCorpusService({ db, embedder: new TrigramEmbedder(), hnswFiles: files, chunkSize: 3, locks: null }).open({ collectionId: C, search: 'hnsw', hnsw: { M: 8, efConstruction: 50, efSearch: 4 } });
+    expect(await db.embeddingChunks.count()).toBe(3);
+    await deleteCollection(db, C, { locks: null });
+    expect(await db.embeddingSets.count()).toBe(0);
+    expect(await db.embeddingChunks.count()).toBe(0);
+    expect(await db.indexes.count()).toBe(0);
   });
 });

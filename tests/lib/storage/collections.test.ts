@@ -263,8 +263,8 @@ describe('interrupted imports', () => {
 describe('delete and usage', () => {
   async function addDerived(db: PlaygroundDatabase, collectionId: string) {
     await db.indexes.put({ key: `${collectionId}|bm25|{}`, collectionId, kind: 'bm25', version: 1, settings: {}, data: new ArrayBuffer(1000), bytes: 1000, buildMs: 1, createdAt: 1 });
-    await db.embeddingSets.put({ key: `${collectionId}|m|f32|{}`, collectionId, modelId: 'm', dtype: 'f32', settings: {}, dimensions: 4, encoding: 'f16', docCount: 10, done: 10, device: 'wasm', createdAt: 1 });
-    await db.embeddingChunks.bulkPut([0, 5].map((start) => ({ setKey: `${collectionId}|m|f32|{}`, start, count: 5, data: new ArrayBuffer(40) })));
+    await db.embeddingSets.put({ key: `${collectionId}|m|f32|{}`, collectionId, part: 'corpus', modelId: 'm', dtype: 'f32', settings: {}, fingerprint: 'x', dimensions: 4, encoding: 'f16', docCount: 10, done: 10, device: 'wasm', embedMs: 1, createdAt: 1, updatedAt: 1 });
+    await db.embeddingChunks.bulkPut([0, 5].map((start) => ({ setKey: `${collectionId}|m|f32|{}`, start, count: 5, ids: ['a', 'b', 'c', 'd', 'e'], data: new ArrayBuffer(40) })));
     await db.runs.put({ key: `${collectionId}|test|bm25`, collectionId, split: 'test', retriever: {}, trec: 'q1 Q0 d1 1 1.5 bm25\n', createdAt: 1, timings: {} });
   }
 
@@ -292,6 +292,6 @@ describe('delete and usage', () => {
     const usage = await collectionUsage(db, 'u');
     const data = outcome.status === 'done' ? outcome.collection.bytes : NaN;
     // 10 docs × 4 dimensions × 2 bytes (f16); the TREC line is 20 bytes.
-    expect(usage).toEqual({ collectionId: 'u', data, indexes: 1000, embeddings: 80, runs: 20, total: data + 1000 + 80 + 20 });
+    expect(usage).toEqual({ collectionId: 'u', data, indexes: 1000, embeddings: 80, partialEmbeddings: 0, runs: 20, total: data + 1000 + 80 + 20 });
   });
 });

@@ -1,0 +1,197 @@
+import { Dexie } from 'dexie';
+import { decodeMatrix, encodeMatrix, type EncodedMatrix, type VectorEncoding } from '../dense/vector-codec.ts';
+import type { VectorMatrix } from '../dense/vector-matrix.ts';
+import type { EmbeddingChunkRow, EmbeddingSetRow, PlaygroundDatabase } from './db.ts';
+import { settingsKey } from './index-store.ts';
+import { EmbeddingStorageFullError, isQuotaError } from './quota.ts';
+
+/**
+ * Embedding matrices in IndexedDB (`embeddingSets` + `embeddingChunks` of db.ts), written as checkpoints:
+ * an embedding run stores each chunk of vectors it finishes in one transaction together with the set's new
+ * `done`, so a reload, a closed tab or a full disk loses at most the chunk in flight, and the next run goes on
+ * from `done`. A set is used for search only once complete (`done === docCount`): partial sets are resumed,
+ * never read as if they were whole.
+ *
+ * A set is keyed by what its vectors depend on — collection, part, model, dtype, storage encoding and the
+ * model settings that change vectors — and carries a fingerprint of the embedded texts: a set found with
+ * another fingerprint or size (the corpus changed) is started over, not extended.
+ */
+
+/** What a set's vectors depend on, besides the texts. */
+export interface EmbeddingSetSpec {
+  collectionId: string;
+  part: 'corpus' | 'queries';
+  modelId: string;
+  dtype: string;
+  encoding: VectorEncoding;
+  /** Model settings that change vectors (plain JSON). */
+  settings: Record<string, unknown>;
+}
+
+/** The texts a run embeds: how many, and their fingerprint. */
+export interface EmbeddingContent {
+  docCount: number;
+  fingerprint: string;
+}
+
+export type EmbeddingSetLookup =
+  | { status: 'missing' }
+  | { status: 'complete'; row: EmbeddingSetRow }
+  /** Same content, `done < docCount`: an interrupted run to resume. */
+  | { status: 'partial'; row: EmbeddingSetRow }
+  /** Made from other texts (or another encoding): to start over. */
+  | { status: 'stale'; row: EmbeddingSetRow; reason: string };
+
+/** A chunk no longer fits the set: another run restarted or deleted it meanwhile. */
+export class EmbeddingSetChangedError extends Error {
+  override readonly name = 'EmbeddingSetChangedError';
+}
+
+const ENCODING_BYTES = { f32: 4, f16: 2, int8: 1 } as const;
+
+export function embeddingSetKey(spec: EmbeddingSetSpec): string {
+  return [spec.collectionId, spec.part, spec.modelId, spec.dtype, spec.encoding, settingsKey(spec.settings)].join('|');
+}
+
+/** Bytes the stored vectors take (int8 adds one 4-byte scale per row). */
+export function embeddingSetBytes(row: Pick<EmbeddingSetRow, 'done' | 'dimensions' | 'encoding'>): number {
+  const perRow = row.dimensions * ENCODING_BYTES[row.encoding] + (row.encoding === 'int8' ? 4 : 0);
+  return row.done * perRow;
+}
+
+function chunkRange(db: PlaygroundDatabase, setKey: string) {
+  return db.embeddingChunks.where('[setKey+start]').between([setKey, Dexie.minKey], [setKey, Dexie.maxKey], true, true);
+}
+
+function lookup(row: EmbeddingSetRow | undefined, content: EmbeddingContent, encoding?: VectorEncoding): EmbeddingSetLookup {
+  if (row === undefined) return { status: 'missing' };
+  if (row.fingerprint !== content.fingerprint || row.docCount !== content.docCount) {
+    return { status: 'stale', row, reason: `made from other texts (${row.docCount} texts, fingerprint ${row.fingerprint})` };
+  }
+  if (encoding !== undefined && row.encoding !== encoding) return { status: 'stale', row, reason: `stored as ${row.encoding}` };
+  return row.done >= row.docCount ? { status: 'complete', row } : { status: 'partial', row };
+}
+
+/** The stored set under `key`, and whether it is complete, resumable or stale for `content`. */
+export async function findEmbeddingSet(db: PlaygroundDatabase, key: string, content: EmbeddingContent): Promise<EmbeddingSetLookup> {
+  return lookup(await db.embeddingSets.get(key), content);
+}
+
+/**
+ * The set to work on: the stored one when it holds these texts (complete or partial), otherwise a new empty
+ * one (a stale set and its chunks are deleted first). One transaction.
+ */
+export async function beginEmbeddingSet(db: PlaygroundDatabase, spec: EmbeddingSetSpec, content: EmbeddingContent, device: string): Promise<EmbeddingSetRow> {
+  const key = embeddingSetKey(spec);
+  return db.transaction('rw', db.embeddingSets, db.embeddingChunks, async () => {
+    const found = lookup(await db.embeddingSets.get(key), content, spec.encoding);
+    if (found.status === 'complete' || found.status === 'partial') return found.row;
+    await chunkRange(db, key).delete();
+    const now = Date.now();
+    const row: EmbeddingSetRow = {
+      key,
+      collectionId: spec.collectionId,
+      part: spec.part,
+      modelId: spec.modelId,
+      dtype: spec.dtype,
+      settings: spec.settings,
+      encoding: spec.encoding,
+      fingerprint: content.fingerprint,
+      dimensions: 0,
+      docCount: content.docCount,
+      done: 0,
+      device,
+      embedMs: 0,
+      createdAt: now,
+      updatedAt: now,
+    };
+    await db.embeddingSets.put(row);
+    return row;
+  });
+}
+
+export interface ChunkToStore {
+  /** Ids of the chunk's rows, which are rows `set.done …` of the set. */
+  ids: readonly string[];
+  vectors: VectorMatrix;
+  /** Time it took to embed them. */
+  embedMs: number;
+  /** The device they were embedded on. */
+  device?: string;
+}
+
+/**
+ * Stores the next checkpoint: the chunk's vectors become rows `set.done … set.done + count − 1`, and the set's
+ * `done` moves past them, in one transaction (both or neither). `set` must be the row as last returned by
+ * `beginEmbeddingSet` or this function; resolves with the updated row. Rejects with
+ * `EmbeddingSetChangedError` when the stored set is no longer that row (deleted, or restarted by another run),
+ * and with `EmbeddingStorageFullError` when the browser refuses to store more (the earlier checkpoints stay).
+ */
+export async function appendEmbeddingChunk(db: PlaygroundDatabase, set: EmbeddingSetRow, chunk: ChunkToStore, label = set.collectionId): Promise<EmbeddingSetRow> {
+  const count = chunk.vectors.rows;
+  if (chunk.ids.length !== count) throw new RangeError(`a chunk of ${count} vectors with ${chunk.ids.length} ids`);
+  if (set.dimensions !== 0 && chunk.vectors.dim !== set.dimensions) throw new RangeError(`vectors of ${chunk.vectors.dim} dimensions for a set of ${set.dimensions}`);
+  if (set.done + count > set.docCount) throw new RangeError(`rows ${set.done}–${set.done + count - 1} past the set's ${set.docCount}`);
+  const encoded = encodeMatrix(chunk.vectors, set.encoding);
+  const row: EmbeddingChunkRow = { setKey: set.key, start: set.done, count, ids: [...chunk.ids], data: encoded.data };
+  if (encoded.scales !== undefined) row.scales = encoded.scales;
+  const embedMs = set.embedMs + chunk.embedMs;
+  const done = set.done + count;
+  const next: EmbeddingSetRow = {
+    ...set,
+    dimensions: chunk.vectors.dim,
+    done,
+    device: chunk.device ?? set.device,
+    embedMs,
+    updatedAt: Date.now(),
+    ...(embedMs > 0 ? { docsPerSecond: (done * 1000) / embedMs } : {}),
+  };
+  try {
+    await db.transaction('rw', db.embeddingSets, db.embeddingChunks, async () => {
+      const current = await db.embeddingSets.get(set.key);
+      if (current === undefined || current.createdAt !== set.createdAt || current.done !== set.done) {
+        throw new EmbeddingSetChangedError(`the embeddings of ${label} were ${current === undefined ? 'deleted' : 'changed by another run'} while this one ran`);
+      }
+      await db.embeddingChunks.put(row);
+      await db.embeddingSets.put(next);
+    });
+  } catch (error) {
+    if (isQuotaError(error)) throw new EmbeddingStorageFullError(label, set.done, set.docCount, { cause: error });
+    throw error;
+  }
+  return next;
+}
+
+/**
+ * Rows `0 … done − 1` of a set: ids and vectors (decoded to float32), read chunk by chunk in row order.
+ * Throws when the chunks do not tile the rows (a damaged set: delete it and embed again).
+ */
+export async function readEmbeddingSet(db: PlaygroundDatabase, set: EmbeddingSetRow): Promise<{ ids: string[]; vectors: VectorMatrix }> {
+  const dim = set.dimensions;
+  const data = new Float32Array(set.done * dim);
+  const ids: string[] = [];
+  let next = 0;
+  await chunkRange(db, set.key).each((chunk) => {
+    if (next >= set.done) return;
+    if (chunk.start !== next || chunk.ids.length !== chunk.count) throw new Error(`the stored embeddings of ${set.collectionId} are damaged (a chunk at row ${chunk.start}, expected ${next})`);
+    const encoded: EncodedMatrix = { encoding: set.encoding, rows: chunk.count, dim, data: chunk.data, ...(chunk.scales === undefined ? {} : { scales: chunk.scales }) };
+    data.set(decodeMatrix(encoded).data, next * dim);
+    for (const id of chunk.ids) ids.push(id);
+    next += chunk.count;
+  });
+  if (next < set.done) throw new Error(`the stored embeddings of ${set.collectionId} are damaged (${next} of ${set.done} rows found)`);
+  return { ids, vectors: { rows: set.done, dim, data } };
+}
+
+/** Deletes a set and its chunks. */
+export async function deleteEmbeddingSet(db: PlaygroundDatabase, key: string): Promise<void> {
+  await db.transaction('rw', db.embeddingSets, db.embeddingChunks, async () => {
+    await chunkRange(db, key).delete();
+    await db.embeddingSets.delete(key);
+  });
+}
+
+/** The sets of a collection (complete and partial), without their vectors. */
+export function listEmbeddingSets(db: PlaygroundDatabase, collectionId: string): Promise<EmbeddingSetRow[]> {
+  return db.embeddingSets.where('collectionId').equals(collectionId).toArray();
+}
