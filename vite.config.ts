@@ -1,5 +1,6 @@
 import { defineConfig } from 'vite';
 import { svelte } from '@sveltejs/vite-plugin-svelte';
+import { contentSecurityPolicyPlugin } from './scripts/vite/content-security-policy.ts';
 
 /**
  * Cross-origin isolation lets onnxruntime-web run WASM on several threads (SharedArrayBuffer).
@@ -12,7 +13,8 @@ const isolation = {
 };
 
 export default defineConfig({
-  plugins: [svelte()],
+  // The Content-Security-Policy (scripts/vite/content-security-policy.ts); RP_EXTRA_CONNECT_SRC adds hosts.
+  plugins: [svelte(), contentSecurityPolicyPlugin()],
   worker: { format: 'es' },
   server: { headers: isolation },
   preview: { headers: isolation },

@@ -12,10 +12,13 @@ import * as Comlink from 'comlink';
 import { Bm25Service, type IndexProgress, type OpenIndexRequest } from '../src/lib/bm25-wasm/bm25-service.ts';
 import { fetchBm25Kernel } from '../src/lib/bm25-wasm/kernel-url.ts';
 import { database } from '../src/lib/storage/db.ts';
+import './policy-violations.ts';
 
 const service = new Bm25Service({ db: database(), loadKernel: () => fetchBm25Kernel() });
 
 const api = {
+  /** Answers as soon as the worker's event loop is free (the page's liveness check). */
+  ping: () => true,
   openIndex: (request: OpenIndexRequest, onProgress?: (progress: IndexProgress) => void) => service.openIndex(request, onProgress),
   cancel: () => service.cancel(),
   info: (collectionId: string) => service.info(collectionId),

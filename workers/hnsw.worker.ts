@@ -9,6 +9,7 @@ import { exactTopK } from '../src/lib/dense/exact-search.ts';
 import { HnswIndex, type HnswParams } from '../src/lib/dense/hnsw-index.ts';
 import type { ScoredRow } from '../src/lib/dense/top-k.ts';
 import { matrixRow, type VectorMatrix } from '../src/lib/dense/vector-matrix.ts';
+import './policy-violations.ts';
 
 let corpus: VectorMatrix | undefined;
 let index: HnswIndex | undefined;

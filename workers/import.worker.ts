@@ -19,16 +19,28 @@ import { expandInputs, inspectEntries, localImportPlan, type LocalInput } from '
 import { starterImportPlan, type StarterTexts } from '../src/lib/import/starter-plan.ts';
 import { recoverInterruptedImports } from '../src/lib/storage/collections.ts';
 import { database } from '../src/lib/storage/db.ts';
+import { explainBlocked, violationCount, violationsSettled } from './policy-violations.ts';
 
 const running = new Map<string, AbortController>();
+
+/** A failed download that the Content-Security-Policy blocked says so (policy-violations.ts). */
+async function explained(outcome: ImportOutcome, since: number): Promise<ImportOutcome> {
+  if (outcome.status !== 'failed') return outcome;
+  await violationsSettled();
+  const { error } = outcome;
+  const explanation = explainBlocked(new Error(error.reason ?? error.message), since);
+  if (!(explanation instanceof Error) || explanation.cause === undefined) return outcome;
+  return { status: 'failed', error: { ...error, message: explanation.message, ...(error.reason === undefined ? {} : { reason: explanation.message }) } };
+}
 
 async function tracked(importId: string, work: (signal: AbortSignal) => Promise<ImportOutcome>): Promise<ImportOutcome> {
   const controller = new AbortController();
   running.set(importId, controller);
+  const since = violationCount();
   try {
-    return await work(controller.signal);
+    return await explained(await work(controller.signal), since);
   } catch (error) {
-    return controller.signal.aborted ? { status: 'cancelled' } : { status: 'failed', error: importFailure(error) };
+    return controller.signal.aborted ? { status: 'cancelled' } : await explained({ status: 'failed', error: importFailure(error) }, since);
   } finally {
     running.delete(importId);
   }
@@ -46,6 +58,9 @@ function describeInputs(inputs: readonly LocalInput[]): string {
 type Progress = (progress: ImportProgress) => void;
 
 const api = {
+  /** Answers as soon as the worker's event loop is free (the page's liveness check). */
+  ping: () => true,
+
   /** Downloads a catalog entry from `hubUrl` and imports it. */
   importHub(request: { importId: string; entryId: string; hubUrl: string }, onProgress?: Progress): Promise<ImportOutcome> {
     return tracked(request.importId, async (signal) => {

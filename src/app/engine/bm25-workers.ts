@@ -2,6 +2,11 @@
  * The BM25 backend of the page: one BM25 worker (workers/bm25.worker.ts) per analyzer. A worker keeps one
  * open index per collection, so two analyzers of the same collection need two workers; each reads the
  * documents from IndexedDB itself and stores the index it builds.
+ *
+ * Each worker is watched (WorkerWatch): when it crashes — an `error` event (it threw at top level or
+ * later), a WebAssembly abort or out-of-memory error, or no answer to pings — its calls reject with a
+ * message naming it, it is dropped, and `onLost` tells the engine; the next call starts a fresh worker,
+ * which loads the stored index again (or builds it, if the crash interrupted the build).
  */
 import * as Comlink from 'comlink';
 import type { Bm25WorkerApi } from '../../../workers/bm25.worker.ts';
@@ -10,57 +15,93 @@ import type { IndexInfo, IndexProgress } from '../../lib/bm25-wasm/bm25-service.
 import type { Bm25Explanation } from '../../lib/bm25/bm25-explain.ts';
 import type { Bm25Params } from '../../lib/bm25/bm25-similarity.ts';
 import type { Hit } from '../../lib/types.ts';
+import { WorkerWatch, type WorkerCrashedError } from '../../lib/workers/worker-watch.ts';
 import type { Bm25Backend, Bm25SearchParams } from './backends.ts';
 import type { QueryInput } from './column-ranking.ts';
 
 interface Bm25Worker {
   worker: Worker;
   api: Comlink.Remote<Bm25WorkerApi>;
+  watch: WorkerWatch;
+}
+
+export interface Bm25WorkersOptions {
+  /** A worker died: the indexes it held open are gone. */
+  onLost?: (analyzer: AnalyzerName, error: WorkerCrashedError) => void;
+  /** Creates the worker of an analyzer (default: workers/bm25.worker.ts). */
+  createWorker?: (analyzer: AnalyzerName) => Worker;
+}
+
+function createBm25Worker(analyzer: AnalyzerName): Worker {
+  return new Worker(new URL('../../../workers/bm25.worker.ts', import.meta.url), { type: 'module', name: `bm25-${analyzer}` });
 }
 
 export class Bm25Workers implements Bm25Backend {
   private readonly workers = new Map<AnalyzerName, Bm25Worker>();
 
-  private worker(analyzer: AnalyzerName): Comlink.Remote<Bm25WorkerApi> {
+  constructor(private readonly options: Bm25WorkersOptions = {}) {}
+
+  private worker(analyzer: AnalyzerName): Bm25Worker {
     let entry = this.workers.get(analyzer);
-    if (entry === undefined) {
-      const worker = new Worker(new URL('../../../workers/bm25.worker.ts', import.meta.url), { type: 'module', name: `bm25-${analyzer}` });
-      entry = { worker, api: Comlink.wrap<Bm25WorkerApi>(worker) };
+    if (entry === undefined || entry.watch.dead) {
+      const worker = (this.options.createWorker ?? createBm25Worker)(analyzer);
+      const api = Comlink.wrap<Bm25WorkerApi>(worker);
+      const created: Bm25Worker = {
+        worker,
+        api,
+        watch: new WorkerWatch(worker, {
+          label: `The BM25 worker (${analyzer} analyzer)`,
+          ping: () => api.ping(),
+          onCrash: (error) => {
+            if (this.workers.get(analyzer) === created) this.workers.delete(analyzer);
+            this.options.onLost?.(analyzer, error);
+          },
+        }),
+      };
+      entry = created;
       this.workers.set(analyzer, entry);
     }
-    return entry.api;
+    return entry;
+  }
+
+  /** A call to the analyzer's worker, rejected with WorkerCrashedError if the worker dies meanwhile. */
+  private call<T>(analyzer: AnalyzerName, call: (api: Comlink.Remote<Bm25WorkerApi>) => Promise<T>): Promise<T> {
+    const { api, watch } = this.worker(analyzer);
+    return watch.guard(call(api));
   }
 
   async open(collectionId: string, analyzer: AnalyzerName, onProgress: (progress: IndexProgress) => void, signal: AbortSignal): Promise<IndexInfo> {
     signal.throwIfAborted();
-    const api = this.worker(analyzer);
+    const { api } = this.worker(analyzer);
     const cancel = () => void api.cancel();
     signal.addEventListener('abort', cancel);
     try {
-      return await api.openIndex({ collectionId, analyzer }, Comlink.proxy(onProgress));
+      return await this.call(analyzer, (remote) => remote.openIndex({ collectionId, analyzer }, Comlink.proxy(onProgress)));
     } finally {
       signal.removeEventListener('abort', cancel);
     }
   }
 
   async search(collectionId: string, analyzer: AnalyzerName, queries: readonly QueryInput[], params: Bm25SearchParams): Promise<Hit[][]> {
-    const api = this.worker(analyzer);
     const options = { k: params.k, k1: params.k1, b: params.b };
     const withIds = queries.filter((query): query is QueryInput & { id: string } => query.id !== undefined);
     if (queries.length > 1 && withIds.length === queries.length) {
-      const run = await api.searchMany(collectionId, withIds.map(({ id, text }) => ({ id, text })), options);
+      const run = await this.call(analyzer, (api) => api.searchMany(collectionId, withIds.map(({ id, text }) => ({ id, text })), options));
       return withIds.map((query) => run.get(query.id) ?? []);
     }
-    return Promise.all(queries.map((query) => api.search(collectionId, query.id === undefined ? { text: query.text } : { id: query.id, text: query.text }, options)));
+    return Promise.all(
+      queries.map((query) => this.call(analyzer, (api) => api.search(collectionId, query.id === undefined ? { text: query.text } : { id: query.id, text: query.text }, options))),
+    );
   }
 
   explain(collectionId: string, analyzer: AnalyzerName, queryText: string, docId: string, params: Bm25Params): Promise<Bm25Explanation> {
-    return this.worker(analyzer).explain(collectionId, queryText, docId, { k1: params.k1, b: params.b });
+    return this.call(analyzer, (api) => api.explain(collectionId, queryText, docId, { k1: params.k1, b: params.b }));
   }
 
   /** Stops every worker (indexes stay stored in IndexedDB). */
   close(): void {
-    for (const { worker, api } of this.workers.values()) {
+    for (const { worker, api, watch } of this.workers.values()) {
+      watch.stop();
       api[Comlink.releaseProxy]();
       worker.terminate();
     }

@@ -1,26 +1,42 @@
 /**
- * The dense backend of the page: one dense column worker (dense.worker.ts) per model, device and dtype,
- * opened with the WebGPU → WASM fallback of src/lib/dense/embedding-client.ts. Each worker holds its model
- * and the corpus vectors of the collections it was asked about.
+ * The dense backend of the page: one dense column worker (workers/dense.worker.ts) per model, device and
+ * dtype, opened with the WebGPU → WASM fallback of src/lib/dense/embedding-client.ts (chooseDevice picks
+ * WASM for `auto` on a software adapter). Each worker holds its model and the corpus vectors of the
+ * collections it was asked about.
+ *
+ * Failures:
+ * - a model that does not load rejects `open` with the worker's message (model, file or URL, what to do);
+ *   the next `open` tries again in a fresh worker;
+ * - WebGPU failing after the model loaded (device lost, out of memory, any error of a WebGPU session) while
+ *   embedding or searching: the model is loaded on WASM in a fresh worker, the collections open in the old
+ *   one are opened again there (their vectors come from the embedding cache), the call is retried, and a
+ *   notice says why;
+ * - a worker that crashes (WorkerWatch: an `error` event, a WebAssembly abort, no answer) is dropped and
+ *   `onLost` tells the engine, which prepares the column again on its next ranking.
  */
 import * as Comlink from 'comlink';
-import { probeDevices, type DeviceProbe } from '../../lib/dense/device.ts';
 import type { EmbeddingDevice } from '../../lib/dense/embedder.ts';
 import { openEmbeddingWorker, type EmbeddingWorkerHandle } from '../../lib/dense/embedding-client.ts';
 import type { ModelSourceConfig } from '../../lib/dense/model-source.ts';
 import { resolveModelSpec } from '../../lib/dense/registry.ts';
 import type { DenseSettings } from '../../lib/retrievers/config.ts';
 import type { Hit } from '../../lib/types.ts';
+import { WorkerCrashedError } from '../../lib/workers/worker-watch.ts';
+import type { DenseCorpusRequest } from './dense-corpus.ts';
 import type { DenseBackend, DenseOpenInfo, DenseProgress } from './backends.ts';
-import type { DenseWorkerApi } from './dense.worker.ts';
+import type { DenseWorkerApi } from '../../../workers/dense.worker.ts';
 
 interface DenseWorker {
   api: Comlink.Remote<DenseWorkerApi>;
   handle: EmbeddingWorkerHandle;
+  /** Collections opened in this worker, to open them again after a fallback. */
+  opened: Map<string, DenseCorpusRequest>;
+  /** Why this worker runs on WASM although WebGPU was tried. */
+  fallbackReason?: string;
 }
 
 function createDenseWorker(): Worker {
-  return new Worker(new URL('./dense.worker.ts', import.meta.url), { type: 'module', name: 'dense' });
+  return new Worker(new URL('../../../workers/dense.worker.ts', import.meta.url), { type: 'module', name: 'dense' });
 }
 
 /** The app's own models are served from <base>/models/; `?remoteHost=` points hub ids at a mirror with the hub layout. */
@@ -31,28 +47,22 @@ export function appModelSource(): ModelSourceConfig {
     : { localModelPath: `${import.meta.env.BASE_URL}models/`, remoteHost };
 }
 
-/** Why a model did not load, in words that say what to do. */
-function loadFailure(model: string, error: unknown): string {
-  const reason = error instanceof Error ? error.message : String(error);
-  const spec = resolveModelSpec(model);
-  if (spec.source === 'local') return `Could not load ${model} (${reason}). The project's own models are built by \`npm run models\`.`;
-  return `Could not load ${model} from the hub (${reason}). Check the id, and that huggingface.co is reachable (or open the page with ?remoteHost= pointing at a mirror).`;
+function messageOf(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
 }
 
-/** A WebGPU adapter that is a CPU rasterizer (SwiftShader, llvmpipe…): slower than WASM, often 10×. */
-export function isSoftwareAdapter(probe: DeviceProbe): boolean {
-  const adapter = probe.adapter;
-  if (adapter === undefined) return false;
-  return /swiftshader|llvmpipe|lavapipe|software|basic render/i.test(`${adapter.vendor} ${adapter.architecture} ${adapter.description}`);
+function isAbort(error: unknown): boolean {
+  return (error as { name?: unknown } | null)?.name === 'AbortError';
 }
 
-/**
- * The device to ask for: `auto` means WebGPU on a real GPU, WASM otherwise. On SciFact, GloVe embeds
- * 5,183 documents in 1.7 s on WASM and in 24.6 s on headless chromium's SwiftShader WebGPU adapter.
- */
-async function requestedDevice(choice: DenseSettings['device']): Promise<EmbeddingDevice | 'auto'> {
-  if (choice !== 'auto') return choice;
-  return isSoftwareAdapter(await probeDevices()) ? 'wasm' : 'auto';
+/** Why a model did not load: the worker's own message when it names the file, else the model and the reason. */
+function loadFailure(model: string, error: unknown): Error {
+  if ((error as { name?: unknown } | null)?.name === 'ModelLoadError' || error instanceof WorkerCrashedError) return error as Error;
+  return new Error(`Could not load the model ${model}: ${messageOf(error)}`, { cause: error });
+}
+
+function workerKey(settings: Pick<DenseSettings, 'model' | 'device' | 'dtype'>): string {
+  return `${settings.model}|${settings.device}|${settings.dtype}`;
 }
 
 function untilAborted<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
@@ -64,18 +74,25 @@ function untilAborted<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
   });
 }
 
-function workerKey(settings: DenseSettings): string {
-  return `${settings.model}|${settings.device}|${settings.dtype}`;
+export interface DenseWorkersOptions {
+  source?: () => ModelSourceConfig;
+  /** A worker of these settings died: what it held (models, open corpora) is gone. */
+  onLost?: (settings: Pick<DenseSettings, 'model' | 'device' | 'dtype'>, error: WorkerCrashedError) => void;
+  /** A model moved from WebGPU to WASM after a failure at query time (`open` reports it in its result). */
+  onFallback?: (settings: Pick<DenseSettings, 'model' | 'device' | 'dtype'>, reason: string) => void;
 }
 
 export class DenseWorkers implements DenseBackend {
   private readonly workers = new Map<string, Promise<DenseWorker>>();
   private readonly downloads = new Map<string, Set<(progress: DenseProgress) => void>>();
+  private readonly source: () => ModelSourceConfig;
 
-  constructor(private readonly source: () => ModelSourceConfig = appModelSource) {}
+  constructor(private readonly options: DenseWorkersOptions = {}) {
+    this.source = options.source ?? appModelSource;
+  }
 
   /** The worker of these settings, loading its model on first use (a failed load is retried next time). */
-  private worker(settings: DenseSettings, onProgress: (progress: DenseProgress) => void): Promise<DenseWorker> {
+  private worker(settings: DenseSettings, onProgress: (progress: DenseProgress) => void, device: EmbeddingDevice | 'auto' = settings.device): Promise<DenseWorker> {
     const key = workerKey(settings);
     let listeners = this.downloads.get(key);
     if (listeners === undefined) this.downloads.set(key, (listeners = new Set()));
@@ -85,28 +102,32 @@ export class DenseWorkers implements DenseBackend {
       const fanOut = (e: { file: string; loaded: number; total: number }) => {
         for (const listener of this.downloads.get(key) ?? []) listener({ phase: 'model', ...e });
       };
-      worker = requestedDevice(settings.device)
-        .then((device) =>
-          openEmbeddingWorker(createDenseWorker, {
-            spec: resolveModelSpec(settings.model),
-            device,
-            dtype: settings.dtype,
-            source: this.source(),
-            onDownload: fanOut,
-          }),
-        )
-        .then(
-        (handle) => ({
-          handle,
+      const name = settings.model.split('/').pop() ?? settings.model;
+      const started: Promise<DenseWorker> = openEmbeddingWorker(
+        createDenseWorker,
+        { spec: resolveModelSpec(settings.model), device, dtype: settings.dtype, source: this.source(), onDownload: fanOut },
+        {
+          label: `The dense worker of ${name}`,
+          onCrash: (error) => {
+            if (this.workers.get(key) !== started) return;
+            this.workers.delete(key);
+            this.options.onLost?.(settings, error);
+          },
+        },
+      ).then(
+        (handle) => {
           // openEmbeddingWorker types the remote as the embed worker's API; this worker offers a superset.
-          api: handle.api as unknown as Comlink.Remote<DenseWorkerApi>,
-        }),
+          const entry: DenseWorker = { handle, api: handle.api as unknown as Comlink.Remote<DenseWorkerApi>, opened: new Map() };
+          if (handle.fallbackReason !== undefined) entry.fallbackReason = handle.fallbackReason;
+          return entry;
+        },
         (error: unknown) => {
-          throw new Error(loadFailure(settings.model, error), { cause: error });
+          throw loadFailure(settings.model, error);
         },
       );
+      worker = started;
       worker.catch(() => {
-        if (this.workers.get(key) === worker) this.workers.delete(key);
+        if (this.workers.get(key) === started) this.workers.delete(key);
       });
       this.workers.set(key, worker);
     }
@@ -116,34 +137,85 @@ export class DenseWorkers implements DenseBackend {
   }
 
   async open(collectionId: string, settings: DenseSettings, onProgress: (progress: DenseProgress) => void, signal: AbortSignal): Promise<DenseOpenInfo> {
+    const request: DenseCorpusRequest = { collectionId, search: settings.search, hnsw: { ...settings.hnsw } };
     // A model load cannot be interrupted; cancelling stops waiting for it (the loaded model stays for next time).
-    const { api, handle } = await untilAborted(this.worker(settings, onProgress), signal);
-    const cancel = () => void api.cancel();
+    let entry = await untilAborted(this.worker(settings, onProgress), signal);
+    let info;
+    try {
+      info = await this.openIn(entry, request, onProgress, signal);
+    } catch (error) {
+      if (!this.mayFallBack(entry, error, signal)) throw error;
+      // The WASM model's own loading is not reported: the job on screen (embedding) goes on, from zero.
+      entry = await untilAborted(this.fallBack(settings, entry, messageOf(error), () => {}), signal);
+      info = await this.openIn(entry, request, onProgress, signal);
+    }
+    const { handle } = entry;
+    const result: DenseOpenInfo = { ...info, model: handle.info.model, device: handle.info.device, dtype: handle.info.dtype };
+    if (entry.fallbackReason !== undefined) result.fallbackReason = entry.fallbackReason;
+    return result;
+  }
+
+  private async openIn(entry: DenseWorker, request: DenseCorpusRequest, onProgress: (progress: DenseProgress) => void, signal: AbortSignal) {
+    const cancel = () => void entry.api.cancel();
     signal.addEventListener('abort', cancel);
     try {
-      const info = await api.open({ collectionId, search: settings.search, hnsw: { ...settings.hnsw } }, Comlink.proxy(onProgress));
-      const result: DenseOpenInfo = { ...info, model: handle.info.model, device: handle.info.device, dtype: handle.info.dtype };
-      if (handle.fallbackReason !== undefined) result.fallbackReason = handle.fallbackReason;
-      return result;
+      const info = await entry.handle.watch.guard(entry.api.open(request, Comlink.proxy(onProgress)));
+      entry.opened.set(request.collectionId, request);
+      return info;
     } finally {
       signal.removeEventListener('abort', cancel);
     }
   }
 
-  private async opened(settings: DenseSettings): Promise<Comlink.Remote<DenseWorkerApi>> {
+  /** A WebGPU worker's failure that a WASM worker may not have (not a cancel). */
+  private mayFallBack(entry: DenseWorker, error: unknown, signal?: AbortSignal): boolean {
+    return entry.handle.info.device === 'webgpu' && !isAbort(error) && signal?.aborted !== true;
+  }
+
+  /**
+   * Replaces a WebGPU worker by a WASM one (a fresh worker: a failed WebGPU session poisons the worker) and
+   * opens there what was open in the old one.
+   */
+  private async fallBack(settings: DenseSettings, failed: DenseWorker, reason: string, onProgress: (progress: DenseProgress) => void): Promise<DenseWorker> {
+    const key = workerKey(settings);
+    const current = this.workers.get(key);
+    // Another call may have fallen back already.
+    if (current !== undefined && (await current.catch(() => undefined)) !== failed) return current;
+    this.workers.delete(key);
+    void failed.handle.close().catch(() => undefined);
+    const entry = await this.worker(settings, onProgress, 'wasm');
+    entry.fallbackReason = reason;
+    for (const request of failed.opened.values()) {
+      if (!entry.opened.has(request.collectionId)) await this.openIn(entry, request, onProgress, new AbortController().signal);
+    }
+    return entry;
+  }
+
+  private async opened(settings: DenseSettings): Promise<DenseWorker> {
     const worker = this.workers.get(workerKey(settings));
     if (worker === undefined) throw new Error(`the model ${settings.model} is not loaded: open it first`);
-    return (await worker).api;
+    return worker;
   }
 
-  async search(collectionId: string, settings: DenseSettings, texts: readonly string[], k: number): Promise<Hit[][]> {
-    const api = await this.opened(settings);
-    return api.search(collectionId, [...texts], k, { search: settings.search, hnsw: { ...settings.hnsw } });
+  /** Runs a query-time call, falling back to WASM once if WebGPU fails under it. */
+  private async query<T>(settings: DenseSettings, call: (api: Comlink.Remote<DenseWorkerApi>) => Promise<T>): Promise<T> {
+    const entry = await this.opened(settings);
+    try {
+      return await entry.handle.watch.guard(call(entry.api));
+    } catch (error) {
+      if (!this.mayFallBack(entry, error)) throw error;
+      const next = await this.fallBack(settings, entry, messageOf(error), () => {});
+      this.options.onFallback?.(settings, messageOf(error));
+      return next.handle.watch.guard(call(next.api));
+    }
   }
 
-  async score(collectionId: string, settings: DenseSettings, texts: readonly string[], candidates: readonly (readonly string[])[]): Promise<number[][]> {
-    const api = await this.opened(settings);
-    return api.score(collectionId, [...texts], candidates.map((ids) => [...ids]));
+  search(collectionId: string, settings: DenseSettings, texts: readonly string[], k: number): Promise<Hit[][]> {
+    return this.query(settings, (api) => api.search(collectionId, [...texts], k, { search: settings.search, hnsw: { ...settings.hnsw } }));
+  }
+
+  score(collectionId: string, settings: DenseSettings, texts: readonly string[], candidates: readonly (readonly string[])[]): Promise<number[][]> {
+    return this.query(settings, (api) => api.score(collectionId, [...texts], candidates.map((ids) => [...ids])));
   }
 
   /** Closes every worker (their models and vectors are freed; the caches stay in IndexedDB). */

@@ -22,9 +22,28 @@ import { DenseWorkers } from './dense-workers.ts';
 import { StoredRuns } from './imported-runs.ts';
 import { RetrievalEngine, type RankedRun, type RankQueriesOptions } from './retrieval-engine.ts';
 
+// A worker that dies is restarted on next use; the engine prepares its columns again (they show the
+// crash as their error, with Retry), and a notice says what happened.
+const bm25 = new Bm25Workers({
+  onLost: (analyzer, error) => {
+    engine.lostBm25(analyzer);
+    notices.info(error.message);
+  },
+});
+const dense = new DenseWorkers({
+  onLost: (settings, error) => {
+    engine.lostDense(settings);
+    notices.info(error.message);
+  },
+  onFallback: (settings, reason) => {
+    engine.movedToWasm(settings, reason);
+    notices.info(`${settings.model.split('/').pop() ?? settings.model} runs on WASM now: WebGPU failed (${reason}).`);
+  },
+});
+
 export const engine = new RetrievalEngine({
-  bm25: new Bm25Workers(),
-  dense: new DenseWorkers(),
+  bm25,
+  dense,
   runs: new StoredRuns(database),
   jobs,
   collectionName: (collectionId) => datasets.collections.find((c) => c.id === collectionId)?.name ?? collectionId,

@@ -582,6 +582,32 @@ export class RetrievalEngine {
 
   // ---- Housekeeping ----
 
+  /**
+   * A BM25 worker died (bm25-workers.ts): the indexes it held open are gone, so every column using this
+   * analyzer prepares again on its next ranking (loading the stored index, or building it).
+   */
+  lostBm25(analyzer: string): void {
+    this.dropResources((key) => key.endsWith(`|bm25|${analyzer}`));
+  }
+
+  /** A dense worker died (dense-workers.ts): its model and corpus vectors are gone; columns using them prepare again. */
+  lostDense(settings: Pick<DenseSettings, 'model' | 'device' | 'dtype'>): void {
+    this.dropResources((key) => key.includes(`|dense|${settings.model}|${settings.device}|${settings.dtype}|`));
+  }
+
+  /** A dense model fell back from WebGPU to WASM while in use (dense-workers.ts): denseInfo says so from now on. */
+  movedToWasm(settings: Pick<DenseSettings, 'model' | 'device' | 'dtype'>, reason: string): void {
+    const part = `|dense|${settings.model}|${settings.device}|${settings.dtype}|`;
+    for (const [key, resource] of this.resources) {
+      const info = resource.value as DenseOpenInfo | undefined;
+      if (key.includes(part) && info !== undefined) resource.value = { ...info, device: 'wasm', fallbackReason: reason };
+    }
+  }
+
+  private dropResources(match: (key: string) => boolean): void {
+    for (const key of [...this.resources.keys()]) if (match(key)) this.resources.delete(key);
+  }
+
   /** Forgets what belongs to a collection (after it was deleted or re-imported). */
   forget(collectionId: string): void {
     const prefix = `${collectionId}@`;

@@ -76,7 +76,7 @@ export class Jobs {
       },
       finish: (detail = '') => settle('done', detail),
       fail: (error) => {
-        if (controller.signal.aborted) settle('cancelled', 'cancelled');
+        if (controller.signal.aborted) settle('cancelled', '');
         else settle('failed', error instanceof Error ? error.message : String(error));
       },
     };

@@ -44,10 +44,27 @@ export async function probeDevices(scope: { navigator?: unknown; crossOriginIsol
   }
 }
 
-/** WebGPU when an adapter exists (and the caller did not ask for WASM), else WASM. */
+/**
+ * A WebGPU adapter that is a CPU rasterizer (SwiftShader, llvmpipe, lavapipe, Microsoft Basic Render
+ * Driver): it runs shaders on the CPU, far slower than onnxruntime's WASM kernels.
+ */
+export function isSoftwareAdapter(probe: DeviceProbe): boolean {
+  const adapter = probe.adapter;
+  if (adapter === undefined) return false;
+  return /swiftshader|llvmpipe|lavapipe|software|basic render/i.test(`${adapter.vendor} ${adapter.architecture} ${adapter.description}`);
+}
+
+/**
+ * The device to load a model on. 'wasm' and 'cpu' are taken as asked; 'webgpu' needs an adapter (else
+ * WASM); 'auto' means WebGPU on a real GPU and WASM otherwise — a software adapter counts as "prefer WASM":
+ * on SciFact, GloVe embeds 5,183 documents in 1.7 s on WASM and in 24.6 s on headless chromium's
+ * SwiftShader adapter.
+ */
 export function chooseDevice(probe: DeviceProbe, preferred: EmbeddingDevice | 'auto' = 'auto'): EmbeddingDevice {
   if (preferred === 'wasm' || preferred === 'cpu') return preferred;
-  return probe.webgpu ? 'webgpu' : 'wasm';
+  if (!probe.webgpu) return 'wasm';
+  if (preferred === 'auto' && isSoftwareAdapter(probe)) return 'wasm';
+  return 'webgpu';
 }
 
 /** The model's dtypes that can run on the device: fp16 only on WebGPU with shader-f16. */

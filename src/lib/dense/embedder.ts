@@ -4,10 +4,12 @@
  *
  * Throughput: texts are embedded longest first in batches whose size adapts (batching.ts), so padding is
  * small and the batch size settles where docs/s stops improving. Each call can report progress and be
- * cancelled with an AbortSignal (checked between batches).
+ * cancelled with an AbortSignal (checked between batches). Calls on one embedder run one after the other
+ * (SessionQueue), never interleaving their batches on the session.
  */
-import { AutoModel, AutoTokenizer, Tensor, pipeline } from '@huggingface/transformers';
+import { AutoModel, AutoTokenizer, Tensor, env, pipeline } from '@huggingface/transformers';
 import { BatchSizer, lengthOrder, progressAt, type EmbedProgress } from './batching.ts';
+import { classifyModelLoadFailure, type FailedRequest, type ModelLoadFailureKind } from './model-source.ts';
 import type { EmbeddingDtype, ModelSpec } from './registry.ts';
 import { normalizeInPlace, type VectorMatrix } from './vector-matrix.ts';
 
@@ -43,7 +45,7 @@ export interface Embedder {
 }
 
 /** Runs one batch: texts → row-major vectors [texts.length, dim]. */
-type BatchRunner = (texts: string[]) => Promise<{ data: Float32Array; dim: number }>;
+export type BatchRunner = (texts: string[]) => Promise<{ data: Float32Array; dim: number }>;
 
 function toFloat32(data: unknown): Float32Array {
   if (data instanceof Float32Array) return data;
@@ -62,12 +64,33 @@ function downloadCallback(options: EmbedderOptions) {
   };
 }
 
+/**
+ * Runs `load` with transformers.js's fetch watched, to name the URLs whose request failed (a network error
+ * names none). One model loads at a time per worker or CLI run, so swapping the global fetch is safe.
+ */
+async function watchingFetches<T>(load: () => Promise<T>, failed: FailedRequest[]): Promise<T> {
+  const previous = env.fetch;
+  env.fetch = async (input: string | URL, init?: unknown) => {
+    try {
+      return await previous(input, init);
+    } catch (error) {
+      failed.push({ url: String(input), error });
+      throw error;
+    }
+  };
+  try {
+    return await load();
+  } finally {
+    env.fetch = previous;
+  }
+}
+
 function normalizeRowsOf(data: Float32Array, dim: number): void {
   for (let offset = 0; offset < data.length; offset += dim) normalizeInPlace(data.subarray(offset, offset + dim));
 }
 
 /** feature-extraction pipeline: transformer models (pooled by transformers.js) and pooled static graphs. */
-async function pipelineRunner(options: EmbedderOptions): Promise<{ run: BatchRunner; dispose: () => Promise<void> }> {
+async function pipelineRunner(options: EmbedderOptions): Promise<SessionRunner> {
   const { spec } = options;
   const extractor = await pipeline('feature-extraction', spec.id, {
     device: options.device,
@@ -99,7 +122,7 @@ async function pipelineRunner(options: EmbedderOptions): Promise<{ run: BatchRun
  * model2vec exports (minishlab/potion-*): the ONNX graph takes all token ids of the batch flattened plus
  * each text's start offset (an EmbeddingBag) and returns `embeddings` [batch, dim], mean-pooled inside.
  */
-async function model2vecRunner(options: EmbedderOptions): Promise<{ run: BatchRunner; dispose: () => Promise<void> }> {
+async function model2vecRunner(options: EmbedderOptions): Promise<SessionRunner> {
   const { spec } = options;
   const progress_callback = downloadCallback(options);
   const tokenizer = await AutoTokenizer.from_pretrained(spec.id, { progress_callback });
@@ -134,20 +157,80 @@ async function model2vecRunner(options: EmbedderOptions): Promise<{ run: BatchRu
   return { run, dispose: async () => void (await model.dispose()) };
 }
 
-/** Loads the model files and creates the session(s). */
+/**
+ * Runs tasks one at a time, in the order they were queued. An ONNX Runtime session is not meant to run two
+ * inferences at once (a WebGPU session shares its buffers between runs), and two embeds whose batches
+ * interleaved would also feed each other's timings to the adaptive batch sizer. A queued task whose signal
+ * aborts before its turn rejects at once and never runs.
+ */
+export class SessionQueue {
+  private tail: Promise<unknown> = Promise.resolve();
+
+  run<T>(task: () => Promise<T>, signal?: AbortSignal): Promise<T> {
+    const result = this.tail.then(() => {
+      signal?.throwIfAborted();
+      return task();
+    });
+    this.tail = result.catch(() => undefined);
+    if (signal === undefined) return result;
+    // Stop waiting as soon as the signal aborts; the queue itself moves on when the task settles.
+    return new Promise<T>((resolve, reject) => {
+      const stop = () => reject(signal.reason);
+      if (signal.aborted) stop();
+      signal.addEventListener('abort', stop, { once: true });
+      result.then(resolve, reject).finally(() => signal.removeEventListener('abort', stop));
+    });
+  }
+}
+
+/** What runs a model: one batch at a time, and its release. */
+export interface SessionRunner {
+  run: BatchRunner;
+  dispose: () => Promise<void>;
+}
+
+/** An Embedder over a runner, with its calls serialized (SessionQueue) and texts batched (embedBatched). */
+export function embedderFromRunner(runner: SessionRunner, info: { spec: ModelSpec; device: EmbeddingDevice; dtype: EmbeddingDtype }): Embedder {
+  const queue = new SessionQueue();
+  const defaultInitial = info.spec.kind === 'transformer' ? 16 : 64;
+  return {
+    ...info,
+    embed: (texts, embedOptions = {}) =>
+      queue.run(() => embedBatched(runner.run, texts, { initialBatchSize: defaultInitial, ...embedOptions }), embedOptions.signal),
+    embedEach: (texts, embedOptions = {}) => queue.run(() => embedEach(runner.run, texts, embedOptions.signal), embedOptions.signal),
+    // After the running call: releasing a session under a running inference fails in onnxruntime.
+    dispose: () => queue.run(runner.dispose),
+  };
+}
+
+/**
+ * Loads the model files and creates the session(s), from where configureModelSource (model-source.ts)
+ * pointed transformers.js. A failure is rethrown as one message that names the model, the file or URL,
+ * and what to do (describeModelLoadFailure); the original error is its `cause`.
+ */
 export async function loadEmbedder(options: EmbedderOptions): Promise<Embedder> {
   const { spec, device, dtype } = options;
   if (!spec.dtypes.includes(dtype)) throw new Error(`${spec.id} has no ${dtype} weights (has ${spec.dtypes.join(', ')})`);
-  const runner = spec.kind === 'model2vec' ? await model2vecRunner(options) : await pipelineRunner(options);
-  const defaultInitial = spec.kind === 'transformer' ? 16 : 64;
-  return {
-    spec,
-    device,
-    dtype,
-    embed: (texts, embedOptions = {}) => embedBatched(runner.run, texts, { initialBatchSize: defaultInitial, ...embedOptions }),
-    embedEach: (texts, embedOptions = {}) => embedEach(runner.run, texts, embedOptions.signal),
-    dispose: runner.dispose,
-  };
+  const failedFetches: FailedRequest[] = [];
+  try {
+    const runner = await watchingFetches(() => (spec.kind === 'model2vec' ? model2vecRunner(options) : pipelineRunner(options)), failedFetches);
+    return embedderFromRunner(runner, { spec, device, dtype });
+  } catch (error) {
+    const { kind, message } = classifyModelLoadFailure(spec, dtype, error, failedFetches);
+    throw new ModelLoadError(message, kind, { cause: error });
+  }
+}
+
+/** A model that did not load; the message says which file and what to do. */
+export class ModelLoadError extends Error {
+  override name = 'ModelLoadError';
+  constructor(
+    message: string,
+    readonly kind: ModelLoadFailureKind,
+    options?: { cause?: unknown },
+  ) {
+    super(message, options);
+  }
 }
 
 /** The batching loop, separate from the model so tests can drive it with a fake runner. */

@@ -1,10 +1,13 @@
 /**
  * Page-side handle on an embedding worker, with the device fallback the issue requires: try WebGPU when
- * an adapter exists; if loading or a first warm-up batch fails, terminate that worker and load the model
- * on WASM in a fresh one (a failed WebGPU session poisons later WASM sessions in the same worker).
+ * chooseDevice picks it (a real GPU, or WebGPU asked for); if loading or a first warm-up batch fails,
+ * terminate that worker and load the model on WASM in a fresh one (a failed WebGPU session poisons later
+ * WASM sessions in the same worker). The worker is watched from the start (WorkerWatch): a worker that
+ * throws at top level or dies fails the load instead of leaving it waiting forever.
  */
 import * as Comlink from 'comlink';
 import type { EmbedWorkerApi, LoadedInfo } from '../../../workers/embed.worker.ts';
+import { WorkerWatch, type WorkerCrashedError } from '../workers/worker-watch.ts';
 import { chooseDevice, probeDevices, usableDtypes, type DeviceProbe } from './device.ts';
 import type { EmbeddingDevice } from './embedder.ts';
 import type { ModelSourceConfig } from './model-source.ts';
@@ -26,15 +29,34 @@ export interface EmbeddingWorkerHandle {
   probe: DeviceProbe;
   /** Why WebGPU was abandoned, when the handle fell back to WASM. */
   fallbackReason?: string;
+  /** Guard calls with `watch.guard(api.…)`; `watch.crashed` rejects when the worker dies. */
+  watch: WorkerWatch;
   close(): Promise<void>;
 }
 
-async function start(createWorker: () => Worker, request: OpenEmbedderRequest, device: EmbeddingDevice, dtype: EmbeddingDtype) {
+export interface WorkerWatchSettings {
+  /** For messages ("The dense worker (glove-100d-sif)"); default "The embedding worker (<model>)". */
+  label?: string;
+  onCrash?: (error: WorkerCrashedError) => void;
+}
+
+async function start(createWorker: () => Worker, request: OpenEmbedderRequest, device: EmbeddingDevice, dtype: EmbeddingDtype, watching: WorkerWatchSettings) {
   const worker = createWorker();
   const api = Comlink.wrap<EmbedWorkerApi>(worker);
+  const label = watching.label ?? `The embedding worker (${request.spec.id})`;
+  let loaded = false;
+  const watch = new WorkerWatch(worker, {
+    label,
+    ping: () => api.ping(),
+    // Crashes while loading fail the load (and may fall back); the owner hears of later ones.
+    onCrash: (error) => {
+      if (loaded) watching.onCrash?.(error);
+    },
+  });
   const close = async () => {
+    watch.stop();
     try {
-      await api.dispose();
+      if (!watch.dead) await Promise.race([api.dispose(), new Promise((resolve) => setTimeout(resolve, 5000))]);
     } finally {
       api[Comlink.releaseProxy]();
       worker.terminate();
@@ -42,18 +64,20 @@ async function start(createWorker: () => Worker, request: OpenEmbedderRequest, d
   };
   try {
     const onDownload = request.onDownload ? Comlink.proxy(request.onDownload) : undefined;
-    const info = await api.load({ spec: request.spec, device, dtype, source: request.source, files: request.files }, onDownload);
+    const info = await watch.guard(api.load({ spec: request.spec, device, dtype, source: request.source, files: request.files }, onDownload));
     // Shader compilation and many WebGPU failures only happen on the first run.
-    await api.embed(['warm-up'], { batchSize: 1 });
-    return { api, info, close };
+    await watch.guard(api.embed(['warm-up'], { batchSize: 1 }));
+    loaded = true;
+    return { api, info, close, watch };
   } catch (error) {
+    watch.stop();
     api[Comlink.releaseProxy]();
     worker.terminate();
     throw error;
   }
 }
 
-export async function openEmbeddingWorker(createWorker: () => Worker, request: OpenEmbedderRequest): Promise<EmbeddingWorkerHandle> {
+export async function openEmbeddingWorker(createWorker: () => Worker, request: OpenEmbedderRequest, watching: WorkerWatchSettings = {}): Promise<EmbeddingWorkerHandle> {
   const probe = await probeDevices();
   const device = chooseDevice(probe, request.device ?? 'auto');
   const wanted = request.dtype ?? request.spec.defaultDtype;
@@ -62,14 +86,15 @@ export async function openEmbeddingWorker(createWorker: () => Worker, request: O
     // fp16 needs shader-f16; without it the model's default dtype is used.
     const gpuDtype = usableDtypes(request.spec, 'webgpu', probe).includes(wanted) ? wanted : request.spec.defaultDtype;
     try {
-      return { ...(await start(createWorker, request, 'webgpu', gpuDtype)), probe };
+      return { ...(await start(createWorker, request, 'webgpu', gpuDtype, watching)), probe };
     } catch (error) {
       fallbackReason = error instanceof Error ? error.message : String(error);
     }
   }
   const wasmDtypes = usableDtypes(request.spec, 'wasm', probe);
   const dtype = wasmDtypes.includes(wanted) ? wanted : request.spec.defaultDtype;
-  return { ...(await start(createWorker, request, 'wasm', dtype)), probe, fallbackReason };
+  const handle = await start(createWorker, request, 'wasm', dtype, watching);
+  return fallbackReason === undefined ? { ...handle, probe } : { ...handle, probe, fallbackReason };
 }
 
 /** The worker constructors, in the literal form vite needs to bundle them. */

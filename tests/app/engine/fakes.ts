@@ -96,6 +96,11 @@ export class FakeBm25 implements Bm25Backend {
     };
   }
 
+  /** What a worker crash does: every open index is gone (stored ones stay stored). */
+  lose(): void {
+    this.indexes.clear();
+  }
+
   private index(collectionId: string, analyzer: AnalyzerName): Bm25Index {
     const index = this.indexes.get(`${collectionId}|${analyzer}`);
     if (index === undefined) throw new Error('index not open');
@@ -155,6 +160,11 @@ export class FakeDense implements DenseBackend {
     this.matrix = { rows: this.docs.length, dim: DIM, data };
     onProgress({ phase: 'embedding', done: this.docs.length, total: this.docs.length, docsPerSecond: 100 });
     return { model: settings.model, device: 'wasm', dtype: settings.dtype, dim: DIM, docs: this.docs.length, fromCache: false, embedMs: 1 };
+  }
+
+  /** What a worker crash does: the model and the corpus vectors are gone. */
+  lose(): void {
+    this.matrix = undefined;
   }
 
   private opened(): VectorMatrix {

@@ -1,0 +1,130 @@
+/**
+ * Every request the page and its workers make in a full session goes to the app's own origin or to the
+ * configured dataset hub, and nothing violates the Content-Security-Policy. The session: open the app (the
+ * starter collection is imported) → Explore with three columns (BM25, GloVe, LEDR: BM25 index, model and
+ * embeddings in workers) → download SciFact from the local hub (hub-server.ts, `?hub=`) → Explore a SciFact
+ * query and open a hit → the diagnostics page, its self-test (WASM and WebGPU) and an HNSW graph. Requests are recorded at
+ * the context level (playwright's `request` event sees workers' requests too; the test checks that it saw
+ * some), violations from the page's `securitypolicyviolation` events and the console reports of the page
+ * and its workers (security-watch.ts).
+ *
+ * Last, a hub host the policy does not allow: the download is blocked, the violation is seen (so a
+ * violation would fail the audit above), and the error says which policy blocked what and how to allow it.
+ */
+import type { Page } from 'playwright-core';
+import { afterAll, beforeAll, expect, inject, test } from 'vitest';
+import { launch, screenshot, type BrowserSession } from './harness.ts';
+import { startHubServer, type HubServer } from './hub-server.ts';
+import { watchSecurity, type SecurityWatch } from './security-watch.ts';
+
+let session: BrowserSession;
+let watch: SecurityWatch;
+let hub: HubServer;
+let appUrl: string;
+
+/** Waits until every column has ranked the query in the box. */
+async function settled(page: Page, columns = 3): Promise<void> {
+  await page.waitForFunction(
+    (n) => {
+      const text = (document.querySelector('input[aria-label="Query text"]') as HTMLInputElement | null)?.value;
+      const cards = [...document.querySelectorAll<HTMLElement>('article.column')];
+      return cards.length === n && cards.every((card) => card.dataset['status'] === 'ready' && card.dataset['ranked'] === text);
+    },
+    columns,
+    { timeout: 240_000 },
+  );
+}
+
+function originOf(url: string): string {
+  return new URL(url).origin;
+}
+
+beforeAll(async () => {
+  appUrl = inject('appUrl');
+  hub = await startHubServer();
+  session = await launch();
+  watch = await watchSecurity(session);
+});
+
+afterAll(async () => {
+  await session?.close();
+  await hub?.close();
+});
+
+test('a full session requests only the app and the configured hub, with no policy violation', async () => {
+  const { page, errors } = session;
+  // The app, the starter, Explore with three columns.
+  await page.goto(appUrl);
+  await settled(page);
+  expect(await page.locator('article.column h2').allTextContents()).toEqual(['BM25 (k1 0.9, b 0.4)', 'Dense: glove-100d-sif', 'LEDR (K 1000)']);
+
+  // SciFact from the local hub.
+  await page.goto(`${appUrl}/?hub=${encodeURIComponent(hub.url)}`);
+  await page.getByRole('button', { name: 'Datasets' }).click();
+  await page.locator('tr[data-entry="beir/scifact"] button').click();
+  await page.locator('tr[data-collection="beir/scifact"]').waitFor({ timeout: 180_000 });
+
+  // A SciFact query in Explore, and a hit's detail.
+  await page.getByRole('button', { name: 'Explore' }).click();
+  await expect.poll(() => page.getByLabel('Collection').inputValue()).toBe('beir/scifact');
+  await settled(page);
+  await page.locator('article.column').first().locator('button.hit').first().click();
+  await page.getByRole('dialog').locator('table').first().waitFor();
+  await screenshot(page, 'security-requests-scifact');
+  await page.keyboard.press('Escape');
+
+  // The diagnostics page, with its self-test on both devices and an HNSW graph (hnswlib-wasm, whose
+  // workers have a policy of their own: scripts/vite/content-security-policy.ts).
+  await page.goto(`${appUrl}/diagnostics.html`);
+  await page.click('#run-selftest');
+  await page.waitForSelector('#selftest[data-done="true"]', { timeout: 240_000 });
+  const graph = await page.evaluate(() =>
+    (window as unknown as { rpDiagnostics: { hnswRoundTrip(r: object): Promise<{ recall: number }> } }).rpDiagnostics.hnswRoundTrip({
+      filename: 'audit.hnsw',
+      rows: 500,
+      dim: 16,
+      queries: 10,
+      k: 10,
+      params: { M: 16, efConstruction: 100, efSearch: 50 },
+      phase: 'save',
+    }),
+  );
+  expect(graph.recall).toBeGreaterThan(0.9);
+  await screenshot(page, 'security-requests-diagnostics');
+
+  const allowed = new Set([originOf(appUrl), originOf(hub.url)]);
+  const outside = watch.requests.filter((url) => !allowed.has(originOf(url)));
+  console.log(
+    `[security] ${watch.requests.length} requests, to ${[...new Set(watch.requests.map(originOf))].join(', ')}; ` +
+      `hub: ${hub.requests.length} requests`,
+  );
+  expect(outside).toEqual([]);
+  // The recorder saw the workers' requests: model files (dense worker), hub files (import worker), the
+  // BM25 kernel (BM25 worker) and onnxruntime's wasm (embedding workers).
+  expect(watch.requests).toContain(`${appUrl}/models/local/glove-100d-sif/onnx/model.onnx`);
+  expect(watch.requests).toContain(`${hub.url}/datasets/BeIR/scifact/resolve/main/corpus.jsonl.gz`);
+  expect(watch.requests.some((url) => /\/assets\/bm25-[\w-]+\.wasm$/.test(url))).toBe(true);
+  expect(watch.requests.some((url) => /\/assets\/ort-wasm-simd-threaded[\w.-]*\.wasm$/.test(url))).toBe(true);
+  expect(await watch.hits()).toEqual([]);
+  expect(watch.violations).toEqual([]);
+  expect(errors).toEqual([]);
+});
+
+test('a hub host outside the policy: blocked, reported as a violation, and explained in the error', async () => {
+  const { page } = session;
+  // Nothing listens there, and nothing is sent: the policy stops the request in the import worker.
+  const blocked = 'http://127.0.0.2:9';
+  await page.goto(`${appUrl}/?hub=${encodeURIComponent(blocked)}`);
+  await page.getByRole('button', { name: 'Datasets' }).click();
+  await page.locator('tr[data-entry="beir/nfcorpus"] button').click();
+  const error = page.getByTestId('import-error');
+  await error.waitFor({ timeout: 60_000 });
+  const text = (await error.textContent()) ?? '';
+  expect(text).toContain(`The app's Content-Security-Policy does not allow connecting to ${blocked} (connect-src allows 'self' https://huggingface.co https://*.hf.co`);
+  expect(text).toContain(`RP_EXTRA_CONNECT_SRC="${blocked}"`);
+  await screenshot(page, 'security-requests-blocked-hub');
+  // The violation reached the watch: the audit above would have failed on one.
+  expect(watch.violations.some((v) => v.includes(`blocked ${blocked}`))).toBe(true);
+  expect(watch.requests.filter((url) => url.startsWith(blocked))).toEqual([]);
+  session.errors.length = 0;
+});

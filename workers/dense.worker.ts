@@ -1,0 +1,96 @@
+/**
+ * Dense column worker (comlink): one embedding model on one device (workers/model-session.ts, with the
+ * `load`/`embed`/`dispose` of workers/embed.worker.ts, so src/lib/dense/embedding-client.ts opens it with
+ * the WebGPU → WASM fallback in a fresh worker), plus the corpus work of DenseCorpusService: documents
+ * read from IndexedDB here, vectors from the embedding cache or embedded here, exact and HNSW search here.
+ * Only query texts, hit lists and progress cross to the page. Every use of the model — corpus embedding,
+ * query embedding, scoring — goes through the session's queue, one at a time.
+ */
+import * as Comlink from 'comlink';
+import type { DenseProgress } from '../src/app/engine/backends.ts';
+import { DenseCorpusService, type DenseCorpusInfo, type DenseCorpusRequest, type DenseSearchOptions, type HnswFiles } from '../src/app/engine/dense-corpus.ts';
+import type { EmbedProgress } from '../src/lib/dense/batching.ts';
+import { DexieEmbeddingStore } from '../src/lib/dense/embedding-store-dexie.ts';
+import { HnswIndex, loadHnswlibModule } from '../src/lib/dense/hnsw-index.ts';
+import type { VectorMatrix } from '../src/lib/dense/vector-matrix.ts';
+import type { HnswSettings } from '../src/lib/retrievers/config.ts';
+import { database } from '../src/lib/storage/db.ts';
+import { ModelSession, type DownloadListener, type LoadedInfo, type LoadRequest } from './model-session.ts';
+
+/** Graphs in hnswlib-wasm's file system, mirrored to IndexedDB. */
+const hnswFiles: HnswFiles = {
+  load: (filename, dim, params: HnswSettings) => HnswIndex.load(filename, dim, params),
+  async save(index, filename) {
+    // Pull what other workers saved first: a sync writes this worker's whole file system back.
+    const { syncFileSystem } = await import('hnswlib-wasm/dist/hnswlib.js');
+    await loadHnswlibModule();
+    await syncFileSystem('read');
+    await index.save(filename);
+  },
+};
+
+const session = new ModelSession();
+let service: DenseCorpusService | undefined;
+
+function corpus(): DenseCorpusService {
+  if (!service) throw new Error('no model loaded in this worker');
+  return service;
+}
+
+const api = {
+  /** Answers as soon as the worker's event loop is free (the page's liveness check). */
+  ping: () => true,
+
+  async load(request: LoadRequest, onDownload?: DownloadListener): Promise<LoadedInfo> {
+    const info = await session.load(request, onDownload);
+    // The service reaches the model through the session, so a lost WebGPU device fails its calls.
+    const embedder = session.model;
+    const model: typeof embedder = {
+      spec: embedder.spec,
+      device: embedder.device,
+      dtype: embedder.dtype,
+      embed: (texts, options) => session.model.embed(texts, options),
+      embedEach: (texts, options) => session.model.embedEach(texts, options),
+      dispose: () => session.dispose(),
+    };
+    service = new DenseCorpusService({ db: database(), store: new DexieEmbeddingStore(), embedder: model, hnswFiles });
+    return info;
+  },
+
+  /** Embeds texts (the client's warm-up batch uses it). */
+  embed(texts: string[], options: { batchSize?: number | 'auto' } = {}, onProgress?: (p: EmbedProgress) => void): Promise<VectorMatrix> {
+    return session.cancellable(async (signal) => {
+      const m = await session.model.embed(texts, { batchSize: options.batchSize, signal, onProgress });
+      return Comlink.transfer(m, [m.data.buffer]);
+    });
+  },
+
+  open(request: DenseCorpusRequest, onProgress?: (progress: DenseProgress) => void): Promise<DenseCorpusInfo> {
+    return session.cancellable((signal) => corpus().open(request, onProgress, signal));
+  },
+
+  search(collectionId: string, texts: string[], k: number, options: DenseSearchOptions) {
+    return session.run(() => corpus().search(collectionId, texts, k, options));
+  },
+
+  score(collectionId: string, texts: string[], candidates: string[][]) {
+    return session.run(() => corpus().score(collectionId, texts, candidates));
+  },
+
+  /** Stops embeddings and graph builds in progress (not searches); their promises reject with an AbortError. */
+  cancel(): void {
+    session.cancel();
+    service?.cancel();
+  },
+
+  async dispose(): Promise<void> {
+    api.cancel();
+    service?.dispose();
+    service = undefined;
+    await session.dispose();
+  },
+};
+
+export type DenseWorkerApi = typeof api;
+
+Comlink.expose(api);

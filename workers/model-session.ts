@@ -1,0 +1,138 @@
+/**
+ * The embedding model of a worker (workers/embed.worker.ts, workers/dense.worker.ts): one model on one
+ * device per worker — a failed WebGPU session poisons later WASM sessions in the same worker
+ * (transformers.js 4.3), so the page falls back to WASM in a fresh worker (src/lib/dense/embedding-client.ts).
+ *
+ * - `load` points transformers.js at the model's files and loads it; a failure names the model, the file
+ *   or URL and what to do (src/lib/dense/model-source.ts), says so when the Content-Security-Policy
+ *   blocked the download, and drops a damaged file from the browser cache so the next try downloads it.
+ * - Calls on the model run one at a time (the embedder's SessionQueue); `cancellable` work can be stopped
+ *   by `cancel`, which aborts everything running or queued.
+ * - On WebGPU, the device's `lost` promise is watched: once lost, every call fails with
+ *   WebGpuDeviceLostError, which the page answers by falling back to WASM.
+ */
+import { env } from '@huggingface/transformers';
+import { loadEmbedder, ModelLoadError, type Embedder, type EmbeddingDevice } from '../src/lib/dense/embedder.ts';
+import { configureModelSource, servePickedFolder, type ModelSourceConfig } from '../src/lib/dense/model-source.ts';
+import type { EmbeddingDtype, ModelSpec } from '../src/lib/dense/registry.ts';
+import { webgpuDevice } from './onnx-runtime.ts';
+import { explainBlocked, violationCount, violationsSettled } from './policy-violations.ts';
+
+export interface LoadRequest {
+  spec: ModelSpec;
+  device: EmbeddingDevice;
+  dtype: EmbeddingDtype;
+  source: ModelSourceConfig;
+  /** A model folder the user picked: path inside the folder → file. Loaded as local model `spec.id`. */
+  files?: Map<string, Blob>;
+}
+
+export interface LoadedInfo {
+  model: string;
+  device: EmbeddingDevice;
+  dtype: EmbeddingDtype;
+  loadMs: number;
+}
+
+export type DownloadListener = (e: { file: string; loaded: number; total: number }) => void;
+
+/**
+ * Drops a model's files from transformers.js's browser cache: it stores a response before the file is
+ * parsed, so a damaged download (an HTML page, a cut-short file) would otherwise fail every later load.
+ */
+async function forgetCachedFiles(modelId: string): Promise<void> {
+  if (typeof caches === 'undefined') return;
+  try {
+    const cache = await caches.open(env.cacheKey);
+    const marker = `/${modelId}/`;
+    for (const request of await cache.keys()) if (request.url.includes(marker)) await cache.delete(request);
+  } catch {
+    // No cache (private mode, storage disabled): nothing was kept either.
+  }
+}
+
+export class WebGpuDeviceLostError extends Error {
+  override name = 'WebGpuDeviceLostError';
+}
+
+export class ModelSession {
+  private embedder: Embedder | undefined;
+  private deviceLost: string | undefined;
+  /** Settles when the WebGPU device is lost (never, on WASM). */
+  private deviceWatch: Promise<void> | undefined;
+  private disposed = false;
+  private readonly running = new Set<AbortController>();
+
+  async load(request: LoadRequest, onDownload?: DownloadListener): Promise<LoadedInfo> {
+    if (this.embedder) throw new Error('this worker already holds a model; use a fresh worker');
+    const t0 = performance.now();
+    if (request.files) configureModelSource({ ...request.spec, source: 'local' }, servePickedFolder(request.spec.id, request.files));
+    else configureModelSource(request.spec, request.source);
+    const since = violationCount();
+    try {
+      this.embedder = await loadEmbedder({ spec: request.spec, device: request.device, dtype: request.dtype, onDownload });
+    } catch (error) {
+      if (error instanceof ModelLoadError && (error.kind === 'format' || error.kind === 'json')) await forgetCachedFiles(request.spec.id);
+      await violationsSettled();
+      throw explainBlocked(error, since);
+    }
+    if (request.device === 'webgpu') this.deviceWatch = this.watchDevice();
+    return { model: request.spec.id, device: request.device, dtype: request.dtype, loadMs: performance.now() - t0 };
+  }
+
+  /** The loaded model; throws once the WebGPU device is lost. */
+  get model(): Embedder {
+    if (this.deviceLost !== undefined) throw new WebGpuDeviceLostError(`the WebGPU device was lost (${this.deviceLost})`);
+    if (!this.embedder) throw new Error('no model loaded in this worker');
+    return this.embedder;
+  }
+
+  /** Runs `work` with a signal that `cancel` aborts; a failure after the device was lost says so. */
+  async cancellable<T>(work: (signal: AbortSignal) => Promise<T>): Promise<T> {
+    const controller = new AbortController();
+    this.running.add(controller);
+    try {
+      return await this.run(() => work(controller.signal), controller.signal);
+    } finally {
+      this.running.delete(controller);
+    }
+  }
+
+  /** Runs `work` (not stopped by `cancel`); a failure after the device was lost says so. */
+  async run<T>(work: () => Promise<T>, signal?: AbortSignal): Promise<T> {
+    try {
+      return await work();
+    } catch (error) {
+      if (error instanceof WebGpuDeviceLostError || signal?.aborted) throw error;
+      // onnxruntime may fail (a buffer that cannot be mapped…) before `device.lost` settles: give it a moment.
+      if (this.deviceWatch !== undefined && this.deviceLost === undefined) {
+        await Promise.race([this.deviceWatch, new Promise((resolve) => setTimeout(resolve, 250))]);
+      }
+      if (this.deviceLost !== undefined) throw new WebGpuDeviceLostError(`the WebGPU device was lost (${this.deviceLost})`, { cause: error });
+      throw error;
+    }
+  }
+
+  /** Stops every cancellable call between two batches; their promises reject with an AbortError. */
+  cancel(): void {
+    for (const controller of this.running) controller.abort(new DOMException('embedding cancelled', 'AbortError'));
+  }
+
+  async dispose(): Promise<void> {
+    this.disposed = true;
+    this.cancel();
+    const embedder = this.embedder;
+    this.embedder = undefined;
+    await embedder?.dispose();
+  }
+
+  private async watchDevice(): Promise<void> {
+    const device = await webgpuDevice();
+    const info = await device?.lost;
+    if (info === undefined || this.disposed) return;
+    this.deviceLost = info.message || info.reason || 'unknown reason';
+    console.warn(`WebGPU device lost: ${this.deviceLost}`);
+    // Release whoever waits on an inference that may never finish on a lost device.
+    for (const controller of this.running) controller.abort(new WebGpuDeviceLostError(`the WebGPU device was lost (${this.deviceLost})`));
+  }
+}
