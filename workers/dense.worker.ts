@@ -10,7 +10,6 @@ import * as Comlink from 'comlink';
 import type { DenseProgress } from '../src/app/engine/backends.ts';
 import { DenseCorpusService, type DenseCorpusInfo, type DenseCorpusRequest, type DenseSearchOptions, type HnswFiles } from '../src/app/engine/dense-corpus.ts';
 import type { EmbedProgress } from '../src/lib/dense/batching.ts';
-import { DexieEmbeddingStore } from '../src/lib/dense/embedding-store-dexie.ts';
 import { HnswIndex, loadHnswlibModule } from '../src/lib/dense/hnsw-index.ts';
 import type { VectorMatrix } from '../src/lib/dense/vector-matrix.ts';
 import type { HnswSettings } from '../src/lib/retrievers/config.ts';
@@ -53,7 +52,7 @@ const api = {
       embedEach: (texts, options) => session.model.embedEach(texts, options),
       dispose: () => session.dispose(),
     };
-    service = new DenseCorpusService({ db: database(), store: new DexieEmbeddingStore(), embedder: model, hnswFiles });
+    service = new DenseCorpusService({ db: database(), embedder: model, hnswFiles });
     return info;
   },
 

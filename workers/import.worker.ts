@@ -6,7 +6,7 @@
  *
  * Page side (src/app/datasets/import-client.ts):
  *   const worker = Comlink.wrap<ImportWorkerApi>(new Worker(new URL('../workers/import.worker.ts', import.meta.url), { type: 'module' }));
- *   const outcome = await worker.importHub({ importId, entryId: 'beir/scifact', hubUrl }, Comlink.proxy(show));
+ *   const outcome = await worker.importHub({ importId, entryId: 'beir/scifact', hubUrl, onError: 'throw' }, Comlink.proxy(show));
  *   worker.cancel(importId);
  */
 import * as Comlink from 'comlink';
@@ -62,13 +62,13 @@ const api = {
   ping: () => true,
 
   /** Downloads a catalog entry from `hubUrl` and imports it. */
-  importHub(request: { importId: string; entryId: string; hubUrl: string }, onProgress?: Progress): Promise<ImportOutcome> {
+  importHub(request: { importId: string; entryId: string; hubUrl: string; onError: ErrorPolicy }, onProgress?: Progress): Promise<ImportOutcome> {
     return tracked(request.importId, async (signal) => {
       const entry = catalogEntry(request.entryId);
       if (entry === undefined) return { status: 'failed', error: { name: 'Error', message: `unknown catalog entry "${request.entryId}"` } };
       const options = { hubUrl: request.hubUrl };
       const sizes = await hubFileSizes(entry, { ...options, signal });
-      return runImport(database(), hubImportPlan(entry, options), { signal, sizes, ...(onProgress ? { onProgress } : {}) });
+      return runImport(database(), hubImportPlan(entry, options), { signal, sizes, onError: request.onError, ...(onProgress ? { onProgress } : {}) });
     });
   },
 

@@ -237,13 +237,17 @@ class DatasetsState {
     });
   }
 
-  /** Downloads a catalog entry from the hub setting's address, then opens it. */
-  async importFromHub(entry: CatalogEntry): Promise<ImportOutcome> {
+  /**
+   * Downloads a catalog entry from the hub setting's address, then opens it. When it stops at a bad line,
+   * the report offers the same download again, skipping bad lines.
+   */
+  async importFromHub(entry: CatalogEntry, onError: ErrorPolicy = 'throw'): Promise<ImportOutcome> {
+    const title = onError === 'skip' ? `Download ${entry.name} (skipping bad lines)` : `Download ${entry.name}`;
     const outcome = await this.runImport(
       entry.id,
-      `Download ${entry.name}`,
-      (importId, onProgress) => importWorker().importHub({ importId, entryId: entry.id, hubUrl: hubSetting.url }, onProgress),
-      { source: 'hub', onError: 'throw' },
+      title,
+      (importId, onProgress) => importWorker().importHub({ importId, entryId: entry.id, hubUrl: hubSetting.url, onError }, onProgress),
+      { source: 'hub', onError, retrySkipping: () => this.importFromHub(entry, 'skip') },
     );
     if (outcome.status === 'done') this.open(outcome.collection.id);
     return outcome;

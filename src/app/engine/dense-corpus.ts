@@ -78,11 +78,6 @@ export interface DenseCorpusServiceOptions {
   db: PlaygroundDatabase;
   embedder: Embedder;
   hnswFiles?: HnswFiles;
-  /**
-   * Ignored: vectors are kept in the database's embedding tables (src/lib/storage/embedding-sets.ts). Still
-   * accepted so callers written for the former whole-matrix cache compile.
-   */
-  store?: unknown;
   /** Documents embedded and stored per checkpoint (default 512). */
   chunkSize?: number;
   /** Web Locks (default: the origin's, where there are any); `null` runs without. */

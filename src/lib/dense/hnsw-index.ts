@@ -114,12 +114,3 @@ export class HnswIndex {
     (this.index as unknown as { delete?: () => void }).delete?.();
   }
 }
-
-/** Removes a saved index file (and flushes the removal to IndexedDB). */
-export async function deleteSavedIndex(filename: string): Promise<void> {
-  const lib = await loadHnswlibModule();
-  await syncFs('read');
-  const fs = (lib as unknown as { FS?: { unlink(path: string): void } }).FS;
-  if (lib.EmscriptenFileSystemManager.checkFileExists(filename) && fs) fs.unlink(filename);
-  await syncFs('write');
-}
