@@ -1,6 +1,6 @@
 /**
  * The `trec-eval` command, run as a user runs it (`tsx src/cli/main.ts trec-eval …`), against trec_eval
- * 9.0.8's expected outputs in /work/shared/trec_eval: the lines of the supported measures must be
+ * 9.0.8's expected outputs in shared/trec_eval: the lines of the supported measures must be
  * byte-identical and in the same order.
  */
 import { execFile } from 'node:child_process';

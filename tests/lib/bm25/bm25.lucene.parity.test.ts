@@ -1,5 +1,5 @@
 /**
- * Parity with Lucene 8.7 BM25 (reference: /work/shared/reference/scifact-test.lucene-bm25-flat.top100.run,
+ * Parity with Lucene 8.7 BM25 (reference: shared/reference/scifact-test.lucene-bm25-flat.top100.run,
  * Lucene 8.7 BM25 flat, k1 0.9, b 0.4, top 100 per SciFact test query, hits whose id equals the query id
  * removed). Documents and queries are Lucene's own EnglishAnalyzer tokens
  * (scifact-{corpus,queries}.lucene-english-tokens.jsonl.gz), so this tests BM25 alone, not the analyzer.

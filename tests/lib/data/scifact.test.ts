@@ -1,6 +1,6 @@
 /**
  * The shared BEIR SciFact copy, loaded through the pure loader from Node file streams. Expected counts come
- * from /work/shared/README.md (5,183 docs; 1,109 queries; test 339 pairs / 300 queries; train 919 / 809).
+ * from shared/README.md (5,183 docs; 1,109 queries; test 339 pairs / 300 queries; train 919 / 809).
  */
 import { createReadStream, readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';

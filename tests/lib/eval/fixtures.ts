@@ -36,7 +36,7 @@ export function nameOf(line: string): string {
 
 /**
  * The reference files of trec_eval 9.0.8's test suite and the options of the command that produced each,
- * from /work/shared/README.md (the `make quicktest` commands of trec_eval's Makefile). Measures this
+ * from shared/README.md (the `make quicktest` commands of trec_eval's Makefile). Measures this
  * project does not implement are left out of `measures`/`cliArgs`; their lines are filtered out by
  * SUPPORTED_NAME.
  */

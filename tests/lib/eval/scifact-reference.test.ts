@@ -1,5 +1,5 @@
 /**
- * The SciFact BM25 figures of /work/shared/reference/REFERENCE.md ("Measured here … trec_eval 9.0.8 -c"),
+ * The SciFact BM25 figures of shared/reference/REFERENCE.md ("Measured here … trec_eval 9.0.8 -c"),
  * recomputed from the reference run scifact-test.lucene-bm25-flat.top100.run and BEIR's test qrels.
  * Only cut measures are compared: the run file holds the top 100 per query, while the table's MRR
  * (0.6506, uncut recip_rank) was measured on a deeper ranking; on this file recip_rank is 0.6504.

@@ -1,5 +1,5 @@
 /**
- * Parity with trec_eval 9.0.8's own test suite (/work/shared/trec_eval: qrels/results files and the
+ * Parity with trec_eval 9.0.8's own test suite (shared/trec_eval: qrels/results files and the
  * expected outputs out.test*, produced by the commands listed in fixtures.ts REFERENCE_RUNS). Every value
  * of a supported measure in each reference file must print identically (4 decimals, integers as
  * integers), and the formatted output must equal the reference lines of those measures, in order.
