@@ -3,6 +3,7 @@
  * survives a reload. The file is parsed with trec_eval's rules (src/lib/data/trec.ts) when imported — a
  * malformed line is a ParseError naming file and line — and again when a column needs it.
  */
+import { textSource } from '../../lib/data/lines.ts';
 import { readTrecRun } from '../../lib/data/trec.ts';
 import type { PlaygroundDatabase, RunRow } from '../../lib/storage/db.ts';
 import type { Run } from '../../lib/types.ts';
@@ -19,16 +20,6 @@ export interface ImportedRunSummary {
   /** Query ids of the run that the collection does not have. */
   unknownQueries: string[];
   runId: string | undefined;
-}
-
-function textStream(text: string): ReadableStream<Uint8Array> {
-  const bytes = new TextEncoder().encode(text);
-  return new ReadableStream<Uint8Array>({
-    start(controller) {
-      controller.enqueue(bytes);
-      controller.close();
-    },
-  });
 }
 
 /** A run name from a file name: no folders, no extension, at most 60 characters. */
@@ -48,7 +39,7 @@ export async function importTrecRun(
   file: { name: string; text: string },
   knownQueries: ReadonlySet<string>,
 ): Promise<ImportedRunSummary> {
-  const parsed = await readTrecRun(textStream(file.text), { file: file.name, gzip: false });
+  const parsed = await readTrecRun(textSource(file.text), { file: file.name, gzip: false });
   const name = runNameOf(file.name);
   const runKey = `${collectionId}|${IMPORTED_SPLIT}|${name}|${Date.now().toString(36)}`;
   const row: RunRow = {
@@ -80,7 +71,7 @@ export class StoredRuns implements RunBackend {
   async load(collectionId: string, runKey: string): Promise<Run | undefined> {
     const row = await this.db().runs.get(runKey);
     if (row === undefined || row.collectionId !== collectionId) return undefined;
-    const parsed = await readTrecRun(textStream(row.trec), { file: String(row.retriever['file'] ?? runKey), gzip: false });
+    const parsed = await readTrecRun(textSource(row.trec), { file: String(row.retriever['file'] ?? runKey), gzip: false });
     return parsed.run;
   }
 }

@@ -21,6 +21,7 @@ import { convexCombination } from '../../lib/fusion/convex.ts';
 import { lexiconEnhancedDense } from '../../lib/fusion/ledr.ts';
 import { reciprocalRankFusion } from '../../lib/fusion/rrf.ts';
 import {
+  preparedSettings,
   RUN_DEPTH,
   type Bm25Settings,
   type DenseSettings,
@@ -103,29 +104,6 @@ export interface HitExplanation {
   };
 }
 
-/** What a retriever needs prepared. */
-interface Needs {
-  bm25?: Bm25Settings;
-  dense?: DenseSettings;
-}
-
-function needsOf(retriever: RetrieverConfig): Needs {
-  switch (retriever.kind) {
-    case 'bm25':
-      return { bm25: retriever.bm25 };
-    case 'dense':
-      return { dense: retriever.dense };
-    case 'ledr':
-      // LEDR scores BM25's candidates one by one: it never searches, so it needs no HNSW graph.
-      return { bm25: retriever.bm25, dense: { ...retriever.dense, search: 'exact' } };
-    case 'rrf':
-    case 'convex':
-      return { bm25: retriever.bm25, dense: retriever.dense };
-    case 'run':
-      return {};
-  }
-}
-
 /** The BM25 index a setting uses: postings depend on the analyzer only (k1 and b are applied at query time). */
 function bm25Part(settings: Bm25Settings): string {
   return `bm25|${settings.analyzer}`;
@@ -203,7 +181,7 @@ export class RetrievalEngine {
 
   /** Opens (loads or builds) everything the column needs; shared between columns with equal settings. */
   async prepare(collectionId: string, retriever: RetrieverConfig, options: Pick<RankOptions, 'signal' | 'onPrepare'> = {}): Promise<void> {
-    const needs = needsOf(retriever);
+    const needs = preparedSettings(retriever);
     const waits: Promise<unknown>[] = [];
     if (needs.bm25) waits.push(this.watch(this.bm25Resource(collectionId, needs.bm25), options.onPrepare));
     if (needs.dense) waits.push(this.watch(this.denseResource(collectionId, needs.dense), options.onPrepare));
@@ -212,7 +190,7 @@ export class RetrievalEngine {
 
   /** True when everything the column needs is open (ranking it involves no build or load). */
   isPrepared(collectionId: string, retriever: RetrieverConfig): boolean {
-    const needs = needsOf(retriever);
+    const needs = preparedSettings(retriever);
     const ready = (key: string) => this.resources.get(key)?.ready === true;
     return (
       (needs.bm25 === undefined || ready(this.scope(collectionId) + bm25Part(needs.bm25))) &&
@@ -411,7 +389,7 @@ export class RetrievalEngine {
       }
       case 'ledr': {
         const candidates = await this.bm25Hits(collectionId, retriever.bm25, query, retriever.k);
-        const cosines = await this.similarities(collectionId, needsOf(retriever).dense!, query.text, candidates.map((hit) => hit.docId));
+        const cosines = await this.similarities(collectionId, preparedSettings(retriever).dense!, query.text, candidates.map((hit) => hit.docId));
         const hits = lexiconEnhancedDense(candidates, cosines, { k: retriever.k, limit: depth });
         return { ranking: { kind: 'ledr', hits }, ...(hits.length === 0 ? { note: 'BM25 finds no candidate, so LEDR ranks nothing (its score is cosine × BM25).' } : {}) };
       }
@@ -509,7 +487,7 @@ export class RetrievalEngine {
         return (await dense(retriever.dense, depth)).map((hits, i) => (isBlank(texts[i]!) ? [] : hits));
       case 'ledr': {
         const candidates = await bm25(retriever.bm25, retriever.k);
-        const scores = await this.options.dense.score(collectionId, needsOf(retriever).dense!, texts, candidates.map((hits) => hits.map((hit) => hit.docId)));
+        const scores = await this.options.dense.score(collectionId, preparedSettings(retriever).dense!, texts, candidates.map((hits) => hits.map((hit) => hit.docId)));
         return candidates.map((hits, i) => {
           const row = scores[i] ?? [];
           const cosines = new Map(hits.map((hit, j) => [hit.docId, row[j] ?? Number.NaN]));
@@ -536,7 +514,7 @@ export class RetrievalEngine {
   /** Why `docId` scores what it does in the column (BM25 terms, dense similarity, input ranks). */
   async explain(collectionId: string, retriever: RetrieverConfig, query: QueryInput, docId: string, options: Pick<RankOptions, 'signal'> = {}): Promise<HitExplanation> {
     await this.prepare(collectionId, retriever, options);
-    const needs = needsOf(retriever);
+    const needs = preparedSettings(retriever);
     const explanation: HitExplanation = { docId };
     const message = (error: unknown) => (error instanceof Error ? error.message : String(error));
     const work: Promise<void>[] = [];

@@ -5,27 +5,10 @@
  * when it was written during this page session, as "stored" when an earlier session left it.
  */
 import { BM25_INDEX_KIND } from '../../lib/bm25-wasm/bm25-service.ts';
-import type { Bm25Settings, DenseSettings, RetrieverConfig } from '../../lib/retrievers/config.ts';
+import type { DenseSettings } from '../../lib/retrievers/config.ts';
 import type { IndexRow, PlaygroundDatabase } from '../../lib/storage/db.ts';
 import type { DenseOpenInfo } from '../engine/backends.ts';
 import type { Bm25Efficiency, DenseEfficiency } from './evaluation-store.ts';
-
-/** The BM25 and dense settings a column opens (as RetrievalEngine.prepare: LEDR scores exactly, never by HNSW). */
-export function openedSettings(retriever: RetrieverConfig): { bm25?: Bm25Settings; dense?: DenseSettings } {
-  switch (retriever.kind) {
-    case 'bm25':
-      return { bm25: retriever.bm25 };
-    case 'dense':
-      return { dense: retriever.dense };
-    case 'ledr':
-      return { bm25: retriever.bm25, dense: { ...retriever.dense, search: 'exact' } };
-    case 'rrf':
-    case 'convex':
-      return { bm25: retriever.bm25, dense: retriever.dense };
-    case 'run':
-      return {};
-  }
-}
 
 interface Bm25RowSettings {
   analyzer?: unknown;

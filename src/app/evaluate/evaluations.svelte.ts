@@ -8,15 +8,16 @@
  * A column whose settings changed since its run shows that run as stale until it is evaluated again (or
  * until its settings come back to ones already evaluated).
  */
+import { textSource } from '../../lib/data/lines.ts';
 import { formatTrecRun, readTrecRun } from '../../lib/data/trec.ts';
 import { evaluateRunReport, type RunReport } from '../../lib/eval/run-report.ts';
 import { fileSlug } from '../../lib/eval/report-export.ts';
-import { RUN_DEPTH, retrieverLabel, type ColumnConfig, type RetrieverConfig } from '../../lib/retrievers/config.ts';
+import { preparedSettings, RUN_DEPTH, retrieverLabel, type ColumnConfig, type RetrieverConfig } from '../../lib/retrievers/config.ts';
 import { database } from '../../lib/storage/db.ts';
 import type { Qrels, Query } from '../../lib/types.ts';
 import { engine, rankQueriesWithJob } from '../engine/engine.ts';
 import { notices } from '../shell/notices.svelte.ts';
-import { bm25Efficiency, bm25IndexRow, denseEfficiency, openedSettings } from './efficiency-probe.ts';
+import { bm25Efficiency, bm25IndexRow, denseEfficiency } from './efficiency-probe.ts';
 import {
   deleteEvaluations,
   evaluationKey,
@@ -75,16 +76,6 @@ export function runTag(retriever: RetrieverConfig): string {
 
 function isAbort(error: unknown): boolean {
   return error instanceof DOMException && error.name === 'AbortError';
-}
-
-function textStream(text: string): ReadableStream<Uint8Array> {
-  const bytes = new TextEncoder().encode(text);
-  return new ReadableStream<Uint8Array>({
-    start(controller) {
-      controller.enqueue(bytes);
-      controller.close();
-    },
-  });
 }
 
 /** The report holds exactly the judged queries of `qrels` (as every -c report on them does). */
@@ -170,7 +161,7 @@ class Evaluations {
     if (qrels !== undefined) {
       report = row.report !== undefined && coversJudgments(row.report, qrels) ? row.report : undefined;
       if (report === undefined) {
-        const { run } = await readTrecRun(textStream(row.trec), { file: `${row.tag}.run`, gzip: false });
+        const { run } = await readTrecRun(textSource(row.trec), { file: `${row.tag}.run`, gzip: false });
         report = evaluateRunReport(qrels, run);
       }
     }
@@ -319,7 +310,7 @@ class Evaluations {
   }
 
   async #indexCosts(scope: EvaluationScope, retriever: RetrieverConfig): Promise<Pick<EfficiencyRecord, 'bm25' | 'dense'>> {
-    const opened = openedSettings(retriever);
+    const opened = preparedSettings(retriever);
     const costs: Pick<EfficiencyRecord, 'bm25' | 'dense'> = {};
     if (opened.bm25) {
       const row = await bm25IndexRow(database(), scope.collectionId, scope.collectionVersion, opened.bm25.analyzer);

@@ -33,6 +33,14 @@ const NEWLINE = 0x0a;
 const CARRIAGE_RETURN = 0x0d;
 const UTF8_BOM = [0xef, 0xbb, 0xbf] as const;
 
+/** A string as a byte source, for parsing text that is already in memory (a stored or pasted run). */
+export function textSource(text: string): ByteSource {
+  const bytes = new TextEncoder().encode(text);
+  return (async function* () {
+    yield bytes;
+  })();
+}
+
 /** The chunks of any byte source; an unfinished web stream is cancelled, so a download does not run on unread. */
 export async function* byteChunks(source: ByteSource): AsyncGenerator<Uint8Array> {
   if ('getReader' in source) {

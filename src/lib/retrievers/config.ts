@@ -112,3 +112,29 @@ export function retrieverLabel(config: RetrieverConfig): string {
       return `Run: ${config.name}`;
   }
 }
+
+/** The BM25 and dense settings a retriever needs built (its index and its corpus vectors). */
+export interface PreparedSettings {
+  bm25?: Bm25Settings;
+  dense?: DenseSettings;
+}
+
+/**
+ * What must be prepared before `retriever` can rank. LEDR scores BM25's candidates one by one and never
+ * searches the dense side, so it needs no HNSW graph whatever its dense search setting says.
+ */
+export function preparedSettings(retriever: RetrieverConfig): PreparedSettings {
+  switch (retriever.kind) {
+    case 'bm25':
+      return { bm25: retriever.bm25 };
+    case 'dense':
+      return { dense: retriever.dense };
+    case 'ledr':
+      return { bm25: retriever.bm25, dense: { ...retriever.dense, search: 'exact' } };
+    case 'rrf':
+    case 'convex':
+      return { bm25: retriever.bm25, dense: retriever.dense };
+    case 'run':
+      return {};
+  }
+}

@@ -1,6 +1,6 @@
 import 'fake-indexeddb/auto';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { bm25Efficiency, bm25IndexRow, denseEfficiency, openedSettings } from '../../../src/app/evaluate/efficiency-probe.ts';
+import { bm25Efficiency, bm25IndexRow, denseEfficiency } from '../../../src/app/evaluate/efficiency-probe.ts';
 import {
   deleteEvaluations,
   evaluationKey,
@@ -88,15 +88,6 @@ function never(): never {
 }
 
 describe('efficiency probe', () => {
-  it('opens what the engine opens: LEDR scores exactly (no HNSW graph), runs open nothing', () => {
-    const ledr = defaultRetriever('ledr');
-    if (ledr.kind !== 'ledr') never();
-    const hnswLedr: RetrieverConfig = { ...ledr, dense: { ...ledr.dense, search: 'hnsw' } };
-    expect(openedSettings(hnswLedr).dense?.search).toBe('exact');
-    expect(openedSettings(hnswLedr).bm25).toEqual(ledr.bm25);
-    expect(openedSettings({ kind: 'run', runKey: 'k', name: 'n' })).toEqual({});
-    expect(openedSettings(defaultRetriever('dense')).bm25).toBeUndefined();
-  });
 
   it('finds the BM25 index row of the analyzer built on this import, and says whether this page session built it', async () => {
     const settings = (analyzer: string, createdAt: number) => ({ analyzer, field: 'title+text', collection: { docCount: 3, createdAt } });
