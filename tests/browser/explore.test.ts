@@ -25,6 +25,7 @@ import { evaluate } from '../../src/lib/eval/evaluate.ts';
 import { lexiconEnhancedDense } from '../../src/lib/fusion/ledr.ts';
 import type { Hit, Qrels, Run } from '../../src/lib/types.ts';
 import { repoRoot } from '../shared-dir.ts';
+import { recordedJobs, recordJobs, settled } from './app-page.ts';
 import { ARTIFACTS_DIR, launch, screenshot, type BrowserSession } from './harness.ts';
 
 const MODEL = 'local/glove-100d-sif';
@@ -38,13 +39,6 @@ let index: Bm25Index;
 let denseRun: Run;
 let ledrRun: Run;
 const analyzer = englishAnalyzer();
-
-declare global {
-  interface Window {
-    /** Titles of every job that appeared in the tray since the page loaded (recorded by an init script). */
-    __rpJobs: string[];
-  }
-}
 
 /** trec_eval's four Explore measures of one ranking (ndcg_cut.10, recall.100, recip_rank -M 10, map). */
 function expectedMetrics(qid: string, hits: Hit[]): string[] {
@@ -67,19 +61,6 @@ async function shownMetrics(page: Page, n: number): Promise<string[]> {
   return column(page, n).locator('dl.metrics .value').allTextContents();
 }
 
-/** Waits until every column has ranked the query in the box (no build, debounce or ranking pending). */
-async function settled(page: Page, columns = 3): Promise<void> {
-  await page.waitForFunction(
-    (n) => {
-      const text = (document.querySelector('input[aria-label="Query text"]') as HTMLInputElement | null)?.value;
-      const cards = [...document.querySelectorAll<HTMLElement>('article.column')];
-      return cards.length === n && cards.every((card) => card.dataset['status'] === 'ready' && card.dataset['ranked'] === text);
-    },
-    columns,
-    { timeout: 240_000 },
-  );
-}
-
 beforeAll(async () => {
   appUrl = inject('appUrl');
   starter = await loadBeirDir(join(repoRoot, 'src/lib/starter/data'), { splits: ['test'] });
@@ -93,15 +74,7 @@ beforeAll(async () => {
     ledrRun = new Map(queries.map((q) => [q.id, lexiconEnhancedDense(bm25Hits(q.id), new Map(cosines.get(q.id)!.map((h) => [h.docId, h.score])))]));
   }
   session = await launch();
-  await session.page.addInitScript(() => {
-    window.__rpJobs = [];
-    new MutationObserver(() => {
-      for (const title of document.querySelectorAll('.tray .title')) {
-        const text = title.textContent ?? '';
-        if (!window.__rpJobs.includes(text)) window.__rpJobs.push(text);
-      }
-    }).observe(document, { subtree: true, childList: true, characterData: true });
-  });
+  await recordJobs(session.page);
 }, 300_000);
 
 afterAll(async () => {
@@ -124,7 +97,7 @@ describe.skipIf(!modelBuilt)('Explore view (starter collection, BM25 | GloVe | L
     // The starter's teacher note and the query kind are shown.
     expect(await page.locator('.querybar .note').textContent()).toContain((starter.queries.get('q01')!.metadata as { note: string }).note);
     // Indexes were built in workers with jobs in the tray.
-    const jobs = await page.evaluate(() => window.__rpJobs);
+    const jobs = await recordedJobs(page);
     expect(jobs.some((t) => t.startsWith('Building BM25 index (english)'))).toBe(true);
     expect(jobs.some((t) => t.startsWith('Embedding Starter'))).toBe(true);
     const url = new URL(page.url());
@@ -198,7 +171,7 @@ describe.skipIf(!modelBuilt)('Explore view (starter collection, BM25 | GloVe | L
     await settled(page);
     expect(await shownMetrics(page, 0)).toEqual(expectedMetrics('q16', bm25Hits('q16')));
     const scoresBefore = await column(page, 0).locator('.score').allTextContents();
-    const jobsBefore = (await page.evaluate(() => window.__rpJobs)).length;
+    const jobsBefore = (await recordedJobs(page)).length;
 
     await column(page, 0).getByRole('button', { name: /Settings of BM25/ }).click();
     await column(page, 0).getByLabel('k1', { exact: true }).fill('2');
@@ -210,7 +183,7 @@ describe.skipIf(!modelBuilt)('Explore view (starter collection, BM25 | GloVe | L
     const scoresAfter = await column(page, 0).locator('.score').allTextContents();
     expect(scoresAfter).toEqual(bm25Hits('q16', 2, 0.4).slice(0, 10).map((h) => h.score.toFixed(4)));
     expect(scoresAfter).not.toEqual(scoresBefore);
-    expect((await page.evaluate(() => window.__rpJobs)).length).toBe(jobsBefore);
+    expect((await recordedJobs(page)).length).toBe(jobsBefore);
     await expect.poll(() => new URL(page.url()).searchParams.getAll('col')[0]).toBe('bm25;k1=2;b=0.4;an=english');
     await screenshot(page, 'explore-k1');
     expect(errors).toEqual([]);
@@ -290,7 +263,7 @@ describe.skipIf(!modelBuilt)('Explore view (starter collection, BM25 | GloVe | L
     expect(await page.getByLabel('Query text').inputValue()).toBe(starter.queries.get('q03')!.text);
     expect(await shownMetrics(page, 0)).toEqual(expectedMetrics('q03', bm25Hits('q03', 2, 0.4)));
     await page.waitForTimeout(1000);
-    const jobs = await page.evaluate(() => window.__rpJobs);
+    const jobs = await recordedJobs(page);
     expect(jobs.filter((t) => /^(Building|Embedding)/.test(t))).toEqual([]);
     console.log(`[explore] reload: ${ready} ms to three ranked columns; jobs shown: ${JSON.stringify(jobs)}`);
     await screenshot(page, 'explore-reload');

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, expect, inject, test } from 'vitest';
 import { collectionGraphPrefix } from '../../src/lib/storage/hnsw-files.ts';
+import { recordedJobs, recordJobs } from './app-page.ts';
 import { launch, screenshot, type BrowserSession } from './harness.ts';
 import { startHubServer, type HubServer } from './hub-server.ts';
 
@@ -23,25 +24,6 @@ const TINY = 'local/tiny-bert';
 let session: BrowserSession;
 let hub: HubServer;
 let appUrl: string;
-
-declare global {
-  interface Window {
-    /** Titles of every job that appeared in the tray since the page loaded (recorded by an init script). */
-    __rpJobs: string[];
-  }
-}
-
-async function recordJobs(page: Page): Promise<void> {
-  await page.addInitScript(() => {
-    window.__rpJobs = [];
-    new MutationObserver(() => {
-      for (const title of document.querySelectorAll('.tray .title')) {
-        const text = title.textContent ?? '';
-        if (!window.__rpJobs.includes(text)) window.__rpJobs.push(text);
-      }
-    }).observe(document, { subtree: true, childList: true, characterData: true });
-  });
-}
 
 beforeAll(async () => {
   appUrl = inject('appUrl');
@@ -283,14 +265,14 @@ test('a reload in the middle of embedding resumes at the last stored checkpoint'
     next += chunk.count;
   }
   expect(next).toBe(SCIFACT_DOCS);
-  const jobs = await page.evaluate(() => window.__rpJobs);
+  const jobs = await recordedJobs(page);
   expect(jobs.filter((title) => title.startsWith('Embedding SciFact'))).toHaveLength(1);
   await screenshot(page, 'robust-storage-embedding-resumed');
 
   // Once complete, a reload embeds nothing.
   await page.reload();
   await columnsReady(page, 1);
-  expect((await page.evaluate(() => window.__rpJobs)).filter((title) => title.startsWith('Embedding'))).toEqual([]);
+  expect((await recordedJobs(page)).filter((title) => title.startsWith('Embedding'))).toEqual([]);
   expect(errors).toEqual([]);
 });
 
@@ -328,8 +310,8 @@ test('two tabs on one collection: the BM25 index is built once and the corpus em
     .toBe(true);
   await screenshot(other, 'robust-storage-second-tab-waiting');
   await Promise.all([columnsReady(page, 2), columnsReady(other, 2)]);
-  const jobsA = await page.evaluate(() => window.__rpJobs);
-  const jobsB = await other.evaluate(() => window.__rpJobs);
+  const jobsA = await recordedJobs(page);
+  const jobsB = await recordedJobs(other);
   console.log('tab A jobs:', jobsA, '\ntab B jobs:', jobsB);
   const builds = [...jobsA, ...jobsB].filter((title) => title.startsWith('Building BM25 index (standard)'));
   expect(builds).toHaveLength(1);

@@ -11,8 +11,8 @@
  * Last, a hub host the policy does not allow: the download is blocked, the violation is seen (so a
  * violation would fail the audit above), and the error says which policy blocked what and how to allow it.
  */
-import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, expect, inject, test } from 'vitest';
+import { settled } from './app-page.ts';
 import { launch, screenshot, type BrowserSession } from './harness.ts';
 import { startHubServer, type HubServer } from './hub-server.ts';
 import { watchSecurity, type SecurityWatch } from './security-watch.ts';
@@ -21,19 +21,6 @@ let session: BrowserSession;
 let watch: SecurityWatch;
 let hub: HubServer;
 let appUrl: string;
-
-/** Waits until every column has ranked the query in the box. */
-async function settled(page: Page, columns = 3): Promise<void> {
-  await page.waitForFunction(
-    (n) => {
-      const text = (document.querySelector('input[aria-label="Query text"]') as HTMLInputElement | null)?.value;
-      const cards = [...document.querySelectorAll<HTMLElement>('article.column')];
-      return cards.length === n && cards.every((card) => card.dataset['status'] === 'ready' && card.dataset['ranked'] === text);
-    },
-    columns,
-    { timeout: 240_000 },
-  );
-}
 
 function originOf(url: string): string {
   return new URL(url).origin;
