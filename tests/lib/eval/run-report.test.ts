@@ -1,27 +1,21 @@
-import { createReadStream, readFileSync } from 'node:fs';
+import { createReadStream } from 'node:fs';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { readTrecQrels, readTrecRun } from '../../../src/lib/data/trec.ts';
 import { assertSameQueries, bestColumns, evaluateRunReport, REPORT_MEASURES, type RunReport } from '../../../src/lib/eval/run-report.ts';
 import type { Qrels } from '../../../src/lib/types.ts';
+import { readQrels } from '../../../src/lib/data/qrels.ts';
 import { shared } from '../../shared-dir.ts';
 import { nameOf, outputLines, qrelsOf, runOf } from './fixtures.ts';
 
-/** BEIR's qrels TSV: a header line, then `query-id corpus-id score`. */
-function readBeirQrels(path: string): Qrels {
-  const qrels: Qrels = new Map();
-  for (const line of readFileSync(path, 'utf8').split('\n').slice(1)) {
-    if (line.trim() === '') continue;
-    const [qid, docId, grade] = line.split('\t') as [string, string, string];
-    if (!qrels.has(qid)) qrels.set(qid, new Map());
-    qrels.get(qid)!.set(docId, Number(grade));
-  }
-  return qrels;
+/** BEIR's qrels TSV (header line, then `query-id corpus-id score`) through the data layer's parser. */
+function readBeirQrels(path: string): Promise<Qrels> {
+  return readQrels(createReadStream(path), { file: path });
 }
 
 describe('evaluateRunReport', () => {
   it('prints REFERENCE.md’s SciFact BM25 flat row (trec_eval 9.0.8 -c): nDCG@10 0.6789, R@100 0.9253, MAP@100 0.6398, P@10 0.0883', async () => {
-    const qrels = readBeirQrels(shared('beir', 'scifact', 'qrels', 'test.tsv'));
+    const qrels = await readBeirQrels(shared('beir', 'scifact', 'qrels', 'test.tsv'));
     const file = shared('reference', 'scifact-test.lucene-bm25-flat.top100.run');
     const { run } = await readTrecRun(createReadStream(file), { file });
     const report = evaluateRunReport(qrels, run);
