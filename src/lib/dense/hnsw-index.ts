@@ -106,6 +106,11 @@ export class HnswIndex {
   /** Writes the index to the IDBFS-backed file system and flushes it to IndexedDB. */
   async save(filename: string): Promise<void> {
     await this.index.writeIndex(filename);
+    // writeIndex starts hnswlib's own IDBFS sync, and hnswlib reports "synced" with one shared flag: a
+    // second sync started while that one runs could report done before the file is stored. So let the
+    // first finish, then flush once more on our own.
+    const { waitForFileSystemSynced } = await import('hnswlib-wasm/dist/hnswlib.js');
+    await waitForFileSystemSynced();
     await syncFs('write');
   }
 
