@@ -1,31 +1,40 @@
 /**
- * `npm run -s cli -- trec-eval [-q] [-c] [-n] [-l N] [-M N] [-m measure[.params]]… [--json] <qrels> <run>`
+ * `npm run -s cli -- trec-eval [-q] [-c] [-n] [-J] [-l N] [-M N] [-N N] [-Z file] [-R qrels] [-T trec_results]
+ *   [-m measure[.params]]… [--json] <qrels> <run>`
  *
  * trec_eval 9.0.8's command line (trec_eval.c: getopt_long options "hvqm:cl:nD:JN:M:R:T:oZ:") for the
  * measures of src/lib/eval: same flag forms (`-mP.5`, `-m P.5`, `-M100`, `-l2`, bundled `-qc`, long
- * names such as `--measure=map`, options after the files), same text output byte for byte. Options that
- * change other measures or input formats (-D -J -N -R -T -Z -o) are refused rather than ignored. `-` as
- * the run file reads standard input. `--json` prints one JSON object instead of the text table.
+ * names such as `--measure=map`, options after the files), same text output byte for byte. `-R` accepts
+ * the `qrels` format only and `-T` the `trec_results` format only (see the README for why); -D (debug
+ * traces), -o (a flag 9.0.8 reads but no measure uses) and -v are refused rather than ignored. `-` as the
+ * run file reads standard input. `--json` prints one JSON object instead of the text table.
  */
 import { createReadStream } from 'node:fs';
+import { readFile } from 'node:fs/promises';
 import { ParseError } from '../lib/data/errors.ts';
 import type { ByteSource } from '../lib/data/lines.ts';
 import { readTrecQrels, readTrecRun } from '../lib/data/trec.ts';
 import { evaluate, type EvalResult } from '../lib/eval/evaluate.ts';
-import { MeasureError } from '../lib/eval/measure-spec.ts';
+import { MEASURE_FAMILIES, MeasureError, atol } from '../lib/eval/measure-spec.ts';
 import { DuplicateDocumentError } from '../lib/eval/ranking.ts';
 import { formatTrecEval } from '../lib/eval/trec-eval-output.ts';
+import { parseZScores, type ZScores } from '../lib/eval/zscores.ts';
 import { CliError } from './cli-error.ts';
 
-const usage = `usage: npm run -s cli -- trec-eval [-q] [-c] [-n] [-l N] [-M N] {-m measure[.params]}* [--json] qrels_file results_file
+const usage = `usage: npm run -s cli -- trec-eval [-q] [-c] [-n] [-J] [-l N] [-M N] [-N N] [-Z file] {-m measure[.params]}* [--json] qrels_file results_file
   -q        also print every query's values
   -c        average over all qrels queries (absent ones count 0)
   -n        no summary ("all") rows
+  -J        evaluate only the judged documents of each ranking
   -l N      minimum grade of a relevant document (default 1)
   -M N      evaluate only the first N documents of each query
-  -m M      measure, e.g. -m ndcg_cut.10 -mP.5,10 -m recall.100 -m all_trec (default: official)
+  -N N      number of documents in the collection (for utility; default 0)
+  -Z file   print z-scores against the 'qid measure mean stddev' lines of file
+  -R qrels  relevance file format (only 'qrels'); -T trec_results: results format (only 'trec_results')
+  -m M      measure, e.g. -m ndcg_cut.10 -mP.5,10 -m recall.100 -m all_trec -m set (default: official)
   --json    print one JSON object instead of trec_eval's text
-supported measures: runid num_q num_ret num_rel num_rel_ret map Rprec recip_rank P recall ndcg ndcg_cut map_cut success R_cap Hole
+supported measures: ${MEASURE_FAMILIES.join(' ')}
+nicknames: official all_trec set
 `;
 
 export interface TrecEvalArgs {
@@ -34,6 +43,11 @@ export interface TrecEvalArgs {
   summary: boolean;
   relevanceLevel: number;
   maxDocs: number;
+  judgedDocsOnly: boolean;
+  numDocsInCollection: number;
+  zscoresPath: string | undefined;
+  relFormat: string;
+  resultsFormat: string;
   measures: string[];
   json: boolean;
   help: boolean;
@@ -42,7 +56,7 @@ export interface TrecEvalArgs {
 }
 
 /** Options that take a value, by short letter. */
-const VALUE_OPTIONS = new Set(['m', 'l', 'M']);
+const VALUE_OPTIONS = new Set(['m', 'l', 'M', 'N', 'R', 'T', 'Z', 'D']);
 const LONG_OPTIONS: Record<string, string> = {
   help: 'h',
   query_eval_wanted: 'q',
@@ -51,8 +65,18 @@ const LONG_OPTIONS: Record<string, string> = {
   level_for_rel: 'l',
   nosummary: 'n',
   Max_retrieved_per_topic: 'M',
+  Judged_docs_only: 'J',
+  Number_docs_in_coll: 'N',
+  Rel_info_format: 'R',
+  Results_format: 'T',
+  Zscore: 'Z',
+  Debug_level: 'D',
+  Output_old_results_format: 'o',
+  version: 'v',
 };
-const REFUSED = new Set(['v', 'D', 'J', 'N', 'R', 'T', 'Z', 'o']);
+const REFUSED = new Set(['v', 'D', 'o']);
+/** Relevance formats of trec_eval 9.0.8 (formats.c) that this command does not read; see the README. */
+const UNSUPPORTED_REL_FORMATS = new Set(['prefs', 'qrels_prefs', 'qrels_jg']);
 
 /** Parses trec_eval's command line (GNU getopt style). Throws CliError on anything it cannot honour. */
 export function parseTrecEvalArgs(args: readonly string[]): TrecEvalArgs {
@@ -62,6 +86,11 @@ export function parseTrecEvalArgs(args: readonly string[]): TrecEvalArgs {
     summary: true,
     relevanceLevel: 1,
     maxDocs: Infinity,
+    judgedDocsOnly: false,
+    numDocsInCollection: 0,
+    zscoresPath: undefined,
+    relFormat: 'qrels',
+    resultsFormat: 'trec_results',
     measures: [],
     json: false,
     help: false,
@@ -86,6 +115,22 @@ export function parseTrecEvalArgs(args: readonly string[]): TrecEvalArgs {
         break;
       case 'l':
         parsed.relevanceLevel = integerOption('-l', value!);
+        break;
+      case 'J':
+        parsed.judgedDocsOnly = true;
+        break;
+      case 'N':
+        // trec_eval reads -N with atol: a non-number is 0.
+        parsed.numDocsInCollection = atol(value!);
+        break;
+      case 'Z':
+        parsed.zscoresPath = value!;
+        break;
+      case 'R':
+        parsed.relFormat = value!;
+        break;
+      case 'T':
+        parsed.resultsFormat = value!;
         break;
       case 'M': {
         const maxDocs = integerOption('-M', value!);
@@ -166,12 +211,39 @@ async function readInput<T>(path: string, what: string, read: (source: ByteSourc
   }
 }
 
+async function readZScores(path: string): Promise<ZScores> {
+  let text: string;
+  try {
+    text = await readFile(path, 'utf8');
+  } catch (error) {
+    const message = error instanceof Error ? error.message : String(error);
+    throw new CliError(`cannot read zscores file '${path}': ${message}`);
+  }
+  try {
+    return parseZScores(text, path);
+  } catch (error) {
+    if (error instanceof ParseError) throw new CliError(`zscores: ${error.message}`);
+    throw error;
+  }
+}
+
 export async function trecEvalCommand(args: string[]): Promise<void> {
   const options = parseTrecEvalArgs(args);
   if (options.help) {
     process.stdout.write(usage);
     return;
   }
+  if (options.relFormat !== 'qrels') {
+    throw new CliError(
+      UNSUPPORTED_REL_FORMATS.has(options.relFormat)
+        ? `-R ${options.relFormat} is not supported by this trec-eval (only -R qrels; see the README)`
+        : `illegal rel_info format '${options.relFormat}' (trec_eval 9.0.8 knows qrels, prefs, qrels_prefs, qrels_jg)`,
+    );
+  }
+  if (options.resultsFormat !== 'trec_results') {
+    throw new CliError(`illegal retrieval results format '${options.resultsFormat}' (trec_eval 9.0.8 knows trec_results only)`);
+  }
+  const zscores = options.zscoresPath === undefined ? undefined : await readZScores(options.zscoresPath);
   const qrels = await readInput(options.qrelsPath, 'qrels', (source, file) => readTrecQrels(source, { file }));
   const { run, runId } = await readInput(options.runPath, 'results', (source, file) => readTrecRun(source, { file }));
   if (qrels.size === 0) throw new CliError(`qrels file '${options.qrelsPath}' holds no judgments`);
@@ -184,6 +256,9 @@ export async function trecEvalCommand(args: string[]): Promise<void> {
       relevanceLevel: options.relevanceLevel,
       complete: options.complete,
       maxDocs: options.maxDocs,
+      judgedDocsOnly: options.judgedDocsOnly,
+      numDocsInCollection: options.numDocsInCollection,
+      ...(zscores === undefined ? {} : { zscores }),
       runId,
     });
   } catch (error) {
@@ -203,8 +278,12 @@ function toJson(result: EvalResult, options: Pick<TrecEvalArgs, 'perQuery' | 'su
   if (result.runId !== undefined) json.runid = result.runId;
   json.measures = result.columns.map((column) => column.name);
   if (options.perQuery) {
-    const queries: Record<string, Record<string, number>> = Object.create(null) as Record<string, Record<string, number>>;
-    for (const query of result.queries) if (query.inRun) queries[query.qid] = query.values;
+    const queries: Record<string, Record<string, number | string>> = Object.create(null) as Record<string, Record<string, number | string>>;
+    const columns = result.columns.filter((column) => column.perQuery);
+    for (const query of result.queries) {
+      if (!query.inRun) continue;
+      queries[query.qid] = Object.fromEntries(columns.map((c) => [c.name, c.text ? query.texts[c.name]! : query.values[c.name]!]));
+    }
     json.queries = queries;
   }
   if (options.summary) json.all = result.all;

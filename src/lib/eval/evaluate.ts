@@ -1,27 +1,37 @@
 import type { Qrels, Run } from '../types.ts';
 import { averagePrecision, averagePrecisionAt } from './average-precision.ts';
 import { cappedRecallAt, holeAt } from './beir-measures.ts';
-import { judgeRanking, type JudgedRanking } from './judged-ranking.ts';
-import { measureNames, resolveMeasures, type MeasureFamily, type MeasureSpec } from './measure-spec.ts';
+import { bpref, inferredAveragePrecision } from './bpref.ts';
+import { binaryG, gainG, ndcgRel, rNdcg } from './gain-measures.ts';
+import { elevenPointAverage, interpolatedPrecisionAt, precisionAtRMultiples } from './interpolated-precision.ts';
+import { judgedOnly, judgeRanking, type JudgedRanking } from './judged-ranking.ts';
+import { measureDefinition, measureNames, resolveMeasures, type MeasureFamily, type MeasureSpec } from './measure-spec.ts';
 import { ndcg, ndcgAt } from './ndcg.ts';
-import { precisionAt } from './precision.ts';
+import { precisionAt, relativePrecisionAt } from './precision.ts';
 import { rPrecision } from './r-precision.ts';
 import { compareStrcmp, rankForEvaluation } from './ranking.ts';
 import { recallAt } from './recall.ts';
 import { reciprocalRank } from './reciprocal-rank.ts';
+import { relString } from './relstring.ts';
+import { nonrelevantJudgedRetrieved, setAveragePrecision, setF, setPrecision, setRecall, setRelativePrecision, utility } from './set-measures.ts';
 import { successAt } from './success.ts';
+import { toZScore, type ZScores } from './zscores.ts';
 
 /**
  * Evaluates a run against qrels with trec_eval 9.0.8's semantics (trec_eval.c main loop, meas_acc.c,
  * meas_avg.c):
  * - queries are taken from the qrels in `strcmp` order of their ids (the order of `-q` rows); a query of
  *   the run that has no judgments is ignored; a judged query the run lacks (or has no hits for) is
- *   skipped, unless `complete` (`-c`), in which case it scores 0 on every measure — except `num_rel`,
- *   which still counts its relevant documents — and is averaged in, but gets no per-query row;
+ *   skipped, unless `complete` (`-c`), in which case it is not computed but contributes 0 to every mean
+ *   (log(0.00001) to a geometric one) and gets no per-query row; its `num_rel` value still holds its
+ *   relevant count for callers, and the `num_rel` summary then counts every judgment with grade > 0 in the
+ *   qrels, as m_num_rel.c does;
  * - a judged query is evaluated even when it has no relevant document (most measures are then 0);
- * - each ranking is re-sorted by score, ties by decreasing document id, then cut to `maxDocs` (`-M`);
- * - the aggregate ("all") of `num_ret`, `num_rel`, `num_rel_ret` is the sum over queries, `num_q` the
- *   number of queries evaluated, every other value the mean over evaluated queries (accumulated in query
+ * - each ranking is re-sorted by score, ties by decreasing document id, then cut to `maxDocs` (`-M`), then
+ *   (with `judgedDocsOnly`, `-J`) stripped of unjudged documents;
+ * - with `zscores` (`-Z`) every per-query value is replaced by its z-score before the summaries are formed;
+ * - the aggregate ("all") follows each measure's summary kind (measure-spec.ts): sums for the counts, `num_q` the
+ *   number of queries, geometric means for gm_*, else the mean over evaluated queries (accumulated in query
  *   order, then divided once, as trec_eval does).
  */
 
@@ -34,43 +44,57 @@ export interface EvaluateOptions {
   complete?: boolean;
   /** Evaluate only the first N documents of each ranking (`-M`). Default: all. */
   maxDocs?: number;
+  /** Drop retrieved documents that are not judged before computing anything (`-J`). Default false. */
+  judgedDocsOnly?: boolean;
+  /** Number of documents in the collection (`-N`), used by `utility`. Default 0, as trec_eval. */
+  numDocsInCollection?: number;
+  /** Means and standard deviations to print z-scores instead of raw values (`-Z`). */
+  zscores?: ZScores;
   /** What the `runid` measure prints (trec_eval: the tag of the run file's last line). */
   runId?: string;
 }
 
-/** One printed value column: `P_5`, `ndcg`, `num_rel`… */
+/** One printed value column: `P_5`, `ndcg`, `num_rel`, `relstring`… */
 export interface EvalColumn {
   name: string;
   family: MeasureFamily;
-  /** Printed as an integer (`%ld`) rather than with 4 decimals. */
+  /** Printed as an integer (`%ld`) rather than with 4 decimals (unless z-scores are printed). */
   integer: boolean;
-  /** Printed in per-query rows (`num_q` and `runid` only appear in the summary). */
+  /** A string per query (relstring), held in `QueryEvaluation.texts`, with no summary. */
+  text: boolean;
+  /** Printed in per-query rows (not `num_q`, `gm_map`, `gm_bpref`). */
   perQuery: boolean;
+  /** Printed in the summary ("all") rows (not `relstring`). */
+  summary: boolean;
 }
 
 export interface QueryEvaluation {
   qid: string;
   /** False for a qrels query absent from the run, evaluated only under `complete`; not printed by -q. */
   inRun: boolean;
-  /** Value per column name (per-query columns only). */
+  /** Value per numeric column name (for gm_* the log that the geometric mean averages). */
   values: Record<string, number>;
+  /** Value per text column name (relstring). */
+  texts: Record<string, string>;
 }
 
 export interface EvalResult {
-  /** Numeric columns in output order (`runid` is not one). */
+  /** Printed columns in output order (`runid` is not one). */
   columns: EvalColumn[];
   /** Evaluated queries in output order. */
   queries: QueryEvaluation[];
-  /** The aggregate row, keyed by column name. */
+  /** The aggregate row, keyed by column name (summary columns only). */
   all: Record<string, number>;
   /** Set when the `runid` measure was requested. */
   runId: string | undefined;
   /** Names that nicknames such as `all_trec` stand for but that are not implemented. */
   skipped: string[];
+  /** Values are z-scores (`-Z`): trec_eval then prefixes names with Z and prints every value with 4 decimals. */
+  zscore: boolean;
 }
 
-const INTEGER_FAMILIES: ReadonlySet<MeasureFamily> = new Set(['num_q', 'num_ret', 'num_rel', 'num_rel_ret']);
-const SUMMED_FAMILIES: ReadonlySet<MeasureFamily> = new Set(['num_ret', 'num_rel', 'num_rel_ret']);
+/** trec_eval's MIN_GEO_MEAN: the floor of a value before its log is taken for a geometric mean. */
+const MIN_GEO_MEAN = 0.00001;
 
 export function evaluate(qrels: Qrels, run: Run, options: EvaluateOptions = {}): EvalResult {
   const { measures, skipped } = resolveMeasures(options.measures ?? ['official']);
@@ -78,57 +102,107 @@ export function evaluate(qrels: Qrels, run: Run, options: EvaluateOptions = {}):
   const complete = options.complete ?? false;
   const maxDocs = options.maxDocs ?? Infinity;
   const numeric = measures.filter((spec) => spec.family !== 'runid');
-  const columns = numeric.flatMap((spec) =>
-    measureNames(spec).map((name) => ({
+  const columns = numeric.flatMap((spec) => {
+    const definition = measureDefinition(spec.family);
+    return measureNames(spec).map((name) => ({
       name,
       family: spec.family,
-      integer: INTEGER_FAMILIES.has(spec.family),
-      perQuery: spec.family !== 'num_q',
-    })),
-  );
-  const annotated = measures.some((spec) => spec.family === 'Hole') ? annotatedDocuments(qrels) : new Set<string>();
+      integer: definition.value === 'integer',
+      text: definition.value === 'text',
+      perQuery: definition.perQuery,
+      summary: definition.summary !== 'none',
+    }));
+  });
+  const context: MeasureContext = {
+    annotated: measures.some((spec) => spec.family === 'Hole') ? annotatedDocuments(qrels) : new Set<string>(),
+    numDocsInCollection: options.numDocsInCollection ?? 0,
+  };
 
   const queries: QueryEvaluation[] = [];
   for (const qid of [...qrels.keys()].sort(compareStrcmp)) {
     const hits = run.get(qid);
     const inRun = hits !== undefined && hits.length > 0;
     if (!inRun && !complete) continue;
-    const docIds = inRun ? rankForEvaluation(qid, hits, maxDocs) : [];
-    const judged = judgeRanking(docIds, qrels.get(qid), relevanceLevel);
     const values: Record<string, number> = {};
+    const texts: Record<string, string> = {};
+    if (!inRun) {
+      // trec_eval computes nothing for a query the run lacks: it only counts in the divisor under -c.
+      for (const column of columns) if (!column.text && column.family !== 'num_q') values[column.name] = 0;
+      if ('num_rel' in values) values.num_rel = judgeRanking([], qrels.get(qid), relevanceLevel).numRel;
+      queries.push({ qid, inRun, values, texts });
+      continue;
+    }
+    let docIds = rankForEvaluation(qid, hits, maxDocs);
+    let judged = judgeRanking(docIds, qrels.get(qid), relevanceLevel);
+    if (options.judgedDocsOnly) {
+      const grades = judged.grades;
+      docIds = docIds.filter((_, i) => grades[i]! >= 0);
+      judged = judgedOnly(judged);
+    }
     for (const spec of numeric) {
       if (spec.family === 'num_q') continue;
       const names = measureNames(spec);
-      computeMeasure(spec, judged, docIds, annotated).forEach((value, i) => {
+      if (spec.family === 'relstring') {
+        texts[names[0]!] = relString(judged, spec.numbers![0] ?? 0);
+        continue;
+      }
+      computeMeasure(spec, judged, docIds, context).forEach((value, i) => {
         values[names[i]!] = value;
       });
     }
-    queries.push({ qid, inRun, values });
+    if (options.zscores !== undefined) {
+      for (const name of Object.keys(values)) values[name] = toZScore(options.zscores, qid, name, values[name]!);
+    }
+    queries.push({ qid, inRun, values, texts });
   }
 
   const all: Record<string, number> = {};
+  const evaluated = queries.filter((query) => query.inRun);
   const divisor = complete ? qrels.size : queries.length;
   for (const column of columns) {
-    if (column.family === 'num_q') {
+    const summary = measureDefinition(column.family).summary;
+    if (summary === 'none') continue;
+    if (summary === 'count') {
       all[column.name] = queries.length;
       continue;
     }
+    if (column.family === 'num_rel' && complete) {
+      all[column.name] = positiveJudgments(qrels);
+      continue;
+    }
     let sum = 0;
-    for (const query of queries) sum += query.values[column.name]!;
-    all[column.name] = SUMMED_FAMILIES.has(column.family) || divisor === 0 ? sum : sum / divisor;
+    for (const query of evaluated) sum += query.values[column.name]!;
+    if (summary === 'sum') {
+      all[column.name] = sum;
+    } else if (summary === 'geometric') {
+      // meas_avg.c te_calc_avg_meas_s_gm: absent queries are patched in after the sum.
+      if (complete) sum += (divisor - evaluated.length) * Math.log(MIN_GEO_MEAN);
+      all[column.name] = divisor > 0 ? Math.exp(sum / divisor) : sum;
+    } else {
+      all[column.name] = divisor > 0 ? sum / divisor : sum;
+    }
   }
 
   const runId = measures.some((spec) => spec.family === 'runid') ? (options.runId ?? '') : undefined;
-  return { columns, queries, all, runId, skipped };
+  return { columns, queries, all, runId, skipped, zscore: options.zscores !== undefined };
+}
+
+interface MeasureContext {
+  /** Every judged document id (Hole). */
+  annotated: ReadonlySet<string>;
+  numDocsInCollection: number;
+}
+
+/** log(max(v, MIN_GEO_MEAN)): the per-query value of a geometric-mean measure. */
+function geometricTerm(value: number): number {
+  return Math.log(Math.max(value, MIN_GEO_MEAN));
 }
 
 /** Values of one measure for one query, in the order of `measureNames(spec)`. */
-function computeMeasure(
-  spec: MeasureSpec,
-  judged: JudgedRanking,
-  docIds: readonly string[],
-  annotated: ReadonlySet<string>,
-): number[] {
+function computeMeasure(spec: MeasureSpec, judged: JudgedRanking, docIds: readonly string[], context: MeasureContext): number[] {
+  const cutoffs = spec.cutoffs ?? [];
+  const numbers = spec.numbers ?? [];
+  const gains = spec.gains ?? [];
   switch (spec.family) {
     case 'num_ret':
       return [judged.numRet];
@@ -138,30 +212,74 @@ function computeMeasure(
       return [judged.numRelRet];
     case 'map':
       return [averagePrecision(judged)];
+    case 'gm_map':
+      return [geometricTerm(averagePrecision(judged))];
     case 'Rprec':
       return [rPrecision(judged)];
+    case 'bpref':
+      return [bpref(judged)];
     case 'recip_rank':
       return [reciprocalRank(judged)];
+    case 'iprec_at_recall':
+      return interpolatedPrecisionAt(judged, numbers);
     case 'P':
-      return precisionAt(judged, spec.cutoffs);
+      return precisionAt(judged, cutoffs);
     case 'recall':
-      return recallAt(judged, spec.cutoffs);
+      return recallAt(judged, cutoffs);
+    case 'infAP':
+      return [inferredAveragePrecision(judged)];
+    case 'gm_bpref':
+      return [geometricTerm(bpref(judged))];
+    case 'Rprec_mult':
+      return precisionAtRMultiples(judged, numbers);
+    case 'utility':
+      return [utility(judged, numbers, context.numDocsInCollection)];
+    case '11pt_avg':
+      return [elevenPointAverage(judged, numbers)];
+    case 'binG':
+      return [binaryG(judged)];
+    case 'G':
+      return [gainG(judged, gains)];
     case 'ndcg':
-      return [ndcg(judged, spec.gains)];
+      return [ndcg(judged, gains)];
+    case 'ndcg_rel':
+      return [ndcgRel(judged, gains)];
+    case 'Rndcg':
+      return [rNdcg(judged, gains)];
     case 'ndcg_cut':
-      return ndcgAt(judged, spec.cutoffs);
+      return ndcgAt(judged, cutoffs);
     case 'map_cut':
-      return averagePrecisionAt(judged, spec.cutoffs);
+      return averagePrecisionAt(judged, cutoffs);
+    case 'relative_P':
+      return relativePrecisionAt(judged, cutoffs);
     case 'success':
-      return successAt(judged, spec.cutoffs);
+      return successAt(judged, cutoffs);
+    case 'set_P':
+      return [setPrecision(judged)];
+    case 'set_relative_P':
+      return [setRelativePrecision(judged)];
+    case 'set_recall':
+      return [setRecall(judged)];
+    case 'set_map':
+      return [setAveragePrecision(judged)];
+    case 'set_F':
+      return [setF(judged, numbers[0] ?? 1)];
+    case 'num_nonrel_judged_ret':
+      return [nonrelevantJudgedRetrieved(judged)];
     case 'R_cap':
-      return cappedRecallAt(judged, spec.cutoffs);
+      return cappedRecallAt(judged, cutoffs);
     case 'Hole':
-      return holeAt(docIds, annotated, spec.cutoffs);
-    case 'num_q':
-    case 'runid':
-      return [];
+      return holeAt(docIds, context.annotated, cutoffs);
+    default:
+      throw new Error(`no kernel for measure '${spec.family}'`);
   }
+}
+
+/** Judgments with grade > 0 over every query (m_num_rel.c's summary under -c, whatever `-l`). */
+function positiveJudgments(qrels: Qrels): number {
+  let count = 0;
+  for (const judgments of qrels.values()) for (const grade of judgments.values()) if (grade > 0) count++;
+  return count;
 }
 
 /** Every document id judged for any query (BEIR's `annotated_corpus`, used by Hole@k). */

@@ -68,3 +68,12 @@ export function numRelLevels(ranking: JudgedRanking): number {
   const last = ranking.gradeCounts[ranking.gradeCounts.length - 1];
   return last === undefined ? 0 : last[0] + 1;
 }
+
+/**
+ * trec_eval `-J` (form_res_rels.c, `judged_docs_only_flag`): the ranking with every document outside the
+ * pool or unjudged removed, the judged ones keeping their order. Judgment counts are unchanged.
+ */
+export function judgedOnly(ranking: JudgedRanking): JudgedRanking {
+  const grades = ranking.grades.filter((grade) => grade >= 0);
+  return { ...ranking, grades, numRet: grades.length };
+}

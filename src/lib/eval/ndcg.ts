@@ -16,7 +16,7 @@ export interface GainParam {
   gain: number;
 }
 
-interface LevelGain {
+export interface LevelGain {
   level: number;
   gain: number;
   /** Judged documents of the query at this level. */
@@ -75,7 +75,7 @@ export function ndcg(ranking: JudgedRanking, params: readonly GainParam[] = []):
  * Levels nobody judged only matter through that quirk; above {@link MAX_DENSE_LEVELS} they are skipped
  * instead of allocating one entry per integer.
  */
-function setupGains(ranking: JudgedRanking, params: readonly GainParam[]): LevelGain[] {
+export function setupGains(ranking: JudgedRanking, params: readonly GainParam[]): LevelGain[] {
   const gains: LevelGain[] = params.map((p) => ({ level: p.level, gain: p.gain, count: 0 }));
   const counts = new Map(ranking.gradeCounts);
   const levels = numRelLevels(ranking);
@@ -94,7 +94,7 @@ function range(n: number): number[] {
 }
 
 /** gain_init.c `get_gain`: first entry of the sorted table with this level, else 0. */
-function gainOf(grade: number, gains: readonly LevelGain[]): number {
+export function gainOf(grade: number, gains: readonly LevelGain[]): number {
   for (const entry of gains) if (entry.level === grade) return entry.gain;
   return 0;
 }

@@ -33,8 +33,20 @@ describe('parseMeasure', () => {
     expect(measureNames(parseMeasure('Hole.1,10'))).toEqual(['Hole_1', 'Hole_10']);
   });
 
-  it.each(['bpref', 'P.0', 'P.5,5', 'P.', 'P.abc', 'map.5', 'ndcg.1=', 'ndcg.x=2', 'ndcg.1=3,'])('refuses %s', (text) => {
+  it.each(['prefs_simp', 'map_avgjg', 'P.0', 'P.5,5', 'P.', 'P.abc', 'map.5', 'ndcg.1=', 'ndcg.x=2', 'ndcg.1=3,'])('refuses %s', (text) => {
     expect(() => parseMeasure(text)).toThrow(MeasureError);
+  });
+
+  it('reads fractions with atof, sorted, printed %3.2f; numbers kept in order and appended verbatim', () => {
+    expect(measureNames(parseMeasure('iprec_at_recall..10,.20,.25,.75,.50'))).toEqual([
+      'iprec_at_recall_0.10', 'iprec_at_recall_0.20', 'iprec_at_recall_0.25', 'iprec_at_recall_0.50', 'iprec_at_recall_0.75',
+    ]);
+    expect(measureNames(parseMeasure('Rprec_mult.5.0,0.2,0.35'))).toEqual(['Rprec_mult_0.20', 'Rprec_mult_0.35', 'Rprec_mult_5.00']);
+    expect(parseMeasure('11pt_avg..25,.5,.75')).toEqual({ family: '11pt_avg', numbers: [0.25, 0.5, 0.75], params: '.25,.5,.75' });
+    expect(measureNames(parseMeasure('utility.2,-1,0,0'))).toEqual(['utility_2,-1,0,0']);
+    expect(measureNames(parseMeasure('relstring'))).toEqual(['relstring']);
+    expect(measureNames(parseMeasure('G.1=2'))).toEqual(['G_1=2']);
+    expect(() => parseMeasure('iprec_at_recall.0.5,.5')).toThrow(MeasureError);
   });
 
   it('reads integers like C atol', () => {
@@ -49,9 +61,15 @@ describe('resolveMeasures', () => {
   });
 
   it('expands nicknames to the supported measures and lists the others', () => {
-    const { measures, skipped } = resolveMeasures(['official']);
-    expect(measures.map((m) => m.family)).toEqual(['runid', 'num_q', 'num_ret', 'num_rel', 'num_rel_ret', 'map', 'Rprec', 'recip_rank', 'P']);
-    expect(skipped).toEqual(['gm_map', 'bpref', 'iprec_at_recall']);
+    const official = resolveMeasures(['official']);
+    expect(official.measures.map((m) => m.family)).toEqual([
+      'runid', 'num_q', 'num_ret', 'num_rel', 'num_rel_ret', 'map', 'gm_map', 'Rprec', 'bpref', 'recip_rank', 'iprec_at_recall', 'P',
+    ]);
+    expect(official.skipped).toEqual([]);
+    expect(resolveMeasures(['all_trec']).skipped).toEqual([]);
+    const { measures, skipped } = resolveMeasures(['qrels_jg']);
+    expect(measures.map((m) => m.family)).toEqual(['runid', 'num_q']);
+    expect(skipped).toEqual(['map_avgjg', 'P_avgjg', 'Rprec_mult_avgjg']);
   });
 
   it('lets explicit parameters override a nickname default', () => {

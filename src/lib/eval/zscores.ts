@@ -1,0 +1,47 @@
+import { ParseError } from '../data/errors.ts';
+import { atof } from './measure-spec.ts';
+
+/**
+ * trec_eval's `-Z zscores_file` (get_zscores.c, convert_zscores.c): per query and measure value name, a
+ * mean and a standard deviation; each per-query value v is printed as (v − mean) / stddev instead, and
+ * the summaries are formed from those. Lines are `qid measure mean stddev`, whitespace-separated; numbers
+ * are read with C `atof` (so `nan` is NaN, as in 9.0.8's own zscores_file).
+ */
+
+export interface ZScore {
+  mean: number;
+  stddev: number;
+}
+
+/** Per query id, per value name (`P_10`, `map`). */
+export type ZScores = ReadonlyMap<string, ReadonlyMap<string, ZScore>>;
+
+/** What trec_eval prints for a value it has no mean for (MISSING_ZSCORE_VALUE). */
+export const MISSING_ZSCORE = -1000000;
+
+/** Parses a zscores file; throws ParseError naming the file and line of a malformed line. */
+export function parseZScores(text: string, file: string): ZScores {
+  const zscores = new Map<string, Map<string, ZScore>>();
+  const lines = text.endsWith('\n') ? text.slice(0, -1).split('\n') : text.split('\n');
+  if (text.length === 0) throw new ParseError(file, 0, 'empty-file', 'empty zscores file');
+  lines.forEach((line, index) => {
+    const fields = line.trim().split(/\s+/);
+    if (fields.length !== 4 || fields[0] === '') {
+      throw new ParseError(file, index + 1, 'invalid-columns', `expected 4 fields 'qid measure mean stddev', got ${fields[0] === '' ? 0 : fields.length}`);
+    }
+    const [qid, measure, mean, stddev] = fields as [string, string, string, string];
+    let byMeasure = zscores.get(qid);
+    if (byMeasure === undefined) zscores.set(qid, (byMeasure = new Map()));
+    if (!byMeasure.has(measure)) byMeasure.set(measure, { mean: atof(mean), stddev: atof(stddev) });
+  });
+  return zscores;
+}
+
+/** convert_zscores.c for one value: (v − mean) / stddev; with stddev 0, 0 if v equals the mean. */
+export function toZScore(zscores: ZScores, qid: string, name: string, value: number): number {
+  const z = zscores.get(qid)?.get(name);
+  if (z === undefined) return MISSING_ZSCORE;
+  // C tests `if (stddev)`: NaN is true there, so a NaN stddev divides (giving NaN) rather than comparing.
+  if (z.stddev !== 0) return (value - z.mean) / z.stddev;
+  return value === z.mean ? 0 : MISSING_ZSCORE;
+}
