@@ -5,7 +5,8 @@
  * trec_eval 9.0.8's command line (trec_eval.c: getopt_long options "hvqm:cl:nD:JN:M:R:T:oZ:") for the
  * measures of src/lib/eval: same flag forms (`-mP.5`, `-m P.5`, `-M100`, `-l2`, bundled `-qc`, long
  * names such as `--measure=map`, options after the files), same text output byte for byte. `-R` accepts
- * the `qrels` format only and `-T` the `trec_results` format only (see the README for why); -D (debug
+ * the `qrels` and `qrels_jg` formats (not the preference formats, see the README) and `-T` the
+ * `trec_results` format (9.0.8's only one); -D (debug
  * traces), -o (a flag 9.0.8 reads but no measure uses) and -v are refused rather than ignored. `-` as the
  * run file reads standard input. `--json` prints one JSON object instead of the text table.
  */
@@ -13,7 +14,7 @@ import { createReadStream } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { ParseError } from '../lib/data/errors.ts';
 import type { ByteSource } from '../lib/data/lines.ts';
-import { readTrecQrels, readTrecRun } from '../lib/data/trec.ts';
+import { mergeJudgmentGroups, readTrecQrels, readTrecQrelsJg, readTrecRun } from '../lib/data/trec.ts';
 import { evaluate, type EvalResult } from '../lib/eval/evaluate.ts';
 import { MEASURE_FAMILIES, MeasureError, atol } from '../lib/eval/measure-spec.ts';
 import { DuplicateDocumentError } from '../lib/eval/ranking.ts';
@@ -30,11 +31,11 @@ const usage = `usage: npm run -s cli -- trec-eval [-q] [-c] [-n] [-J] [-l N] [-M
   -M N      evaluate only the first N documents of each query
   -N N      number of documents in the collection (for utility; default 0)
   -Z file   print z-scores against the 'qid measure mean stddev' lines of file
-  -R qrels  relevance file format (only 'qrels'); -T trec_results: results format (only 'trec_results')
+  -R F      relevance file format: qrels (default) or qrels_jg; -T trec_results: the only results format
   -m M      measure, e.g. -m ndcg_cut.10 -mP.5,10 -m recall.100 -m all_trec -m set (default: official)
   --json    print one JSON object instead of trec_eval's text
 supported measures: ${MEASURE_FAMILIES.join(' ')}
-nicknames: official all_trec set
+nicknames: official all_trec set qrels_jg
 `;
 
 export interface TrecEvalArgs {
@@ -76,7 +77,7 @@ const LONG_OPTIONS: Record<string, string> = {
 };
 const REFUSED = new Set(['v', 'D', 'o']);
 /** Relevance formats of trec_eval 9.0.8 (formats.c) that this command does not read; see the README. */
-const UNSUPPORTED_REL_FORMATS = new Set(['prefs', 'qrels_prefs', 'qrels_jg']);
+const UNSUPPORTED_REL_FORMATS = new Set(['prefs', 'qrels_prefs']);
 
 /** Parses trec_eval's command line (GNU getopt style). Throws CliError on anything it cannot honour. */
 export function parseTrecEvalArgs(args: readonly string[]): TrecEvalArgs {
@@ -233,10 +234,10 @@ export async function trecEvalCommand(args: string[]): Promise<void> {
     process.stdout.write(usage);
     return;
   }
-  if (options.relFormat !== 'qrels') {
+  if (options.relFormat !== 'qrels' && options.relFormat !== 'qrels_jg') {
     throw new CliError(
       UNSUPPORTED_REL_FORMATS.has(options.relFormat)
-        ? `-R ${options.relFormat} is not supported by this trec-eval (only -R qrels; see the README)`
+        ? `-R ${options.relFormat} is not supported by this trec-eval (only -R qrels and -R qrels_jg; see the README)`
         : `illegal rel_info format '${options.relFormat}' (trec_eval 9.0.8 knows qrels, prefs, qrels_prefs, qrels_jg)`,
     );
   }
@@ -244,7 +245,12 @@ export async function trecEvalCommand(args: string[]): Promise<void> {
     throw new CliError(`illegal retrieval results format '${options.resultsFormat}' (trec_eval 9.0.8 knows trec_results only)`);
   }
   const zscores = options.zscoresPath === undefined ? undefined : await readZScores(options.zscoresPath);
-  const qrels = await readInput(options.qrelsPath, 'qrels', (source, file) => readTrecQrels(source, { file }));
+  const judgmentGroups =
+    options.relFormat === 'qrels_jg' ? await readInput(options.qrelsPath, 'qrels', (source, file) => readTrecQrelsJg(source, { file })) : undefined;
+  const qrels =
+    judgmentGroups === undefined
+      ? await readInput(options.qrelsPath, 'qrels', (source, file) => readTrecQrels(source, { file }))
+      : mergeJudgmentGroups(judgmentGroups);
   const { run, runId } = await readInput(options.runPath, 'results', (source, file) => readTrecRun(source, { file }));
   if (qrels.size === 0) throw new CliError(`qrels file '${options.qrelsPath}' holds no judgments`);
   if (run.size === 0) throw new CliError(`results file '${options.runPath}' holds no results`);
@@ -259,6 +265,7 @@ export async function trecEvalCommand(args: string[]): Promise<void> {
       judgedDocsOnly: options.judgedDocsOnly,
       numDocsInCollection: options.numDocsInCollection,
       ...(zscores === undefined ? {} : { zscores }),
+      ...(judgmentGroups === undefined ? {} : { judgmentGroups }),
       runId,
     });
   } catch (error) {

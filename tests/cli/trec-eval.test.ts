@@ -55,6 +55,8 @@ describe('trec-eval CLI', () => {
     [['-m', 'P.0'], /cutoffs must be positive/],
     [['-D', '1'], /option -D is not supported/],
     [['-R', 'prefs'], /-R prefs is not supported/],
+    [['-R', 'qrels_jg', '-m', 'map'], /measure 'map' needs ordinary qrels/],
+    [['-m', 'P_avgjg'], /measure 'P_avgjg' needs judgment groups/],
     [['-R', 'bogus'], /illegal rel_info format 'bogus'/],
     [['-T', 'bogus'], /illegal retrieval results format 'bogus'/],
     [['-Z', '/nonexistent/z'], /cannot read zscores file/],

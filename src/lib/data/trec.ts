@@ -48,8 +48,55 @@ function fieldsOf(text: string): string[] | undefined {
 
 /** Reads a TREC qrels file (`qid iter docid grade`). Throws ParseError on malformed input. */
 export async function readTrecQrels(source: ByteSource, options: ReadLinesOptions): Promise<Qrels> {
-  const { file } = options;
   const qrels: Qrels = new Map();
+  for await (const { qid, docId, grade } of judgmentLines(source, options, 'iter')) {
+    let judgments = qrels.get(qid);
+    if (!judgments) qrels.set(qid, (judgments = new Map()));
+    judgments.set(docId, grade);
+  }
+  return qrels;
+}
+
+/** Judgments per query, per judgment group, per document: trec_eval's `qrels_jg` format. */
+export type QrelsJg = Map<string, Map<string, Map<string, number>>>;
+
+/**
+ * Reads trec_eval's `qrels_jg` format (get_qrels_jg.c): qrels lines whose second field names a judgment
+ * group (one assessor's judgments), `qid jg docid grade`. A document may be judged once per group.
+ */
+export async function readTrecQrelsJg(source: ByteSource, options: ReadLinesOptions): Promise<QrelsJg> {
+  const qrels: QrelsJg = new Map();
+  for await (const { qid, group, docId, grade } of judgmentLines(source, options, 'jg')) {
+    let groups = qrels.get(qid);
+    if (!groups) qrels.set(qid, (groups = new Map()));
+    let judgments = groups.get(group);
+    if (!judgments) groups.set(group, (judgments = new Map()));
+    judgments.set(docId, grade);
+  }
+  return qrels;
+}
+
+/** One qrels from judgment groups: every judged query, each document with its first group's grade. */
+export function mergeJudgmentGroups(groups: QrelsJg): Qrels {
+  const qrels: Qrels = new Map();
+  for (const [qid, byGroup] of groups) {
+    const judgments = new Map<string, number>();
+    for (const group of byGroup.values()) for (const [docId, grade] of group) if (!judgments.has(docId)) judgments.set(docId, grade);
+    qrels.set(qid, judgments);
+  }
+  return qrels;
+}
+
+/**
+ * The judgments of a qrels file, line by line; a document judged twice for the same query (and, for
+ * `qrels_jg`, the same group) is refused naming both lines.
+ */
+async function* judgmentLines(
+  source: ByteSource,
+  options: ReadLinesOptions,
+  second: 'iter' | 'jg',
+): AsyncGenerator<{ qid: string; group: string; docId: string; grade: number }> {
+  const { file } = options;
   const firstLine = new Map<string, number>();
   for await (const line of readLines(source, options)) {
     const fields = fieldsOf(line.text);
@@ -59,27 +106,23 @@ export async function readTrecQrels(source: ByteSource, options: ReadLinesOption
         file,
         line.number,
         'invalid-columns',
-        `expected 4 fields "qid iter docid grade", found ${fields.length}`,
+        `expected 4 fields "qid ${second} docid grade", found ${fields.length}`,
       );
     }
-    const [qid, , docId, gradeText] = fields as [string, string, string, string];
+    const [qid, groupField, docId, gradeText] = fields as [string, string, string, string];
     if (!INTEGER.test(gradeText) || !Number.isSafeInteger(Number(gradeText))) {
       throw new ParseError(file, line.number, 'invalid-number', `relevance grade "${gradeText}" is not an integer`);
     }
-    let judgments = qrels.get(qid);
-    if (!judgments) {
-      judgments = new Map();
-      qrels.set(qid, judgments);
-    }
-    const key = `${qid}\u0000${docId}`;
+    const group = second === 'jg' ? groupField : '';
+    const key = `${qid}\u0000${group}\u0000${docId}`;
     const previous = firstLine.get(key);
     if (previous !== undefined) {
-      throw new ParseError(file, line.number, 'duplicate-id', `document ${docId} is judged twice for query ${qid} (first on line ${previous})`);
+      const where = second === 'jg' ? `query ${qid} in judgment group ${group}` : `query ${qid}`;
+      throw new ParseError(file, line.number, 'duplicate-id', `document ${docId} is judged twice for ${where} (first on line ${previous})`);
     }
     firstLine.set(key, line.number);
-    judgments.set(docId, Number(gradeText));
+    yield { qid, group, docId, grade: Number(gradeText) };
   }
-  return qrels;
 }
 
 /** Reads a TREC run file (`qid Q0 docid rank score tag`). Throws ParseError on malformed input. */

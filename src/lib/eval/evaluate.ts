@@ -1,3 +1,4 @@
+import type { QrelsJg } from '../data/trec.ts';
 import type { Qrels, Run } from '../types.ts';
 import { averagePrecision, averagePrecisionAt } from './average-precision.ts';
 import { cappedRecallAt, holeAt } from './beir-measures.ts';
@@ -5,7 +6,7 @@ import { bpref, inferredAveragePrecision } from './bpref.ts';
 import { binaryG, gainG, ndcgRel, rNdcg } from './gain-measures.ts';
 import { elevenPointAverage, interpolatedPrecisionAt, precisionAtRMultiples } from './interpolated-precision.ts';
 import { judgedOnly, judgeRanking, type JudgedRanking } from './judged-ranking.ts';
-import { measureDefinition, measureNames, resolveMeasures, type MeasureFamily, type MeasureSpec } from './measure-spec.ts';
+import { MeasureError, measureDefinition, measureNames, resolveMeasures, type MeasureFamily, type MeasureSpec } from './measure-spec.ts';
 import { ndcg, ndcgAt } from './ndcg.ts';
 import { precisionAt, relativePrecisionAt } from './precision.ts';
 import { rPrecision } from './r-precision.ts';
@@ -52,6 +53,12 @@ export interface EvaluateOptions {
   zscores?: ZScores;
   /** What the `runid` measure prints (trec_eval: the tag of the run file's last line). */
   runId?: string;
+  /**
+   * Judgment groups (`-R qrels_jg`) for the *_avgjg measures, which average over a query's groups. With
+   * them, `qrels` only gives the list of judged queries and measures reading ordinary qrels are refused,
+   * as trec_eval refuses them on a qrels_jg file.
+   */
+  judgmentGroups?: QrelsJg;
 }
 
 /** One printed value column: `P_5`, `ndcg`, `num_rel`, `relstring`… */
@@ -102,6 +109,15 @@ export function evaluate(qrels: Qrels, run: Run, options: EvaluateOptions = {}):
   const complete = options.complete ?? false;
   const maxDocs = options.maxDocs ?? Infinity;
   const numeric = measures.filter((spec) => spec.family !== 'runid');
+  for (const spec of numeric) {
+    const input = measureDefinition(spec.family).input ?? 'qrels';
+    if (input === 'qrels_jg' && options.judgmentGroups === undefined) {
+      throw new MeasureError(`measure '${spec.family}' needs judgment groups (trec_eval -R qrels_jg)`);
+    }
+    if (input === 'qrels' && options.judgmentGroups !== undefined) {
+      throw new MeasureError(`measure '${spec.family}' needs ordinary qrels, not judgment groups (-R qrels_jg)`);
+    }
+  }
   const columns = numeric.flatMap((spec) => {
     const definition = measureDefinition(spec.family);
     return measureNames(spec).map((name) => ({
@@ -133,6 +149,22 @@ export function evaluate(qrels: Qrels, run: Run, options: EvaluateOptions = {}):
       continue;
     }
     let docIds = rankForEvaluation(qid, hits, maxDocs);
+    if (options.judgmentGroups !== undefined) {
+      const byName = [...(options.judgmentGroups.get(qid) ?? [])].sort(([a], [b]) => compareStrcmp(a, b));
+      const groups = byName.map(([, judgments]) => judgments);
+      for (const spec of numeric) {
+        if (spec.family === 'num_q') continue;
+        const names = measureNames(spec);
+        averageOverGroups(groups, (judgments) => {
+          const judged = judgeRanking(docIds, judgments, relevanceLevel);
+          return computeMeasure(spec, options.judgedDocsOnly ? judgedOnly(judged) : judged, docIds, context);
+        }).forEach((value, i) => {
+          values[names[i]!] = value;
+        });
+      }
+      queries.push({ qid, inRun, values, texts });
+      continue;
+    }
     let judged = judgeRanking(docIds, qrels.get(qid), relevanceLevel);
     if (options.judgedDocsOnly) {
       const grades = judged.grades;
@@ -266,6 +298,12 @@ function computeMeasure(spec: MeasureSpec, judged: JudgedRanking, docIds: readon
       return [setF(judged, numbers[0] ?? 1)];
     case 'num_nonrel_judged_ret':
       return [nonrelevantJudgedRetrieved(judged)];
+    case 'map_avgjg':
+      return [averagePrecision(judged)];
+    case 'P_avgjg':
+      return precisionAt(judged, cutoffs);
+    case 'Rprec_mult_avgjg':
+      return precisionAtRMultiples(judged, numbers);
     case 'R_cap':
       return cappedRecallAt(judged, cutoffs);
     case 'Hole':
@@ -273,6 +311,20 @@ function computeMeasure(spec: MeasureSpec, judged: JudgedRanking, docIds: readon
     default:
       throw new Error(`no kernel for measure '${spec.family}'`);
   }
+}
+
+/**
+ * form_res_rels_jg.c and the *_avgjg measures: the measure summed over the query's judgment groups (strcmp
+ * order of the group names) and divided by their number when there are several.
+ */
+function averageOverGroups(groups: ReadonlyArray<ReadonlyMap<string, number>>, compute: (judgments: ReadonlyMap<string, number>) => number[]): number[] {
+  let sums: number[] | undefined;
+  for (const judgments of groups) {
+    const values = compute(judgments);
+    sums = sums === undefined ? values : sums.map((sum, i) => sum + values[i]!);
+  }
+  if (sums === undefined) return [];
+  return groups.length > 1 ? sums.map((sum) => sum / groups.length) : sums;
 }
 
 /** Judgments with grade > 0 over every query (m_num_rel.c's summary under -c, whatever `-l`). */

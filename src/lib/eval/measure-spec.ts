@@ -39,6 +39,11 @@ export interface MeasureDefinition {
   /** Printed in the per-query (-q) rows. */
   perQuery: boolean;
   summary: SummaryKind;
+  /**
+   * The judgments it needs: ordinary qrels, judgment groups (`-R qrels_jg`: the value is averaged over the
+   * groups of the query), or either (runid, num_q).
+   */
+  input?: 'qrels' | 'qrels_jg' | 'any';
 }
 
 const TREC_CUTOFFS = [5, 10, 15, 20, 30, 100, 200, 500, 1000];
@@ -55,10 +60,13 @@ const mean = (name: string, params: ParamKind = 'none', defaults?: readonly numb
 });
 const count = (name: string, summary: SummaryKind = 'sum'): MeasureDefinition => ({ name, params: 'none', value: 'integer', perQuery: true, summary });
 
-/** Every supported measure, in trec_eval 9.0.8's output order (measures.c), BEIR's two last. */
+/**
+ * Every supported measure, in trec_eval 9.0.8's output order (measures.c; its preference measures, which
+ * would sit between num_nonrel_judged_ret and map_avgjg, are not implemented), BEIR's two last.
+ */
 export const MEASURE_DEFINITIONS: readonly MeasureDefinition[] = [
-  { name: 'runid', params: 'none', value: 'text', perQuery: false, summary: 'none' },
-  { name: 'num_q', params: 'none', value: 'integer', perQuery: false, summary: 'count' },
+  { name: 'runid', params: 'none', value: 'text', perQuery: false, summary: 'none', input: 'any' },
+  { name: 'num_q', params: 'none', value: 'integer', perQuery: false, summary: 'count', input: 'any' },
   count('num_ret'),
   count('num_rel'),
   count('num_rel_ret'),
@@ -91,6 +99,9 @@ export const MEASURE_DEFINITIONS: readonly MeasureDefinition[] = [
   mean('set_map'),
   mean('set_F', 'numbers', [1]),
   count('num_nonrel_judged_ret'),
+  { ...mean('map_avgjg'), input: 'qrels_jg' },
+  { ...mean('P_avgjg', 'cutoffs', TREC_CUTOFFS), input: 'qrels_jg' },
+  { ...mean('Rprec_mult_avgjg', 'fractions', [0.2, 0.4, 0.6, 0.8, 1, 1.2, 1.4, 1.6, 1.8, 2]), input: 'qrels_jg' },
   mean('R_cap', 'cutoffs', BEIR_CUTOFFS),
   mean('Hole', 'cutoffs', BEIR_CUTOFFS),
 ];

@@ -45,6 +45,8 @@ export interface ReferenceRun {
   relevanceLevel?: number;
   /** A zscores file, relative to shared/trec_eval. */
   zscores?: string;
+  /** `-R`: the qrels file holds judgment groups. */
+  relFormat?: 'qrels_jg';
 }
 
 const ALL_TREC = ['-m', 'all_trec'];
@@ -90,5 +92,10 @@ export const REFERENCE_RUNS: readonly ReferenceRun[] = [
   {
     output: 'out.test.aqZ', qrels: 'qrels.test', run: 'results.test', measures: ['all_trec'], zscores: '9.0.8/zscores_file',
     cliArgs: ['-q', ...ALL_TREC], perQuery: true,
+  },
+  // trec_eval -m qrels_jg -q -R qrels_jg qrels.123 results.test > out.test.qrels_jg
+  {
+    output: 'out.test.qrels_jg', qrels: 'qrels.123', run: 'results.test', measures: ['qrels_jg'], relFormat: 'qrels_jg',
+    cliArgs: ['-m', 'qrels_jg', '-q', '-R', 'qrels_jg'], perQuery: true,
   },
 ];

@@ -2,11 +2,11 @@
  * Parity with trec_eval 9.0.8's own test suite: the qrels/results files of shared/trec_eval and the
  * outputs 9.0.8 printed for them, read in place from shared/trec_eval/9.0.8 (the commands are listed in
  * fixtures.ts REFERENCE_RUNS). EVERY line of every output — all measures of `-m all_trec`, measure
- * parameters, -q -c -M -l -Z — must be printed byte for byte, in order.
+ * parameters, -q -c -M -l -Z, judgment groups (-R qrels_jg) — must be printed byte for byte, in order.
  */
 import { createReadStream, readFileSync } from 'node:fs';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { readTrecQrels, readTrecRun } from '../../../src/lib/data/trec.ts';
+import { mergeJudgmentGroups, readTrecQrels, readTrecQrelsJg, readTrecRun } from '../../../src/lib/data/trec.ts';
 import { evaluate, type EvalResult } from '../../../src/lib/eval/evaluate.ts';
 import { formatTrecEval } from '../../../src/lib/eval/trec-eval-output.ts';
 import { parseZScores } from '../../../src/lib/eval/zscores.ts';
@@ -16,7 +16,8 @@ import { REFERENCE_RUNS, outputLines, type ReferenceRun } from './fixtures.ts';
 async function evaluateReference(reference: ReferenceRun): Promise<EvalResult> {
   const qrelsFile = shared('trec_eval', reference.qrels);
   const runFile = shared('trec_eval', reference.run);
-  const qrels = await readTrecQrels(createReadStream(qrelsFile), { file: qrelsFile });
+  const judgmentGroups = reference.relFormat === 'qrels_jg' ? await readTrecQrelsJg(createReadStream(qrelsFile), { file: qrelsFile }) : undefined;
+  const qrels = judgmentGroups === undefined ? await readTrecQrels(createReadStream(qrelsFile), { file: qrelsFile }) : mergeJudgmentGroups(judgmentGroups);
   const { run, runId } = await readTrecRun(createReadStream(runFile), { file: runFile });
   const zscoresFile = reference.zscores === undefined ? undefined : shared('trec_eval', reference.zscores);
   return evaluate(qrels, run, {
@@ -25,6 +26,7 @@ async function evaluateReference(reference: ReferenceRun): Promise<EvalResult> {
     maxDocs: reference.maxDocs,
     relevanceLevel: reference.relevanceLevel,
     runId,
+    ...(judgmentGroups === undefined ? {} : { judgmentGroups }),
     ...(zscoresFile === undefined ? {} : { zscores: parseZScores(readFileSync(zscoresFile, 'utf8'), zscoresFile) }),
   });
 }
