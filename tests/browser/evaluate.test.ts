@@ -2,7 +2,7 @@
  * The Evaluate dashboard in Debian's chromium, on the built app, with SciFact downloaded through the local
  * stand-in for the hub (hub-server.ts) and the real workers (BM25 in WebAssembly, GloVe 100d SIF, needs
  * `npm run models`). One profile, tests in order: load SciFact → Explore on test query 1 → evaluate the
- * default columns (BM25 | dense | LEDR) → significance → difference plot → exports → reload (nothing ranked
+ * default columns (BM25 | dense | LEDR) → more measures (bpref) → significance → difference plot → exports → reload (nothing ranked
  * again) → a changed setting makes a row stale → a collection without judgments.
  *
  * Expected figures: the CLI's (`npm run cli -- eval`), computed here in Node with the same code
@@ -18,7 +18,9 @@ import { loadBeirDir } from '../../src/cli/dataset.ts';
 import { MODELS_DIR } from '../../src/cli/dense.ts';
 import { retrieve, type RetrieverName, type RetrieverSettings } from '../../src/cli/retrievers.ts';
 import { judgedQueries } from '../../src/lib/data/beir.ts';
-import { formatTrecRun } from '../../src/lib/data/trec.ts';
+import { textSource } from '../../src/lib/data/lines.ts';
+import { formatTrecRun, readTrecRun } from '../../src/lib/data/trec.ts';
+import { evaluateMoreMeasure } from '../../src/lib/eval/more-measures.ts';
 import { evaluateRunReport, REPORT_MEASURES, type RunReport } from '../../src/lib/eval/run-report.ts';
 import type { Qrels, Query } from '../../src/lib/types.ts';
 import type { Doc } from '../../src/lib/types.ts';
@@ -197,6 +199,23 @@ describe.skipIf(!modelBuilt)('Evaluate dashboard (SciFact test, BM25 | GloVe | L
     console.log(`[evaluate] metrics table:\n${await page.getByTestId('metrics-table').innerText()}`);
     console.log(`[evaluate] efficiency table:\n${await page.getByTestId('efficiency-table').innerText()}`);
     await screenshot(page, 'evaluate-results');
+    expect(errors).toEqual([]);
+  });
+
+  test('"more measures" shows any other trec_eval measure of every column, equal to trec_eval -c on the CLI’s runs', async () => {
+    const { page, errors } = session;
+    const more = page.getByTestId('more-measures');
+    await more.getByRole('combobox', { name: 'More trec_eval measures' }).selectOption('bpref');
+    await expect.poll(() => more.locator('tbody tr').count(), { timeout: 60_000 }).toBe(3);
+    const shown = await more.locator('tbody tr').evaluateAll((rows) => rows.map((row) => row.querySelector('td')?.textContent));
+    const expected = await Promise.all(
+      ['bm25', 'dense', 'ledr'].map(async (name) => {
+        const { run } = await readTrecRun(textSource(cli.get(name)!.trec), { file: `${name}.run`, gzip: false });
+        return evaluateMoreMeasure(qrels, run, 'bpref')[0]!.value.toFixed(4);
+      }),
+    );
+    expect(shown).toEqual(expected);
+    console.log(`[evaluate] more measures, bpref: ${shown.join(' | ')}`);
     expect(errors).toEqual([]);
   });
 
