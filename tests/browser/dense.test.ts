@@ -11,6 +11,7 @@ import type { Page } from 'playwright-core';
 import { loadNodeEmbedder, resolveNodeModel } from '../../src/cli/dense.ts';
 import { SELF_TEST_TEXTS } from '../../src/diagnostics/self-test-texts.ts';
 import type { DeviceProbe, DiagnosticsApi } from '../../src/diagnostics/api.ts';
+import { skipAllowed, skipWithout } from '../requirements.ts';
 import { launch, screenshot, type BrowserSession } from './harness.ts';
 
 declare global {
@@ -74,7 +75,7 @@ describe.each(MODELS)('%s in chromium equals onnxruntime-node within 1e-4', (mod
   });
 
   test('on WebGPU', async (context) => {
-    if (!probe.webgpu) context.skip(`no WebGPU adapter in this chromium: ${probe.webgpuError ?? ''}`);
+    if (skipWithout('webgpu', probe.webgpu, `no WebGPU adapter in this chromium: ${probe.webgpuError ?? ''}`)) context.skip();
     const texts = [...SELF_TEST_TEXTS];
     const result = await session.page.evaluate((req) => window.rpDiagnostics.embedTexts(req), {
       model,
@@ -136,7 +137,7 @@ test('the diagnostics page runs its self-test without errors', async () => {
   await page.waitForSelector('#selftest[data-done="true"]', { timeout: 240_000 });
   const verdicts = await page.locator('#selftest td:last-child').allTextContents();
   expect(verdicts).toHaveLength(MODELS.length);
-  for (const verdict of verdicts) expect(verdict === 'ok' || (!probe.webgpu && verdict.startsWith('WebGPU unavailable'))).toBe(true);
+  for (const verdict of verdicts) expect(verdict === 'ok' || (!probe.webgpu && skipAllowed('webgpu') && verdict.startsWith('WebGPU unavailable'))).toBe(true);
   await screenshot(page, 'diagnostics-self-test');
   expect(session.errors).toEqual([]);
 });

@@ -24,12 +24,15 @@ import type { BeirCollection } from '../../src/lib/data/beir.ts';
 import { evaluate } from '../../src/lib/eval/evaluate.ts';
 import { lexiconEnhancedDense } from '../../src/lib/fusion/ledr.ts';
 import type { Hit, Qrels, Run } from '../../src/lib/types.ts';
+import { skipWithout } from '../requirements.ts';
 import { repoRoot } from '../shared-dir.ts';
 import { recordedJobs, recordJobs, settled } from './app-page.ts';
 import { ARTIFACTS_DIR, launch, screenshot, type BrowserSession } from './harness.ts';
 
 const MODEL = 'local/glove-100d-sif';
 const modelBuilt = existsSync(join(MODELS_DIR, MODEL, 'config.json'));
+// Missing models fail the file with the reason (a local opt-out: RP_ALLOW_SKIP=models, tests/requirements.ts).
+const skipNoModel = skipWithout('models', modelBuilt, `${MODEL} is not built in ${MODELS_DIR} (npm run models)`);
 
 let session: BrowserSession;
 let appUrl: string;
@@ -66,7 +69,7 @@ beforeAll(async () => {
   starter = await loadBeirDir(join(repoRoot, 'src/lib/starter/data'), { splits: ['test'] });
   qrels = starter.qrels.get('test')!;
   index = indexCorpus(starter.docs, analyzer);
-  if (modelBuilt) {
+  if (!skipNoModel) {
     const queries = [...starter.queries.values()];
     denseRun = (await denseRetrieve({ docs: starter.docs, queries, model: MODEL })).run;
     const candidates = new Map(queries.map((q) => [q.id, bm25Hits(q.id).map((h) => h.docId)]));
@@ -81,7 +84,7 @@ afterAll(async () => {
   await session?.close();
 });
 
-describe.skipIf(!modelBuilt)('Explore view (starter collection, BM25 | GloVe | LEDR)', () => {
+describe.skipIf(skipNoModel)('Explore view (starter collection, BM25 | GloVe | LEDR)', () => {
   test('opens with three columns ranking the first judged query, each with its metrics', async () => {
     const { page, errors } = session;
     const started = Date.now();

@@ -15,6 +15,7 @@
  */
 import type { BrowserContext, Locator, Page, Route, Worker } from 'playwright-core';
 import { afterAll, beforeAll, expect, inject, test } from 'vitest';
+import { skipWithout } from '../requirements.ts';
 import { launch, screenshot, type BrowserSession } from './harness.ts';
 import { startHubServer, type HubServer } from './hub-server.ts';
 
@@ -216,7 +217,7 @@ test('a worker that dies later (an uncaught error): a notice, and the next ranki
 
 test('WebGPU device lost under a dense column: the model moves to WASM in a fresh worker and keeps ranking', async (context) => {
   const { page } = session;
-  if (!(await hasWebGpu(page))) context.skip('no WebGPU adapter in this chromium');
+  if (skipWithout('webgpu', await hasWebGpu(page), 'no WebGPU adapter in this chromium')) context.skip();
   await keepGpuDevices(session.context);
   await page.goto(exploreUrl('starter', [BM25_COL, `${GLOVE_Q8_COL};dev=webgpu`]));
   await statusOf(page, 1, 'ready');
@@ -291,7 +292,7 @@ test('Cancel: a download, a BM25 index build and a corpus embedding stop, keep n
 
 test('WebGPU device lost while embedding a corpus: the embedding starts over on WASM in a fresh worker', async (context) => {
   const { page } = session;
-  if (!(await hasWebGpu(page))) context.skip('no WebGPU adapter in this chromium');
+  if (skipWithout('webgpu', await hasWebGpu(page), 'no WebGPU adapter in this chromium')) context.skip();
   await keepGpuDevices(session.context);
   // SciFact (downloaded by the test above) on SwiftShader's WebGPU takes long enough to lose the device half way.
   await page.goto(exploreUrl('beir/scifact', [`${GLOVE_Q8_COL};dev=webgpu`]));

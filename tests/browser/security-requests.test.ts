@@ -3,7 +3,7 @@
  * configured dataset hub, and nothing violates the Content-Security-Policy. The session: open the app (the
  * starter collection is imported) → Explore with three columns (BM25, GloVe, LEDR: BM25 index, model and
  * embeddings in workers) → download SciFact from the local hub (hub-server.ts, `?hub=`) → Explore a SciFact
- * query and open a hit → the diagnostics page, its self-test (WASM and WebGPU) and an HNSW graph. Requests are recorded at
+ * query and open a hit → an HNSW dense column over SciFact (hnswlib-wasm in the dense worker) → the diagnostics page, its self-test (WASM and WebGPU) and an HNSW graph. Requests are recorded at
  * the context level (playwright's `request` event sees workers' requests too; the test checks that it saw
  * some), violations from the page's `securitypolicyviolation` events and the console reports of the page
  * and its workers (security-watch.ts).
@@ -59,6 +59,21 @@ test('a full session requests only the app and the configured hub, with no polic
   await page.getByRole('dialog').locator('table').first().waitFor();
   await screenshot(page, 'security-requests-scifact');
   await page.keyboard.press('Escape');
+
+  // The app's HNSW column: the dense worker builds an hnswlib-wasm graph over SciFact's embeddings and
+  // saves it (hnswlib's own IndexedDB file system), under the worker's own policy.
+  await page.goto(`${appUrl}/?view=explore&collection=beir/scifact&col=dense;m=local/glove-100d-sif;dt=fp32;s=hnsw;dev=wasm`);
+  await page.waitForFunction(
+    () => {
+      const cards = [...document.querySelectorAll<HTMLElement>('article.column')];
+      return cards.length === 1 && cards[0]!.dataset['status'] === 'ready';
+    },
+    undefined,
+    { timeout: 240_000 },
+  );
+  expect(await page.locator('article.column h2').allTextContents()).toEqual([expect.stringMatching(/HNSW/)]);
+  expect(await page.locator('article.column').first().locator('button.hit').count()).toBeGreaterThan(0);
+  await screenshot(page, 'security-requests-hnsw-column');
 
   // The diagnostics page, with its self-test on both devices and an HNSW graph (hnswlib-wasm, whose
   // workers have a policy of their own: scripts/vite/content-security-policy.ts).
