@@ -1,5 +1,5 @@
 /**
- * `npm run bench:bm25 [-- --json] [--x50] [--scales 1,10] [--systems wasm,ts,…] [--query-budget-s 30]`:
+ * `npm run bench:bm25 [-- --json] [--x50] [--scales 1,10] [--systems wasm,ts,…] [--query-budget-s 15]`:
  * BM25 index build time, index memory and query latency of our WebAssembly kernel, our TypeScript reference, MiniSearch,
  * wink-bm25-text-search and Orama on SciFact (5,183 docs, the 300 test queries, top 1000) and on synthetic
  * scale-ups (the corpus repeated ×10 and ×50, copies with new ids), plus nDCG@10 on SciFact so that speed
@@ -10,7 +10,7 @@
  * memory figure, a crash or timeout is reported rather than fatal). Ratios are ours ÷ the best of the
  * JavaScript libraries (MiniSearch, wink, Orama); below 1 is better.
  *
- * By default the scales are ×1 and ×10 with a 30 s query budget per system and scale, so the whole run
+ * By default the scales are ×1 and ×10 with a 15 s query budget per system and scale, so the whole run
  * takes under 5 minutes on a 2-core machine; `--x50` adds the ×50 scale-up and gives the slow libraries a
  * 120 s budget (about half an hour: the peers need seconds per query and minutes to index there).
  */
@@ -36,7 +36,7 @@ const { values } = parseArgs({
 });
 
 const scales = (values.scales ?? (values.x50 ? '1,10,50' : '1,10')).split(',').map(Number);
-const queryBudgetS = values['query-budget-s'] ?? (values.x50 ? '120' : '30');
+const queryBudgetS = values['query-budget-s'] ?? (values.x50 ? '120' : '15');
 const systems = values.systems.split(',').map((key) => {
   const info = SYSTEMS.find((system) => system.key === key);
   if (!info) throw new Error(`unknown system ${key} (known: ${SYSTEMS.map((s) => s.key).join(', ')})`);

@@ -38,3 +38,51 @@ export async function settled(page: Page, columns = 3): Promise<void> {
     { timeout: 240_000 },
   );
 }
+
+/** Rows of one table of the app's database, read with plain IndexedDB in the page (binary fields left out). */
+export async function rows<T = Record<string, unknown>>(page: Page, table: string, database = 'retrieval-playground'): Promise<T[]> {
+  return page.evaluate(
+    async ([name, store]) => {
+      const db = await new Promise<IDBDatabase>((resolve, reject) => {
+        const request = indexedDB.open(name!);
+        request.onsuccess = () => resolve(request.result);
+        request.onerror = () => reject(request.error);
+      });
+      try {
+        if (!db.objectStoreNames.contains(store!)) return [];
+        const all = await new Promise<unknown[]>((resolve, reject) => {
+          const request = db.transaction(store!, 'readonly').objectStore(store!).getAll();
+          request.onsuccess = () => resolve(request.result);
+          request.onerror = () => reject(request.error);
+        });
+        return all.map((row) => Object.fromEntries(Object.entries(row as object).filter(([, value]) => !(value instanceof ArrayBuffer) && !ArrayBuffer.isView(value) && !(Array.isArray(value) && value.length > 50))));
+      } finally {
+        db.close();
+      }
+    },
+    [database, table] as const,
+  ) as Promise<T[]>;
+}
+
+/** How many rows of a table have `collectionId` = `id` (through the table's `collectionId` index). */
+export async function countOf(page: Page, table: string, id: string): Promise<number> {
+  return page.evaluate(
+    async ([store, collectionId]) => {
+      const db = await new Promise<IDBDatabase>((resolve, reject) => {
+        const request = indexedDB.open('retrieval-playground');
+        request.onsuccess = () => resolve(request.result);
+        request.onerror = () => reject(request.error);
+      });
+      try {
+        return await new Promise<number>((resolve, reject) => {
+          const request = db.transaction(store!, 'readonly').objectStore(store!).index('collectionId').count(collectionId!);
+          request.onsuccess = () => resolve(request.result);
+          request.onerror = () => reject(request.error);
+        });
+      } finally {
+        db.close();
+      }
+    },
+    [table, id] as const,
+  );
+}

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, expect, inject, test } from 'vitest';
 import { collectionGraphPrefix } from '../../src/lib/storage/hnsw-files.ts';
-import { recordedJobs, recordJobs } from './app-page.ts';
+import { countOf, recordedJobs, recordJobs, rows } from './app-page.ts';
 import { launch, screenshot, type BrowserSession } from './harness.ts';
 import { startHubServer, type HubServer } from './hub-server.ts';
 
@@ -36,54 +36,6 @@ afterAll(async () => {
   await session?.close();
   await hub?.close();
 });
-
-/** Rows of one table of the app's database, read with plain IndexedDB in the page (binary fields left out). */
-async function rows<T = Record<string, unknown>>(page: Page, table: string, database = 'retrieval-playground'): Promise<T[]> {
-  return page.evaluate(
-    async ([name, store]) => {
-      const db = await new Promise<IDBDatabase>((resolve, reject) => {
-        const request = indexedDB.open(name!);
-        request.onsuccess = () => resolve(request.result);
-        request.onerror = () => reject(request.error);
-      });
-      try {
-        if (!db.objectStoreNames.contains(store!)) return [];
-        const all = await new Promise<unknown[]>((resolve, reject) => {
-          const request = db.transaction(store!, 'readonly').objectStore(store!).getAll();
-          request.onsuccess = () => resolve(request.result);
-          request.onerror = () => reject(request.error);
-        });
-        return all.map((row) => Object.fromEntries(Object.entries(row as object).filter(([, value]) => !(value instanceof ArrayBuffer) && !ArrayBuffer.isView(value) && !(Array.isArray(value) && value.length > 50))));
-      } finally {
-        db.close();
-      }
-    },
-    [database, table] as const,
-  ) as Promise<T[]>;
-}
-
-/** How many rows of a table have `collectionId` = `id` (through the table's `collectionId` index). */
-async function countOf(page: Page, table: string, id: string): Promise<number> {
-  return page.evaluate(
-    async ([store, collectionId]) => {
-      const db = await new Promise<IDBDatabase>((resolve, reject) => {
-        const request = indexedDB.open('retrieval-playground');
-        request.onsuccess = () => resolve(request.result);
-        request.onerror = () => reject(request.error);
-      });
-      try {
-        return await new Promise<number>((resolve, reject) => {
-          const request = db.transaction(store!, 'readonly').objectStore(store!).index('collectionId').count(collectionId!);
-          request.onsuccess = () => resolve(request.result);
-          request.onerror = () => reject(request.error);
-        });
-      } finally {
-        db.close();
-      }
-    },
-    [table, id] as const,
-  );
-}
 
 /** Keys of one store (for hnswlib's file store, whose values are file contents). */
 async function keys(page: Page, database: string, store: string): Promise<string[]> {

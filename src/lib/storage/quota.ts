@@ -27,6 +27,33 @@ export function isQuotaError(error: unknown, depth = 0): boolean {
   return false;
 }
 
+/**
+ * The browser's own words for a quota refusal (`QuotaExceededError: …` as Chromium raises it), found
+ * through the same wrappers as {@link isQuotaError}; undefined when `error` holds none.
+ */
+export function browserQuotaMessage(error: unknown, depth = 0): string | undefined {
+  if (depth > 5 || error === null || typeof error !== 'object') return undefined;
+  const record = error as { name?: unknown; message?: unknown; inner?: unknown; cause?: unknown; failures?: unknown };
+  // Dexie's wrappers copy the name of what they wrap: the innermost error carries the browser's message.
+  const inner =
+    browserQuotaMessage(record.inner, depth + 1) ??
+    browserQuotaMessage(record.cause, depth + 1) ??
+    (record.failures !== null && typeof record.failures === 'object'
+      ? Object.values(record.failures as object).map((failure) => browserQuotaMessage(failure, depth + 1)).find((text) => text !== undefined)
+      : undefined);
+  if (inner !== undefined) return inner;
+  if (typeof record.name === 'string' && QUOTA_NAMES.has(record.name)) {
+    return typeof record.message === 'string' && record.message !== '' ? `${record.name}: ${record.message}` : record.name;
+  }
+  return undefined;
+}
+
+/** ` The browser said: "…".` for a message, or nothing. */
+function browserSaid(cause: unknown): string {
+  const text = browserQuotaMessage(cause);
+  return text === undefined ? '' : ` The browser said: "${text}".`;
+}
+
 function megabytes(bytes: number): string {
   return `${(bytes / (1024 * 1024)).toFixed(bytes < 10 * 1024 * 1024 ? 1 : 0)} MB`;
 }
@@ -54,7 +81,7 @@ export class StorageFullError extends Error {
     super(
       `Not enough storage for "${collectionName}": the browser refused to store its ${writing} ` +
         `(${storedSoFar.toLocaleString('en-US')} stored before it stopped), so nothing of it was kept.${used} ` +
-        'Delete collections you no longer need, or allow this site more storage, and try again.',
+        `Delete collections you no longer need, or allow this site more storage, and try again.${browserSaid(options?.cause)}`,
       options,
     );
   }
@@ -78,7 +105,7 @@ export class EmbeddingStorageFullError extends Error {
     super(
       `Not enough storage for the embeddings of ${label}: the browser refused to store more after ` +
         `${storedSoFar.toLocaleString('en-US')} of ${total.toLocaleString('en-US')} documents. Those are kept: delete ` +
-        'collections you no longer need, or allow this site more storage, and open the column again to go on from there.',
+        `collections you no longer need, or allow this site more storage, and open the column again to go on from there.${browserSaid(options?.cause)}`,
       options,
     );
   }

@@ -211,6 +211,7 @@ describe('rollback', () => {
     expect(full.message).toContain('Not enough storage for "Collection big"');
     expect(full.message).toContain('documents (1,000 stored before it stopped)');
     expect(full.message).toContain('95 MB of the 100 MB');
+    expect(full.message).toContain('The browser said: "QuotaExceededError: The quota has been exceeded."');
     expect(await rowsOf(db, 'big')).toEqual(NOTHING);
     expect(await rowsOf(db, 'keep')).toEqual({ collections: 1, documents: 10, queries: 2, qrels: 1 });
   });
@@ -223,6 +224,10 @@ describe('rollback', () => {
     expect(isQuotaError({ name: 'AbortError', inner: quota })).toBe(true);
     expect(isQuotaError(new DOMException('x', 'AbortError'))).toBe(false);
     expect(isQuotaError(new Error('QuotaExceededError'))).toBe(false);
+    const { browserQuotaMessage } = await import('../../../src/lib/storage/quota.ts');
+    expect(browserQuotaMessage({ name: 'QuotaExceededError', message: 'outer copy', inner: quota })).toBe('QuotaExceededError: full');
+    expect(browserQuotaMessage({ name: 'BulkError', failures: { 3: quota } })).toBe('QuotaExceededError: full');
+    expect(browserQuotaMessage(new DOMException('x', 'AbortError'))).toBeUndefined();
   });
 });
 

@@ -107,6 +107,7 @@ describe('checkpointed embedding sets', () => {
     const error = await appendEmbeddingChunk(db, set, { ids: ids.slice(5, 10), vectors: rows(vectors, 5, 10), embedMs: 1 }, '"Corpus"').catch((e: unknown) => e);
     expect(error).toBeInstanceOf(EmbeddingStorageFullError);
     expect((error as Error).message).toContain('the embeddings of "Corpus": the browser refused to store more after 5 of 10 documents');
+    expect((error as Error).message).toContain('The browser said: "QuotaExceededError: full".');
     put.mockRestore();
     expect(await findEmbeddingSet(db, set.key, content)).toMatchObject({ status: 'partial', row: { done: 5 } });
     const again = await beginEmbeddingSet(db, spec, content, 'wasm');

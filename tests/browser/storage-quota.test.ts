@@ -1,0 +1,145 @@
+/**
+ * Running out of storage in a real browser: the origin's quota is capped through the DevTools protocol
+ * (`Storage.overrideQuotaForOrigin`, Debian's chromium) so IndexedDB itself refuses the writes, with the
+ * error Chromium raises — no stubbed error. Promised by src/lib/storage (collections.ts, embedding-sets.ts):
+ * - an import that does not fit is rolled back (nothing of it stays, the other collections are untouched)
+ *   and the person sees what did not fit and the browser's own error; with room again it imports;
+ * - an embedding that does not fit stops at its last stored checkpoint, which stays; the person sees the
+ *   browser's error; with room again the same set goes on from there (never from the start) to the end.
+ * SciFact comes from the local stand-in for the hub (hub-server.ts); the embedding model is the tiny
+ * local BERT (32 dimensions), so the corpus' vectors take 663 kB.
+ */
+import type { CDPSession, Page } from 'playwright-core';
+import { afterAll, beforeAll, expect, inject, test } from 'vitest';
+import { countOf, rows } from './app-page.ts';
+import { launch, screenshot, type BrowserSession } from './harness.ts';
+import { startHubServer, type HubServer } from './hub-server.ts';
+
+const SCIFACT_DOCS = 5183;
+const TINY = 'local/tiny-bert';
+
+let session: BrowserSession;
+let hub: HubServer;
+let appUrl: string;
+let cdp: CDPSession;
+
+beforeAll(async () => {
+  appUrl = inject('appUrl');
+  hub = await startHubServer();
+  session = await launch();
+  cdp = await session.context.newCDPSession(session.page);
+});
+
+afterAll(async () => {
+  await session?.close();
+  await hub?.close();
+});
+
+async function usage(page: Page): Promise<number> {
+  return page.evaluate(async () => (await navigator.storage.estimate()).usage ?? 0);
+}
+
+/** Caps the app origin's quota at what it uses now plus `headroom` bytes; returns the cap. */
+async function capQuota(page: Page, headroom: number): Promise<number> {
+  const quotaSize = (await usage(page)) + headroom;
+  await cdp.send('Storage.overrideQuotaForOrigin', { origin: new URL(appUrl).origin, quotaSize });
+  expect(await page.evaluate(async () => (await navigator.storage.estimate()).quota)).toBe(quotaSize);
+  return quotaSize;
+}
+
+/** Gives the origin its normal quota back (the call without a size removes the override). */
+async function liftQuota(): Promise<void> {
+  await cdp.send('Storage.overrideQuotaForOrigin', { origin: new URL(appUrl).origin });
+}
+
+async function openDatasets(page: Page): Promise<void> {
+  await page.getByRole('button', { name: 'Datasets' }).click();
+  await page.getByRole('heading', { name: 'In this browser' }).waitFor();
+}
+
+const collectionRow = (page: Page, id: string) => page.locator(`tr[data-collection="${id}"]`);
+
+interface SetRow {
+  key: string;
+  collectionId: string;
+  done: number;
+  createdAt: number;
+}
+
+const scifactSets = async (page: Page) => (await rows<SetRow>(page, 'embeddingSets')).filter((row) => row.collectionId === 'beir/scifact');
+
+async function columnStatus(page: Page): Promise<string | undefined> {
+  return (await page.locator('article.column').first().getAttribute('data-status')) ?? undefined;
+}
+
+test('an import that does not fit: rolled back, Chromium’s QuotaExceededError shown; with room again it imports', async () => {
+  const { page } = session;
+  await page.goto(`${appUrl}/?hub=${encodeURIComponent(hub.url)}`);
+  await openDatasets(page);
+  await collectionRow(page, 'starter').waitFor({ timeout: 60_000 });
+  const before = await rows(page, 'collections');
+  // SciFact's documents alone are several MB: 1 MB of room lets the import start and then refuses it.
+  const cap = await capQuota(page, 1024 * 1024);
+  await page.locator('tr[data-entry="beir/scifact"] button').click();
+  const error = page.getByTestId('import-error');
+  await error.waitFor({ timeout: 180_000 });
+  const text = (await error.textContent()) ?? '';
+  console.log(`[quota] cap ${cap} bytes; the import failed with: ${text}`);
+  expect(text).toContain('Not enough storage for "SciFact"');
+  expect(text).toMatch(/stored before it stopped\), so nothing of it was kept/);
+  expect(text).toMatch(/The browser said: "QuotaExceededError[^"]*"/);
+  await screenshot(page, 'storage-quota-import-refused');
+  // Rolled back: no SciFact row, no document of it, the other collections as they were.
+  await expect.poll(async () => (await rows(page, 'collections')).filter((r) => r['status'] === 'importing').length, { timeout: 30_000 }).toBe(0);
+  expect(await countOf(page, 'documents', 'beir/scifact')).toBe(0);
+  expect(await collectionRow(page, 'beir/scifact').count()).toBe(0);
+  expect((await rows(page, 'collections')).map((r) => r['id'])).toEqual(before.map((r) => r['id']));
+
+  await liftQuota();
+  await page.locator('tr[data-entry="beir/scifact"] button').click();
+  const scifact = collectionRow(page, 'beir/scifact');
+  await scifact.waitFor({ timeout: 180_000 });
+  expect(await scifact.locator('td').nth(1).textContent()).toBe('5,183');
+  session.errors.length = 0;
+});
+
+test('an embedding that does not fit keeps its checkpoints, shows Chromium’s error, and goes on from there with room again', async () => {
+  const { page } = session;
+  // The BM25 index first (Explore builds and stores it for any column), so only the vectors meet the cap.
+  await page.goto(`${appUrl}/?view=explore&collection=beir/scifact&col=bm25`);
+  await expect.poll(() => columnStatus(page), { timeout: 240_000 }).toBe('ready');
+  // Room for about half of the 663 kB of vectors (checkpoints of 512 documents, 64 kB each).
+  const cap = await capQuota(page, 320 * 1024);
+  await page.goto(`${appUrl}/?view=explore&collection=beir/scifact&col=dense;m=${TINY};dt=fp32;s=exact;dev=wasm`);
+  await expect.poll(() => columnStatus(page), { timeout: 240_000 }).toBe('error');
+  const message = (await page.locator('article.column .error').first().textContent()) ?? '';
+  console.log(`[quota] cap ${cap} bytes; the embedding stopped with: ${message}`);
+  expect(message).toMatch(/Not enough storage for the embeddings of .*SciFact.*: the browser refused to store more after [\d,]+ of 5,183 documents/);
+  expect(message).toMatch(/The browser said: "QuotaExceededError[^"]*"/);
+  await screenshot(page, 'storage-quota-embedding-refused');
+  const [stopped] = await scifactSets(page);
+  expect(stopped).toBeDefined();
+  expect(stopped!.done).toBeGreaterThan(0);
+  expect(stopped!.done).toBeLessThan(SCIFACT_DOCS);
+  expect(message).toContain(`after ${stopped!.done.toLocaleString('en-US')} of 5,183`);
+
+  // Room again: Retry goes on with the same set, its progress never going back.
+  await liftQuota();
+  await page.locator('article.column').first().getByRole('button', { name: 'Retry' }).click();
+  const seen: number[] = [];
+  await expect
+    .poll(
+      async () => {
+        const [set] = await scifactSets(page);
+        expect(set?.createdAt).toBe(stopped!.createdAt);
+        seen.push(set!.done);
+        return set!.done;
+      },
+      { timeout: 240_000, interval: 100 },
+    )
+    .toBe(SCIFACT_DOCS);
+  expect(Math.min(...seen)).toBeGreaterThanOrEqual(stopped!.done);
+  await expect.poll(() => columnStatus(page), { timeout: 120_000 }).toBe('ready');
+  await screenshot(page, 'storage-quota-embedding-resumed');
+  expect(session.errors.filter((e) => !/QuotaExceededError|Not enough storage/.test(e))).toEqual([]);
+});
