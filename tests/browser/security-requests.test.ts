@@ -12,7 +12,7 @@
  * violation would fail the audit above), and the error says which policy blocked what and how to allow it.
  */
 import { afterAll, beforeAll, expect, inject, test } from 'vitest';
-import { settled } from './app-page.ts';
+import { rows, settled } from './app-page.ts';
 import { launch, screenshot, type BrowserSession } from './harness.ts';
 import { startHubServer, type HubServer } from './hub-server.ts';
 import { watchSecurity, type SecurityWatch } from './security-watch.ts';
@@ -73,6 +73,8 @@ test('a full session requests only the app and the configured hub, with no polic
   );
   expect(await page.locator('article.column h2').allTextContents()).toEqual([expect.stringMatching(/HNSW/)]);
   expect(await page.locator('article.column').first().locator('button.hit').count()).toBeGreaterThan(0);
+  // The graph was built and stored (not an exact search under an HNSW label).
+  expect((await rows(page, 'indexes')).some((r) => r['collectionId'] === 'beir/scifact' && r['kind'] === 'hnsw')).toBe(true);
   await screenshot(page, 'security-requests-hnsw-column');
 
   // The diagnostics page, with its self-test on both devices and an HNSW graph (hnswlib-wasm, whose
