@@ -8,6 +8,8 @@ import org.apache.lucene.analysis.en.PorterStemFilter;
 import org.apache.lucene.analysis.core.KeywordTokenizer;
 import org.apache.lucene.analysis.standard.*;
 import org.apache.lucene.analysis.tokenattributes.*;
+import org.apache.lucene.analysis.pl.PolishAnalyzer;
+import org.apache.lucene.analysis.stempel.StempelStemmer;
 
 /** stdin: lines "MODE hex-utf16"; stdout: one line per input. */
 public class Harness {
@@ -24,7 +26,8 @@ public class Harness {
     return out.toString().trim();
   }
   public static void main(String[] args) throws IOException {
-    Analyzer english = new EnglishAnalyzer(), standard = new StandardAnalyzer(), simple = new SimpleAnalyzer();
+    Analyzer english = new EnglishAnalyzer(), standard = new StandardAnalyzer(), simple = new SimpleAnalyzer(), polish = new PolishAnalyzer();
+    StempelStemmer stempel = new StempelStemmer(PolishAnalyzer.getDefaultTable());
     BufferedReader in = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));
     PrintWriter out = new PrintWriter(new BufferedWriter(new OutputStreamWriter(System.out, StandardCharsets.UTF_8)));
     for (String line; (line = in.readLine()) != null; ) {
@@ -35,6 +38,8 @@ public class Harness {
         case "english": out.println(run(english.tokenStream("f", text))); break;
         case "standard": out.println(run(standard.tokenStream("f", text))); break;
         case "simple": out.println(run(simple.tokenStream("f", text))); break;
+        case "polish": out.println(run(polish.tokenStream("f", text))); break;
+        case "stempel": { StringBuilder b = stempel.stem(text); out.println(b == null ? "-" : hex(b.toString())); break; }
         case "porter": { KeywordTokenizer k = new KeywordTokenizer(); k.setReader(new StringReader(text)); TokenStream ts = new PorterStemFilter(k); CharTermAttribute t = ts.addAttribute(CharTermAttribute.class); ts.reset(); ts.incrementToken(); out.println(hex(t.toString())); ts.end(); ts.close(); break; }
         case "lower": { StringBuilder b = new StringBuilder(); text.codePoints().forEach(cp -> b.appendCodePoint(Character.toLowerCase(cp))); out.println(hex(b.toString())); break; }
         default: throw new IllegalArgumentException(mode);

@@ -1,7 +1,8 @@
 /**
  * Differential fuzzing of our analyzers against real Lucene (a development tool, not run in CI: it needs Java
  * and Debian's liblucene8-java). Generates random adversarial texts, runs them through Harness.java (Lucene's
- * StandardTokenizer, EnglishAnalyzer, StandardAnalyzer, SimpleAnalyzer, PorterStemFilter, lower-casing) and
+ * StandardTokenizer, EnglishAnalyzer, StandardAnalyzer, SimpleAnalyzer, PolishAnalyzer, PorterStemFilter,
+ * StempelStemmer, lower-casing) and
  * through src/lib/analysis, and prints every difference.
  *
  *   apt-get install default-jdk-headless liblucene8-java
@@ -16,6 +17,7 @@ import { standardTokenize } from '../../src/lib/analysis/standard-tokenizer.ts';
 import { analyzers } from '../../src/lib/analysis/analyzers.ts';
 import { porterStem } from '../../src/lib/analysis/porter.ts';
 import { javaLowerCase } from '../../src/lib/analysis/lowercase.ts';
+import { stempelStem } from '../../src/lib/analysis/stempel.ts';
 
 const seed0 = Number(process.argv[2] ?? 1); const N = Number(process.argv[3] ?? 3000);
 let seed = seed0; const rnd = () => { seed = (seed * 1103515245 + 12345) & 0x7fffffff; return seed / 0x80000000; };
@@ -57,23 +59,40 @@ for (let i = 0; i < N; i++) {
   const suffix = pick(['', 'ed', 'ing', 'eed', 'ies', 'sses', 'ational', 'ization', 'iveness', 'biliti', 'logi', 'ement', 'ion', 'sion', 'tion', 'e', 'll', 'ly', 'y', 'ate', 'ful', 'ness', 'ous', 'ive', 'ize', 'ism', 'ance', 'ence', 'er', 'ic', 'able', 'ible', 'ant', 'ent', 'ou', 'iti', 'al', 'alli', 'entli', 'eli', 'ousli', 'bli', 'enci', 'anci', 'izer', 'ator', 'alism', 'fulness', 'ousness', 'aliti', 'iviti', 'icate', 'ative', 'alize', 'iciti', 'ical']);
   cases.push(['porter', w + suffix]);
 }
+// Polish text and Stempel on random words: Polish letters and endings, foreign words, digits, dots.
+const polishWords = ['zażółć', 'gęślą', 'jaźń', 'katalogów', 'wypisuje', 'pocztą', 'e-mail', 'MS-DOS-em', 'sendmail.sendmail', 'console_codes', 'sha256sum', 'ext4', 'czego', 'się', 'nie', 'ZAŻÓŁĆ', 'user’s', 'http://www.gnu.org/', 'x86_64', 'iso9660', 'Łódź'];
+const polishAlpha = 'aąbcćdeęfghijklłmnńoóprsśtuwyzźżqvx0123456789._\'';
+const polishEndings = ['', 'ów', 'ami', 'ach', 'ego', 'emu', 'ych', 'ymi', 'ą', 'ę', 'ość', 'ości', 'anie', 'enie', 'ować', 'ował', 'owała', 'ują', 'ający', 'ski', 'ska', 'cki', 'nych', 'ić', 'ać', 'eć', 'ł', 'li', 'ły'];
+const randomPolishWord = () => {
+  let w = ''; const n = 1 + Math.floor(rnd() * 10);
+  for (let k = 0; k < n; k++) w += polishAlpha[Math.floor(rnd() * (rnd() < 0.9 ? 33 : polishAlpha.length))];
+  return w + pick(polishEndings);
+};
+for (let i = 0; i < N; i++) {
+  let s = '';
+  for (let k = Math.floor(rnd() * 30); k > 0; k--) s += (rnd() < 0.3 ? pick(polishWords) : rnd() < 0.8 ? randomPolishWord() : pick(pieces)) + pick([' ', ' ', '-', ', ', '.', '']);
+  cases.push(['polish', s]);
+  cases.push(['stempel', rnd() < 0.1 ? pick(polishWords).toLowerCase() : randomPolishWord()]);
+}
 for (let cp = 0; cp < 0x110000; cp += 1 + Math.floor(rnd() * 40)) cases.push(['lower', String.fromCodePoint(cp)]);
 writeFileSync('/tmp/fuzz-in.txt', cases.map(([m, t]) => `${m} ${hex(t)}`).join('\n') + '\n');
 const classDir = mkdtempSync(join(tmpdir(), 'lucene-harness-'));
-const LUCENE = '/usr/share/java/lucene-core-8.7.0.jar:/usr/share/java/lucene-analyzers-common-8.7.0.jar';
+const LUCENE = '/usr/share/java/lucene-core-8.7.0.jar:/usr/share/java/lucene-analyzers-common-8.7.0.jar:/usr/share/java/lucene-analyzers-stempel-8.7.0.jar';
 const compiled = spawnSync('javac', ['-cp', LUCENE, '-d', classDir, join(dirname(fileURLToPath(import.meta.url)), 'Harness.java')]);
 if (compiled.status !== 0) { console.error(compiled.stderr.toString() || 'javac not found: apt-get install default-jdk-headless liblucene8-java'); process.exit(1); }
-const CP = '/usr/share/java/lucene-core-8.7.0.jar:/usr/share/java/lucene-analyzers-common-8.7.0.jar:' + classDir;
+const CP = LUCENE + ':' + classDir;
 const r = spawnSync('java', ['-cp', CP, 'Harness'], { input: readFileSync('/tmp/fuzz-in.txt'), maxBuffer: 1 << 30 });
 if (r.status !== 0) { console.error(r.stderr.toString()); process.exit(1); }
 const outs = r.stdout.toString().split('\n');
-const inst = { english: analyzers.english.create(), standard: analyzers.standard.create(), simple: analyzers.simple.create() };
+const inst = { english: analyzers.english.create(), standard: analyzers.standard.create(), simple: analyzers.simple.create(), polish: analyzers.polish.create() };
 let bad = 0; const badBy: Record<string, number> = {};
 cases.forEach(([mode, text], i) => {
   let mine: string; let ref = outs[i] ?? '';
   if (mode === 'tok') mine = standardTokenize(text).map((t) => `${t.start}:${t.end}:${t.type}:${hex(t.text)}`).join(' ');
   else if (mode === 'porter') mine = hex(porterStem(text));
   else if (mode === 'lower') mine = hex(javaLowerCase(text));
+  // StempelStemmer.stem returns null for an empty result, where stempelStem keeps the word (as the filter does).
+  else if (mode === 'stempel') { mine = hex(stempelStem(text)); if (ref === '-') ref = hex(text); }
   else { mine = inst[mode as 'english'].analyzeWithOffsets(text).map((t) => `${t.start}:${t.end}:${hex(t.term)}`).join(' '); ref = ref.split(' ').filter(Boolean).map((x) => { const p = x.split(':'); return `${p[0]}:${p[1]}:${p[3] ?? ''}`; }).join(' '); }
   if (mine !== ref) { bad++; badBy[mode] = (badBy[mode] ?? 0) + 1; if (bad <= 5) console.log('MISMATCH', mode, JSON.stringify(text).slice(0, 300), '\n ref ', ref.slice(0, 400), '\n mine', mine.slice(0, 400)); }
 });

@@ -7,12 +7,14 @@ import { CliError } from './cli-error.ts';
 type Command = (args: string[]) => Promise<void>;
 
 const commands: Record<string, () => Promise<Command>> = {
+  analyze: async () => (await import('./analyze.ts')).analyzeCommand,
   eval: async () => (await import('./eval.ts')).evalCommand,
   'trec-eval': async () => (await import('./trec-eval.ts')).trecEvalCommand,
 };
 
 const usage = `usage: npm run -s cli -- <command> [options]
 commands:
+  analyze     print the terms an analyzer (english, polish, …) makes of each line of text or stdin
   eval        index a BEIR dataset, run every query of a split and print trec_eval -c measures
   trec-eval   evaluate a TREC run against qrels, output compatible with trec_eval 9.0.8`;
 

@@ -1,21 +1,25 @@
 import * as Comlink from 'comlink';
+import { collectionLanguage, LANGUAGES, languageCodes, type Language } from '../../lib/analysis/language.ts';
 import type { CatalogEntry } from '../../lib/catalog/catalog.ts';
 import type { ErrorPolicy } from '../../lib/data/record-stream.ts';
 import type { Inspection } from '../../lib/import/classify.ts';
 import { canRetrySkipping, type ImportFailure, type ImportOutcome, type ImportProgress } from '../../lib/import/importer.ts';
 import type { LocalInput } from '../../lib/import/local.ts';
+import { defaultRetriever } from '../../lib/retrievers/config.ts';
 import { STARTER_ID } from '../../lib/import/starter-plan.ts';
 import {
   collectionUsage,
   deleteCollection,
   listCollections,
   loadCollection,
+  setCollectionLanguage,
   type CollectionUsage,
   type LoadedCollection,
 } from '../../lib/storage/collections.ts';
 import { database, dropLegacyDatabases, onDatabaseOutdated, type CollectionRow } from '../../lib/storage/db.ts';
 import type { StorageEstimateLike } from '../../lib/storage/quota.ts';
 import { app } from '../app-state.svelte.ts';
+import { defaultColumnsLanguage, DEFAULT_COLUMN_KINDS, explore } from '../explore/explore-state.svelte.ts';
 import { formatCount, formatMs } from '../shell/format.ts';
 import { jobs } from '../shell/jobs.svelte.ts';
 import { notices } from '../shell/notices.svelte.ts';
@@ -145,8 +149,32 @@ class DatasetsState {
     const collection = this.collections.find((c) => c.id === collectionId);
     if (collection === undefined) return;
     app.collectionId = collectionId;
+    this.followLanguage(collection.language);
     if (!collection.splits.includes(app.split)) app.split = collection.splits.includes('test') ? 'test' : (collection.splits[0] ?? app.split);
     writeStorage(LAST_OPENED_KEY, collectionId);
+  }
+
+  /**
+   * Default columns follow the open collection's language (a Polish collection gets the Polish analyzer and,
+   * online, a multilingual model); columns the person changed, or a link's own columns, stay as they are.
+   */
+  private followLanguage(stored: Language | undefined): void {
+    const language = collectionLanguage({ language: stored });
+    const current = defaultColumnsLanguage(explore.columns, languageCodes);
+    if (current === undefined || current === language) return;
+    explore.setRetrievers(DEFAULT_COLUMN_KINDS.map((kind) => defaultRetriever(kind, { language, online: navigator.onLine })));
+  }
+
+  /** Changes a collection's language (the Datasets view): new BM25 columns then use its analyzer. */
+  async setLanguage(collectionId: string, language: Language): Promise<void> {
+    try {
+      await setCollectionLanguage(database(), collectionId, language);
+      await this.refresh();
+      if (collectionId === app.collectionId) this.followLanguage(language);
+      notices.info(`${this.collections.find((c) => c.id === collectionId)?.name ?? collectionId} is now marked ${LANGUAGES[language].label}: new BM25 columns use the ${LANGUAGES[language].analyzer} analyzer.`);
+    } catch (error) {
+      notices.error(error);
+    }
   }
 
   /** The open collection in memory, loaded once per collection (and again after a re-import). */

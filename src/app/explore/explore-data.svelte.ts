@@ -6,9 +6,12 @@
 import { SvelteMap } from 'svelte/reactivity';
 import { createAnalyzer, type AnalyzerName } from '../../lib/analysis/analyzers.ts';
 import type { Analyzer, Token } from '../../lib/analysis/analyzer.ts';
+import { collectionLanguage, LANGUAGES } from '../../lib/analysis/language.ts';
+import type { RetrieverConfig } from '../../lib/retrievers/config.ts';
 import { getDocuments, loadQrels, loadQueries } from '../../lib/storage/collections.ts';
 import { database } from '../../lib/storage/db.ts';
 import type { Doc, Qrels, Query } from '../../lib/types.ts';
+import { datasets } from '../datasets/datasets.svelte.ts';
 import { notices } from '../shell/notices.svelte.ts';
 
 class ExploreData {
@@ -112,6 +115,15 @@ export function pageAnalyzer(name: AnalyzerName): Analyzer {
   let analyzer = pageAnalyzers.get(name);
   if (analyzer === undefined) pageAnalyzers.set(name, (analyzer = createAnalyzer(name)));
   return analyzer;
+}
+
+/**
+ * The analyzer that highlights a column's query terms: its BM25 analyzer, or for a column without BM25 the
+ * analyzer of the collection's language.
+ */
+export function highlightAnalyzer(retriever: RetrieverConfig, collectionId: string | null): AnalyzerName {
+  if ('bm25' in retriever) return retriever.bm25.analyzer;
+  return LANGUAGES[collectionLanguage(datasets.collections.find((c) => c.id === collectionId))].analyzer;
 }
 
 const tokenCache = new Map<string, Token[]>();

@@ -3,7 +3,8 @@
  * whose detail is open. The URL mirrors the columns and the query (url-sync.svelte.ts). Values are
  * replaced, never mutated, so every change is one assignment the URL and the column runs can follow.
  */
-import { defaultRetriever, type ColumnConfig, type RetrieverConfig, type RetrieverKind } from '../../lib/retrievers/config.ts';
+import type { Language } from '../../lib/analysis/language.ts';
+import { defaultRetriever, settingsKey, type ColumnConfig, type RetrieverConfig, type RetrieverContext, type RetrieverKind } from '../../lib/retrievers/config.ts';
 import type { UrlQuery } from '../url-state.ts';
 
 /**
@@ -23,8 +24,16 @@ export function newColumn(retriever: RetrieverConfig): ColumnConfig {
   return { id: `col-${nextColumn++}`, retriever };
 }
 
-export function defaultColumns(): ColumnConfig[] {
-  return DEFAULT_COLUMN_KINDS.map((kind) => newColumn(defaultRetriever(kind)));
+export function defaultColumns(context: RetrieverContext = {}): ColumnConfig[] {
+  return DEFAULT_COLUMN_KINDS.map((kind) => newColumn(defaultRetriever(kind, context)));
+}
+
+/** Whether these are the default columns of some language (untouched by the person), and of which. */
+export function defaultColumnsLanguage(columns: readonly ColumnConfig[], languages: readonly Language[]): Language | undefined {
+  const key = settingsKey(columns.map((column) => column.retriever));
+  return languages.find((language) =>
+    [false, true].some((online) => settingsKey(DEFAULT_COLUMN_KINDS.map((kind) => defaultRetriever(kind, { language, online }))) === key),
+  );
 }
 
 class ExploreState {

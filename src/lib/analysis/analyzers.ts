@@ -1,9 +1,10 @@
 /**
- * The analyzers a user can pick, as data: key, label, description and constructor. All three are Lucene
+ * The analyzers a user can pick, as data: key, label, description and constructor. All are Lucene
  * 8.7 analyzers reproduced term for term, so an index built here can be compared with Lucene/Pyserini.
  */
 import type { Analyzer } from './analyzer.ts';
 import { englishAnalyzer } from './english-analyzer.ts';
+import { polishAnalyzer } from './polish-analyzer.ts';
 import { simpleAnalyzer } from './simple-analyzer.ts';
 import { standardAnalyzer } from './standard-analyzer.ts';
 
@@ -25,6 +26,14 @@ export const analyzers = {
       "Unicode word segmentation, possessive 's removed, lower-cased, 33 English stop words dropped, Porter " +
       "stemming. Lucene 8.7's EnglishAnalyzer, as used by Pyserini's BEIR BM25 baselines.",
     create: englishAnalyzer,
+  },
+  polish: {
+    name: 'polish',
+    label: 'Polish (Lucene PolishAnalyzer)',
+    description:
+      'Unicode word segmentation, lower-cased, 182 Polish stop words dropped, Stempel stemming with ' +
+      "Lucene's bundled table (words of 4+ characters). Lucene 8.7's PolishAnalyzer, as in BEIR-PL's BM25.",
+    create: polishAnalyzer,
   },
   standard: {
     name: 'standard',

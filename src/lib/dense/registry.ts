@@ -189,6 +189,26 @@ export const MODEL_REGISTRY: readonly ModelSpec[] = [
     defaultDtype: 'q8',
     languages: ['multi', 'pl', 'en'],
     sizeMb: 118,
+    notes: "ONNX export of intfloat/multilingual-e5-small; the card's prefixes 'query: ' and 'passage: ' are applied.",
+  },
+  {
+    id: 'Xenova/paraphrase-multilingual-MiniLM-L12-v2',
+    label: 'paraphrase multilingual MiniLM L12 (Polish and 50+ languages)',
+    kind: 'transformer',
+    source: 'hub',
+    dim: 384,
+    pooling: 'mean',
+    normalize: true,
+    similarity: 'cosine',
+    queryPrefix: '',
+    passagePrefix: '',
+    // sentence-transformers max_seq_length of the model.
+    maxLength: 128,
+    dtypes: ['fp32', 'fp16', 'q8'],
+    defaultDtype: 'q8',
+    languages: ['multi', 'pl', 'en'],
+    sizeMb: 118,
+    notes: 'ONNX export of sentence-transformers/paraphrase-multilingual-MiniLM-L12-v2 (no prefixes).',
   },
   {
     id: 'minishlab/potion-base-8M',
@@ -226,6 +246,14 @@ export const MODEL_REGISTRY: readonly ModelSpec[] = [
     sizeMb: 128,
   },
 ];
+
+/**
+ * Whether a model is meant for texts in `language` (ISO 639-1): listed, multilingual, or unknown (a custom
+ * model says nothing, so nothing is claimed).
+ */
+export function modelSuitsLanguage(spec: Pick<ModelSpec, 'languages'>, language: string): boolean {
+  return spec.languages.length === 0 || spec.languages.includes('multi') || spec.languages.includes(language);
+}
 
 /** The registry entry with this id, if any. */
 export function registryModel(id: string): ModelSpec | undefined {

@@ -57,7 +57,7 @@ export function hubImportPlan(entry: CatalogEntry, options: HubOptions): ImportP
   const files = entryFiles(entry).map(({ role, file, split }) => hubImportFile(role, file, split, options));
   const [corpus, queries, ...qrels] = files as [ImportFile, ImportFile, ...ImportFile[]];
   return {
-    meta: { id: entry.id, name: entry.name, source: { kind: 'hub', detail: `${options.hubUrl.replace(/\/+$/, '')}/datasets/${entry.files.corpus.repo}` } },
+    meta: { id: entry.id, name: entry.name, language: entry.language, source: { kind: 'hub', detail: `${options.hubUrl.replace(/\/+$/, '')}/datasets/${entry.files.corpus.repo}` } },
     corpus,
     queries,
     qrels,

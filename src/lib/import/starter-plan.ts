@@ -22,6 +22,7 @@ export function starterImportPlan(texts: StarterTexts): ImportPlan {
     meta: {
       id: STARTER_COLLECTION.id,
       name: STARTER_COLLECTION.name,
+      language: 'en',
       source: { kind: 'starter', detail: `built in (${STARTER_COLLECTION.licence}, ${STARTER_COLLECTION.attribution})` },
     },
     corpus: textImportFile(texts.corpus, { role: 'corpus', format: 'jsonl', name: `starter/${files.corpus}` }),

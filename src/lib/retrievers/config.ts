@@ -5,6 +5,7 @@
  * columns ask for the same settings.
  */
 import type { AnalyzerName } from '../analysis/analyzers.ts';
+import { LANGUAGES, type Language } from '../analysis/language.ts';
 import type { EmbeddingDtype } from '../dense/registry.ts';
 import type { Normalization } from '../fusion/normalize.ts';
 
@@ -65,10 +66,28 @@ export const DEFAULT_DENSE: Readonly<DenseSettings> = Object.freeze({
 /** Hits kept per query and column: Pyserini's and BEIR's run depth, so dashboard figures equal the CLI's. */
 export const RUN_DEPTH = 1000;
 
-/** A retriever of each kind with default settings. */
-export function defaultRetriever(kind: Exclude<RetrieverKind, 'run'>): RetrieverConfig {
-  const bm25 = { ...DEFAULT_BM25 };
-  const dense = { ...DEFAULT_DENSE, hnsw: { ...DEFAULT_HNSW } };
+/**
+ * The multilingual model new dense columns get on a non-English collection when the hub can be reached
+ * (it is downloaded); offline they keep the built-in GloVe model, whose settings panel then says it is
+ * English-only.
+ */
+export const MULTILINGUAL_DENSE_MODEL = 'Xenova/multilingual-e5-small';
+
+/** What the defaults depend on: the open collection's language, and whether models can be downloaded. */
+export interface RetrieverContext {
+  language?: Language;
+  online?: boolean;
+}
+
+/**
+ * A retriever of each kind with default settings: BM25 with the collection language's analyzer, dense with
+ * the built-in model (English) or, for another language when online, the multilingual model.
+ */
+export function defaultRetriever(kind: Exclude<RetrieverKind, 'run'>, context: RetrieverContext = {}): RetrieverConfig {
+  const language = context.language ?? 'en';
+  const bm25 = { ...DEFAULT_BM25, analyzer: LANGUAGES[language].analyzer };
+  const model = language !== 'en' && context.online === true ? MULTILINGUAL_DENSE_MODEL : DEFAULT_DENSE.model;
+  const dense = { ...DEFAULT_DENSE, model, hnsw: { ...DEFAULT_HNSW } };
   switch (kind) {
     case 'bm25':
       return { kind, bm25 };
@@ -99,7 +118,7 @@ export function settingsKey(value: unknown): string {
 export function retrieverLabel(config: RetrieverConfig): string {
   switch (config.kind) {
     case 'bm25':
-      return `BM25 (k1 ${config.bm25.k1}, b ${config.bm25.b})`;
+      return `BM25 (k1 ${config.bm25.k1}, b ${config.bm25.b}${config.bm25.analyzer === DEFAULT_BM25.analyzer ? '' : `, ${config.bm25.analyzer}`})`;
     case 'dense':
       return `Dense: ${config.dense.model.split('/').pop()}${config.dense.search === 'hnsw' ? ' (HNSW)' : ''}`;
     case 'ledr':

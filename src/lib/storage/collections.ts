@@ -1,4 +1,5 @@
 import { Dexie, type Table } from 'dexie';
+import { LanguageSample, type Language } from '../analysis/language.ts';
 import type { Judgment } from '../data/qrels.ts';
 import { validateCollection, type CollectionToValidate, type ValidationReport } from '../data/validate.ts';
 import type { Doc, Qrels, Query } from '../types.ts';
@@ -38,6 +39,8 @@ export interface CollectionMeta {
   id: string;
   name: string;
   source: CollectionRow['source'];
+  /** Known language (a catalog entry's); absent: detected from the documents as they are stored. */
+  language?: Language;
 }
 
 /** A query as stored: its position in the queries file keeps file order (the table is keyed by id). */
@@ -175,6 +178,8 @@ interface ImportTally extends StoreProgress {
   fingerprint: Fingerprint;
   /** What is being written, for the quota message. */
   writing: string;
+  /** The documents' text, for the language when the import does not name one. */
+  language: LanguageSample;
 }
 
 class BatchWriter<Row> {
@@ -226,6 +231,7 @@ async function writeDocuments(db: PlaygroundDatabase, id: string, records: Colle
     tally.bytes += bytes + ROW_OVERHEAD;
     stubs.push(validationStub(doc));
     fingerprint.add(doc.id).add(doc.title).add(doc.text);
+    if (!tally.language.full) tally.language.add(`${doc.title}\n${doc.text}\n`);
     if (await writer.add(row, bytes)) {
       tally.documents = stored;
       options.onProgress?.({ ...progressOf(tally) });
@@ -337,7 +343,7 @@ async function writeCollection(db: PlaygroundDatabase, meta: CollectionMeta, rec
     bytes: 0,
   };
   await db.collections.add(row);
-  const tally: ImportTally = { phase: 'documents', documents: 0, queries: 0, judgments: 0, bytes: 0, writing: 'documents', fingerprint: new Fingerprint() };
+  const tally: ImportTally = { phase: 'documents', documents: 0, queries: 0, judgments: 0, bytes: 0, writing: 'documents', fingerprint: new Fingerprint(), language: new LanguageSample() };
   try {
     const docs = await writeDocuments(db, meta.id, records, tally, options);
     const queries = await writeQueries(db, meta.id, records, tally, options);
@@ -355,6 +361,7 @@ async function writeCollection(db: PlaygroundDatabase, meta: CollectionMeta, rec
       bytes: tally.bytes,
       report,
       fingerprint: `${docs.length}:${tally.fingerprint.hex()}`,
+      language: meta.language ?? tally.language.language,
     };
     options.signal?.throwIfAborted();
     await finish(db, ready);
@@ -402,6 +409,12 @@ export async function recoverInterruptedImports(db: PlaygroundDatabase, options:
     if (done === true) recovered.push(row.id);
   }
   return recovered;
+}
+
+/** Changes a ready collection's language (the Datasets view); indexes are keyed by analyzer, so none is lost. */
+export async function setCollectionLanguage(db: PlaygroundDatabase, collectionId: string, language: Language): Promise<void> {
+  const updated = await db.collections.where('id').equals(collectionId).and((row) => row.status === 'ready').modify({ language });
+  if (updated === 0) throw new Error(`no stored collection "${collectionId}"`);
 }
 
 // ---- Reading ----

@@ -1,4 +1,5 @@
 import { Dexie, type Table } from 'dexie';
+import type { Language } from '../analysis/language.ts';
 
 /**
  * The one IndexedDB database of the playground (dexie). Every table is keyed by collection so that deleting a
@@ -33,6 +34,11 @@ export interface CollectionRow {
    * before version 2.
    */
   fingerprint?: string;
+  /**
+   * The language of the texts: from the catalog entry, else detected on import (analysis/language.ts), and
+   * changeable in the Datasets view. Absent on collections imported before languages existed: English.
+   */
+  language?: Language;
 }
 
 export interface DocumentRow {

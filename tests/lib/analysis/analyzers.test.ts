@@ -3,8 +3,8 @@ import { describe, expect, it } from 'vitest';
 import { analyzerNames, analyzers, createAnalyzer, isAnalyzerName } from '../../../src/lib/analysis/analyzers.ts';
 
 describe('analyzer registry', () => {
-  it('lists english, standard and simple with a label and description', () => {
-    expect(analyzerNames).toEqual(['english', 'standard', 'simple']);
+  it('lists english, polish, standard and simple with a label and description', () => {
+    expect(analyzerNames).toEqual(['english', 'polish', 'standard', 'simple']);
     for (const name of analyzerNames) {
       expect(analyzers[name].name).toBe(name);
       expect(analyzers[name].label.length).toBeGreaterThan(0);

@@ -1,5 +1,5 @@
 import { expect, test } from 'vitest';
-import { customModelSpec, MODEL_REGISTRY, registryModel, resolveModelSpec } from '../../../src/lib/dense/registry.ts';
+import { customModelSpec, MODEL_REGISTRY, modelSuitsLanguage, registryModel, resolveModelSpec } from '../../../src/lib/dense/registry.ts';
 
 test('the registry holds the models the issue names, with their model-card settings', () => {
   const ids = MODEL_REGISTRY.map((m) => m.id);
@@ -12,6 +12,15 @@ test('the registry holds the models the issue names, with their model-card setti
   expect(registryModel('Xenova/multilingual-e5-small')!.languages).toContain('pl');
   expect(registryModel('minishlab/potion-base-8M')!.kind).toBe('model2vec');
   expect(registryModel('local/glove-100d-sif')).toMatchObject({ kind: 'static-pooled', source: 'local', dim: 100, pooling: 'none' });
+});
+
+test('multilingual models for Polish, with their prefixes; GloVe is English-only', () => {
+  expect(registryModel('Xenova/paraphrase-multilingual-MiniLM-L12-v2')).toMatchObject({ pooling: 'mean', queryPrefix: '', passagePrefix: '', maxLength: 128 });
+  expect(modelSuitsLanguage(registryModel('Xenova/paraphrase-multilingual-MiniLM-L12-v2')!, 'pl')).toBe(true);
+  expect(modelSuitsLanguage(registryModel('Xenova/multilingual-e5-small')!, 'pl')).toBe(true);
+  expect(modelSuitsLanguage(registryModel('local/glove-100d-sif')!, 'pl')).toBe(false);
+  expect(modelSuitsLanguage(registryModel('local/glove-100d-sif')!, 'en')).toBe(true);
+  expect(modelSuitsLanguage(customModelSpec('someone/model'), 'pl')).toBe(true);
 });
 
 test('every entry is complete and consistent', () => {

@@ -12,6 +12,7 @@ import {
   CollectionExistsError,
   collectionUsage,
   deleteCollection,
+  getCollection,
   getDocuments,
   importCollection,
   listCollections,
@@ -19,7 +20,10 @@ import {
   loadQueries,
   readDocumentBatches,
   recoverInterruptedImports,
+  setCollectionLanguage,
 } from '../../../src/lib/storage/collections.ts';
+import { CATALOG } from '../../../src/lib/catalog/index.ts';
+import { hubImportPlan } from '../../../src/lib/import/hub.ts';
 import { PlaygroundDatabase } from '../../../src/lib/storage/db.ts';
 import type { ImportLocks } from '../../../src/lib/storage/import-locks.ts';
 import { StorageFullError } from '../../../src/lib/storage/quota.ts';
@@ -298,5 +302,34 @@ describe('delete and usage', () => {
     const data = outcome.status === 'done' ? outcome.collection.bytes : NaN;
     // 10 docs × 4 dimensions × 2 bytes (f16); the TREC line is 20 bytes.
     expect(usage).toEqual({ collectionId: 'u', data, indexes: 1000, embeddings: 80, partialEmbeddings: 0, runs: 20, total: data + 1000 + 80 + 20 });
+  });
+});
+
+describe('collection language', () => {
+  test('a catalog language is kept; otherwise detected from the documents; changeable afterwards', async () => {
+    const db = freshDb();
+    const polish = Array.from({ length: 5 }, (_, i) => JSON.stringify({ _id: `d${i}`, title: `Strona ${i}`, text: 'Wypisuje zawartość katalogu, który nie jest pusty, oraz jego podkatalogów.' })).join('\n');
+    const detected = smallPlan('pl-local', { corpus: polish });
+    await importCollection(db, detected.meta, planRecords(detected), { locks: null });
+    expect((await getCollection(db, 'pl-local'))?.language).toBe('pl');
+
+    const english = smallPlan('en-local', { corpus: JSON.stringify({ _id: 'd1', title: 'The list', text: 'The files of the directory are listed by name.' }) });
+    await importCollection(db, english.meta, planRecords(english), { locks: null });
+    expect((await getCollection(db, 'en-local'))?.language).toBe('en');
+
+    // A catalog entry says its language: no detection overrides it.
+    const labelled = smallPlan('labelled', { corpus: polish });
+    await importCollection(db, { ...labelled.meta, language: 'en' }, planRecords(labelled), { locks: null });
+    expect((await getCollection(db, 'labelled'))?.language).toBe('en');
+
+    await setCollectionLanguage(db, 'labelled', 'pl');
+    expect((await getCollection(db, 'labelled'))?.language).toBe('pl');
+    await expect(setCollectionLanguage(db, 'missing', 'pl')).rejects.toThrow(/no stored collection/);
+  });
+
+  test('the hub plan of a BEIR-PL entry carries its language; the starter is English', () => {
+    const entry = CATALOG.find((e) => e.id === 'beir-pl/scifact')!;
+    expect(hubImportPlan(entry, { hubUrl: 'http://hub.test' }).meta.language).toBe('pl');
+    expect(starterImportPlan(starterTexts).meta.language).toBe('en');
   });
 });
