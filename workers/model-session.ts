@@ -77,7 +77,8 @@ export class ModelSession {
       throw explainBlocked(error, since);
     }
     if (request.device === 'webgpu') this.deviceWatch = this.watchDevice();
-    return { model: request.spec.id, device: request.device, dtype: request.dtype, loadMs: performance.now() - t0 };
+    // The embedder's device: a static table says `cpu-lookup` whatever was asked for.
+    return { model: request.spec.id, device: this.embedder.device, dtype: request.dtype, loadMs: performance.now() - t0 };
   }
 
   /** The loaded model; throws once the WebGPU device is lost. */
