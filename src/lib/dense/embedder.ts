@@ -207,12 +207,14 @@ function fetchReader(onDownload: EmbedderOptions['onDownload']): ModelFileReader
 
 /** Texts of a static table embedded between two progress reports (and chances to cancel). */
 const STATIC_STEP = 512;
+const STATIC_YIELD_MS = 50;
 
 /**
  * A static table (static-table.ts) as an Embedder. There is nothing to batch: each text is a lookup and an
  * average written straight into the output, in input order (no length sort, no padding, no copies), so
- * `embed` and the naive `embedEach` do the same work. Every STATIC_STEP texts it reports progress and
- * yields a macrotask, so a cancel (a worker message) is heard.
+ * `embed` and the naive `embedEach` do the same work. Every STATIC_STEP texts it reports progress, and
+ * every STATIC_YIELD_MS it yields a macrotask, so a cancel (a worker message) is heard — not after every
+ * step: a timer costs at least a millisecond (4 in a browser once nested), a fifth of a step's work.
  */
 async function staticTableEmbedder(options: EmbedderOptions): Promise<Embedder> {
   const { spec, dtype } = options;
@@ -224,6 +226,7 @@ async function staticTableEmbedder(options: EmbedderOptions): Promise<Embedder> 
   const embedAll = async (texts: readonly string[], embedOptions: EmbedOptions = {}): Promise<VectorMatrix> => {
     const data = new Float32Array(texts.length * dim);
     const started = performance.now();
+    let yielded = started;
     for (let from = 0; from < texts.length; from += STATIC_STEP) {
       embedOptions.signal?.throwIfAborted();
       const to = Math.min(texts.length, from + STATIC_STEP);
@@ -233,7 +236,10 @@ async function staticTableEmbedder(options: EmbedderOptions): Promise<Embedder> 
         if (spec.normalize) normalizeInPlace(row);
       }
       embedOptions.onProgress?.(progressAt(to, texts.length, (performance.now() - started) / 1000, STATIC_STEP));
-      if (to < texts.length) await new Promise((resolve) => setTimeout(resolve, 0));
+      if (to < texts.length && performance.now() - yielded >= STATIC_YIELD_MS) {
+        await new Promise((resolve) => setTimeout(resolve, 0));
+        yielded = performance.now();
+      }
     }
     return { rows: texts.length, dim, data };
   };
