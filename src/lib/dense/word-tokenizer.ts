@@ -36,7 +36,7 @@ function classify(codePoint: number): number {
 const TABLE_SIZE = 0x3100;
 const CLASS_TABLE = (() => {
   const table = new Uint8Array(TABLE_SIZE);
-  for (let cp = 0; cp < TABLE_SIZE; cp++) table[cp] = cp >= 0xd800 && cp <= 0xdfff ? WORD : classify(cp);
+  for (let cp = 0; cp < TABLE_SIZE; cp++) table[cp] = classify(cp);
   return table;
 })();
 const CLASS_CACHE = new Map<number, number>();
