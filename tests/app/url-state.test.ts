@@ -98,7 +98,7 @@ describe('url-state', () => {
 
   it('writes readable columns', () => {
     expect(encodeRetriever(defaultRetriever('bm25'))).toBe('bm25;k1=0.9;b=0.4;an=english');
-    expect(encodeRetriever(defaultRetriever('dense'))).toBe('dense;m=local/glove-100d-sif;dt=fp32;s=exact');
+    expect(encodeRetriever(defaultRetriever('dense'))).toBe('dense;m=local/glove-100d-sif;dt=q8;s=exact');
     expect(encodeRetriever({ kind: 'run', runKey: 'starter|imported|my run;v2|x', name: 'my run;v2' })).toBe(
       'run;key=starter%7Cimported%7Cmy+run%3Bv2%7Cx;name=my+run%3Bv2',
     );

@@ -2,6 +2,8 @@
  * Dense retrieval in Debian's chromium, through the diagnostics page and the real workers:
  * - the same texts embedded on WASM and on WebGPU (SwiftShader adapter with --enable-unsafe-webgpu) equal
  *   Node's onnxruntime-node vectors within 1e-4 (reference: src/cli/dense.ts on the same model files);
+ * - the default static model runs as a lookup on the CPU whatever device is asked for (no WebGPU attempt,
+ *   no ONNX file), with the same vectors as the CLI's;
  * - the IndexedDB embedding cache hits after a page reload and misses when a setting changes;
  * - an HNSW index saved to IndexedDB loads back after a reload with the same neighbours, efSearch set again.
  * Needs `npm run models` (public/models is copied into the build).
@@ -20,7 +22,9 @@ declare global {
   }
 }
 
-const MODELS = ['local/tiny-bert', 'local/glove-100d-sif'] as const;
+/** Models with an ONNX session; the default GloVe model is a static table (below). */
+const MODELS = ['local/tiny-bert'] as const;
+const STATIC_MODEL = 'local/glove-100d-sif';
 const TOLERANCE = 1e-4;
 
 let session: BrowserSession;
@@ -45,7 +49,7 @@ function maxAbsDiff(a: number[][], b: number[][]): number {
 }
 
 beforeAll(async () => {
-  for (const model of MODELS) {
+  for (const model of [...MODELS, STATIC_MODEL]) {
     const embedder = await loadNodeEmbedder(resolveNodeModel(model), 'fp32');
     const m = await embedder.embed(SELF_TEST_TEXTS);
     nodeVectors.set(model, Array.from({ length: m.rows }, (_, r) => Array.from(m.data.subarray(r * m.dim, (r + 1) * m.dim))));
@@ -87,6 +91,18 @@ describe.each(MODELS)('%s in chromium equals onnxruntime-node within 1e-4', (mod
     expect(result.device).toBe('webgpu');
     expect(maxAbsDiff(result.vectors, nodeVectors.get(model)!)).toBeLessThanOrEqual(TOLERANCE);
   });
+});
+
+test.each(['auto', 'wasm', 'webgpu'] as const)(`${STATIC_MODEL} asked for device %s runs as a lookup on the CPU, with the CLI's vectors`, async (device) => {
+  const result = await session.page.evaluate((req) => window.rpDiagnostics.embedTexts(req), {
+    model: STATIC_MODEL,
+    device,
+    dtype: 'fp32' as const,
+    texts: [...SELF_TEST_TEXTS],
+  });
+  expect([result.device, result.dtype, result.fallbackReason]).toEqual(['cpu-lookup', 'q8', undefined]);
+  // The same TypeScript on the same table: equal up to float rounding of the two engines.
+  expect(maxAbsDiff(result.vectors, nodeVectors.get(STATIC_MODEL)!)).toBeLessThanOrEqual(1e-6);
 });
 
 test('the embedding cache hits after a reload and misses when a setting changes', async () => {
@@ -136,8 +152,9 @@ test('the diagnostics page runs its self-test without errors', async () => {
   await page.click('#run-selftest');
   await page.waitForSelector('#selftest[data-done="true"]', { timeout: 240_000 });
   const verdicts = await page.locator('#selftest td:last-child').allTextContents();
-  expect(verdicts).toHaveLength(MODELS.length);
-  for (const verdict of verdicts) expect(verdict === 'ok' || (!probe.webgpu && skipAllowed('webgpu') && verdict.startsWith('WebGPU unavailable'))).toBe(true);
+  expect(verdicts).toHaveLength(MODELS.length + 1);
+  expect(verdicts.at(-1)).toBe('static table: a lookup on the CPU on every device');
+  for (const verdict of verdicts.slice(0, -1)) expect(verdict === 'ok' || (!probe.webgpu && skipAllowed('webgpu') && verdict.startsWith('WebGPU unavailable'))).toBe(true);
   await screenshot(page, 'diagnostics-self-test');
   expect(session.errors).toEqual([]);
 });
@@ -146,6 +163,9 @@ test('model files and onnxruntime-web wasm come from the app itself, never from 
   const origin = new URL(inject('appUrl')).origin;
   const foreign = requested.filter((url) => !url.startsWith(origin) && !url.startsWith('blob:') && !url.startsWith('data:'));
   expect(foreign).toEqual([]);
-  expect(requested.some((url) => /ort-wasm-simd-threaded.*\.wasm$/.test(url))).toBe(true);
-  expect(requested.some((url) => url.includes('/models/local/glove-100d-sif/onnx/model.onnx'))).toBe(true);
+  // onnxruntime's wasm, gzip-compressed (workers/onnx-runtime.ts): the 26.9 MB original is not in the build.
+  expect(requested.some((url) => /ort-wasm-simd-threaded[\w.-]*\.gz$/.test(url))).toBe(true);
+  expect(requested.filter((url) => /ort-wasm-simd-threaded[\w.-]*\.wasm$/.test(url))).toEqual([]);
+  expect(requested.some((url) => url.includes('/models/local/glove-100d-sif/table.q8.bin'))).toBe(true);
+  expect(requested.filter((url) => url.includes('/models/local/glove-100d-sif/onnx/'))).toEqual([]);
 });

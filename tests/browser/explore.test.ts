@@ -107,8 +107,8 @@ describe.skipIf(skipNoModel)('Explore view (starter collection, BM25 | GloVe | L
     expect(url.searchParams.get('qid')).toBe('q01');
     expect(url.searchParams.getAll('col')).toEqual([
       'bm25;k1=0.9;b=0.4;an=english',
-      'dense;m=local/glove-100d-sif;dt=fp32;s=exact',
-      'ledr;K=1000;k1=0.9;b=0.4;an=english;m=local/glove-100d-sif;dt=fp32;s=exact',
+      'dense;m=local/glove-100d-sif;dt=q8;s=exact',
+      'ledr;K=1000;k1=0.9;b=0.4;an=english;m=local/glove-100d-sif;dt=q8;s=exact',
     ]);
     console.log(`[explore] first visit: starter imported, BM25 index built, GloVe loaded and corpus embedded, three columns ranked in ${ready} ms`);
     console.log(`[explore] ${(await page.locator('.status').allTextContents()).map((s) => s.trim()).join(' | ')}`);

@@ -26,6 +26,8 @@ let appUrl: string;
 const BM25_COL = 'bm25;k1=0.9;b=0.4;an=english';
 const GLOVE_Q8_COL = 'dense;m=local/glove-100d-sif;dt=q8;s=exact';
 const GLOVE_BASE = '/models/local/glove-100d-sif/';
+/** A model with an ONNX session (the default GloVe is a lookup on the CPU, never on WebGPU). */
+const TINY_WEBGPU_COL = 'dense;m=local/tiny-bert;dt=fp32;s=exact;dev=webgpu';
 
 function exploreUrl(collection: string, columns: string[], extra = ''): string {
   return `${appUrl}/?view=explore&collection=${encodeURIComponent(collection)}${columns.map((c) => `&col=${c}`).join('')}${extra}`;
@@ -111,28 +113,34 @@ test('a model that fails to load says which model, which file and what to do; BM
   await statusOf(page, 0, 'ready');
   const cases: Array<{ name: string; file: string; answer: (route: Route) => Promise<void>; expected: string[] }> = [
     {
-      name: 'tokenizer-missing',
-      file: 'tokenizer.json',
+      name: 'vocabulary-missing',
+      file: 'vocab.txt',
       answer: (route) => route.fulfill({ status: 404, body: 'Not found' }),
-      expected: [`its tokenizer (tokenizer.json) was not found at ${GLOVE_BASE}tokenizer.json`, 'tokenizer.json and tokenizer_config.json', 'npm run models'],
+      expected: [`vocab.txt was not found at ${GLOVE_BASE}vocab.txt`, 'npm run models'],
     },
     {
-      name: 'weights-offline',
-      file: 'onnx/model_quantized.onnx',
+      name: 'table-offline',
+      file: 'table.q8.bin',
       answer: (route) => route.abort('internetdisconnected'),
-      expected: [`${GLOVE_BASE}onnx/model_quantized.onnx failed (Failed to fetch)`, 'Check the network connection'],
+      expected: [`${GLOVE_BASE}table.q8.bin failed (Failed to fetch)`, 'Check the network connection'],
     },
     {
-      name: 'weights-404',
-      file: 'onnx/model_quantized.onnx',
+      name: 'table-404',
+      file: 'table.q8.bin',
       answer: (route) => route.fulfill({ status: 404, body: 'Not found' }),
-      expected: [`no q8 ONNX weights at ${GLOVE_BASE}onnx/model_quantized.onnx`, 'Pick another dtype (fp32, q8)'],
+      expected: [`table.q8.bin was not found at ${GLOVE_BASE}table.q8.bin`, 'npm run models'],
     },
     {
-      name: 'weights-not-onnx',
-      file: 'onnx/model_quantized.onnx',
+      name: 'table-not-a-table',
+      file: 'table.q8.bin',
       answer: (route) => route.fulfill({ status: 200, contentType: 'text/html', body: '<!doctype html><title>Retrieval Playground</title><div id="app"></div>' }),
-      expected: [`${GLOVE_BASE}onnx/model_quantized.onnx is not a valid ONNX model`, 'download it again'],
+      expected: [`${GLOVE_BASE}table.q8.bin: 70 bytes, expected`, 'run npm run models again'],
+    },
+    {
+      name: 'config-not-json',
+      file: 'config.json',
+      answer: (route) => route.fulfill({ status: 200, contentType: 'text/html', body: '<!doctype html><title>Retrieval Playground</title><div id="app"></div>' }),
+      expected: ['is not JSON', 'The server may have answered with an HTML page'],
     },
   ];
   for (const failure of cases) {
@@ -150,7 +158,7 @@ test('a model that fails to load says which model, which file and what to do; BM
     await screenshot(page, `failures-model-${failure.name}`);
     await context.unroute(pattern);
   }
-  // With the files back, Retry loads the model: the HTML answer was not kept in transformers.js's cache.
+  // With the files back, Retry loads the model: no damaged answer was kept.
   await column(page, 1).getByRole('button', { name: 'Retry' }).click();
   await statusOf(page, 1, 'ready');
   expect(await column(page, 1).locator('button.hit').count()).toBeGreaterThan(0);
@@ -219,9 +227,9 @@ test('WebGPU device lost under a dense column: the model moves to WASM in a fres
   const { page } = session;
   if (skipWithout('webgpu', await hasWebGpu(page), 'no WebGPU adapter in this chromium')) context.skip();
   await keepGpuDevices(session.context);
-  await page.goto(exploreUrl('starter', [BM25_COL, `${GLOVE_Q8_COL};dev=webgpu`]));
+  await page.goto(exploreUrl('starter', [BM25_COL, TINY_WEBGPU_COL]));
   await statusOf(page, 1, 'ready');
-  expect(await column(page, 1).locator('.sub').textContent()).toContain('q8 · webgpu');
+  expect(await column(page, 1).locator('.sub').textContent()).toContain('fp32 · webgpu');
   const before = await column(page, 1).locator('.docid').allTextContents();
   expect(await loseGpuDevices(page)).toBeGreaterThan(0);
   await page.getByRole('button', { name: 'New query' }).click();
@@ -232,7 +240,7 @@ test('WebGPU device lost under a dense column: the model moves to WASM in a fres
   const notice = page.locator('.notices .notice').filter({ hasText: 'runs on WASM now' });
   await notice.waitFor({ timeout: 10_000 });
   console.log(`[failures] device lost: ${await notice.textContent()}`);
-  expect(await notice.textContent()).toContain('glove-100d-sif runs on WASM now: WebGPU failed (the WebGPU device was lost (Device was destroyed.)).');
+  expect(await notice.textContent()).toContain('tiny-bert runs on WASM now: WebGPU failed (the WebGPU device was lost (Device was destroyed.)).');
   await screenshot(page, 'failures-device-lost');
   await session.context.unroute('**/assets/dense.worker-*.js');
   expect(before.length).toBeGreaterThan(0);
@@ -294,9 +302,9 @@ test('WebGPU device lost while embedding a corpus: the embedding starts over on 
   const { page } = session;
   if (skipWithout('webgpu', await hasWebGpu(page), 'no WebGPU adapter in this chromium')) context.skip();
   await keepGpuDevices(session.context);
-  // SciFact (downloaded by the test above) on SwiftShader's WebGPU takes long enough to lose the device half way.
-  await page.goto(exploreUrl('beir/scifact', [`${GLOVE_Q8_COL};dev=webgpu`]));
-  const embedding = page.locator('.tray .job[data-status="running"]').filter({ hasText: 'Embedding SciFact with glove-100d-sif' });
+  // SciFact (downloaded by the test above) with the tiny BERT on SwiftShader's WebGPU takes long enough to lose the device half way.
+  await page.goto(exploreUrl('beir/scifact', [TINY_WEBGPU_COL]));
+  const embedding = page.locator('.tray .job[data-status="running"]').filter({ hasText: 'Embedding SciFact with tiny-bert' });
   await expect.poll(async () => Number(((await embedding.locator('.detail').textContent().catch(() => '')) ?? '').replace(/,/g, '').match(/^\s*(\d+)/)?.[1] ?? 0), { timeout: 120_000 }).toBeGreaterThan(0);
   expect(await loseGpuDevices(page)).toBeGreaterThan(0);
   await statusOf(page, 0, 'ready', 240_000);
@@ -305,7 +313,7 @@ test('WebGPU device lost while embedding a corpus: the embedding starts over on 
   const notice = page.locator('.notices .notice').filter({ hasText: 'runs on WASM' });
   await notice.waitFor({ timeout: 10_000 });
   console.log(`[failures] device lost while embedding: ${await notice.textContent()}`);
-  expect(await notice.textContent()).toContain('glove-100d-sif runs on WASM: WebGPU failed (the WebGPU device was lost (Device was destroyed.)).');
+  expect(await notice.textContent()).toContain('tiny-bert runs on WASM: WebGPU failed (the WebGPU device was lost (Device was destroyed.)).');
   await screenshot(page, 'failures-device-lost-embedding');
   await session.context.unroute('**/assets/dense.worker-*.js');
   session.errors.length = 0;

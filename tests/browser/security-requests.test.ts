@@ -103,12 +103,12 @@ test('a full session requests only the app and the configured hub, with no polic
       `hub: ${hub.requests.length} requests`,
   );
   expect(outside).toEqual([]);
-  // The recorder saw the workers' requests: model files (dense worker), hub files (import worker), the
-  // BM25 kernel (BM25 worker) and onnxruntime's wasm (embedding workers).
-  expect(watch.requests).toContain(`${appUrl}/models/local/glove-100d-sif/onnx/model.onnx`);
+  // The recorder saw the workers' requests: model files (dense worker: the default model's int8 table),
+  // hub files (import worker), the BM25 kernel (BM25 worker) and onnxruntime's wasm (the self-test's tiny BERT).
+  expect(watch.requests).toContain(`${appUrl}/models/local/glove-100d-sif/table.q8.bin`);
   expect(watch.requests).toContain(`${hub.url}/datasets/BeIR/scifact/resolve/main/corpus.jsonl.gz`);
   expect(watch.requests.some((url) => /\/assets\/bm25-[\w-]+\.wasm$/.test(url))).toBe(true);
-  expect(watch.requests.some((url) => /\/assets\/ort-wasm-simd-threaded[\w.-]*\.wasm$/.test(url))).toBe(true);
+  expect(watch.requests.some((url) => /\/assets\/ort-wasm-simd-threaded[\w.-]*\.gz$/.test(url))).toBe(true);
   expect(await watch.hits()).toEqual([]);
   expect(watch.violations).toEqual([]);
   expect(errors).toEqual([]);

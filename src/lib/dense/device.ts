@@ -71,3 +71,8 @@ export function chooseDevice(probe: DeviceProbe, preferred: EmbeddingDevice | 'a
 export function usableDtypes(spec: ModelSpec, device: EmbeddingDevice, probe: DeviceProbe): EmbeddingDtype[] {
   return spec.dtypes.filter((dtype) => dtype !== 'fp16' || (device === 'webgpu' && probe.shaderF16));
 }
+
+/** How a device is named to people: `cpu-lookup` (a static table) says what it is. */
+export function deviceLabel(device: string): string {
+  return device === 'cpu-lookup' ? 'lookup on the CPU' : device;
+}

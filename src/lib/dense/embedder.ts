@@ -1,6 +1,8 @@
 /**
  * Texts → vectors with transformers.js, following a registry entry. The same code runs in the embedding
- * worker (onnxruntime-web, WebGPU or WASM) and in Node (onnxruntime-node) for the CLI and tests.
+ * worker (onnxruntime-web, WebGPU or WASM) and in Node (onnxruntime-node) for the CLI and tests. Static
+ * tables (kind `static-table`, static-table.ts) need no runtime: a lookup and an average in TypeScript, on
+ * the device `cpu-lookup`.
  *
  * Throughput: texts are embedded longest first in batches whose size adapts (batching.ts), so padding is
  * small and the batch size settles where docs/s stops improving. Each call can report progress and be
@@ -9,12 +11,16 @@
  */
 import { AutoModel, AutoTokenizer, Tensor, env, pipeline } from '@huggingface/transformers';
 import { BatchSizer, lengthOrder, progressAt, type EmbedProgress } from './batching.ts';
-import { classifyModelLoadFailure, type FailedRequest, type ModelLoadFailureKind } from './model-source.ts';
+import { classifyModelLoadFailure, modelBaseLocation, type FailedRequest, type ModelLoadFailureKind } from './model-source.ts';
+import { loadStaticTable, StaticTableEncoder, type ModelFileReader } from './static-table.ts';
 import type { EmbeddingDtype, ModelSpec } from './registry.ts';
 import { normalizeInPlace, type VectorMatrix } from './vector-matrix.ts';
 
-/** transformers.js device names used here: 'cpu' is onnxruntime-node, the others onnxruntime-web. */
-export type EmbeddingDevice = 'cpu' | 'wasm' | 'webgpu';
+/**
+ * transformers.js device names used here: 'cpu' is onnxruntime-node, 'wasm' and 'webgpu' onnxruntime-web;
+ * 'cpu-lookup' is no runtime at all: a static table looked up and averaged in TypeScript.
+ */
+export type EmbeddingDevice = 'cpu' | 'wasm' | 'webgpu' | 'cpu-lookup';
 
 export interface EmbedderOptions {
   spec: ModelSpec;
@@ -22,6 +28,12 @@ export interface EmbedderOptions {
   dtype: EmbeddingDtype;
   /** Model-file download progress (bytes), forwarded from transformers.js. */
   onDownload?: (event: { file: string; loaded: number; total: number }) => void;
+  /**
+   * Reads a file of a static-table model by its location (modelBaseLocation + name). Default: env.fetch
+   * of transformers.js (the browser, and picked folders through servePickedFolder); the CLI passes a file
+   * reader, its models being folders.
+   */
+  readFile?: ModelFileReader;
 }
 
 export interface EmbedOptions {
@@ -52,6 +64,12 @@ function toFloat32(data: unknown): Float32Array {
   // fp16 sessions may return Float16Array (or Uint16Array bits in Node); transformers.js Tensor handles
   // the former as numbers, which is what this copy relies on.
   return Float32Array.from(data as ArrayLike<number>);
+}
+
+/** The onnxruntime device of a model that needs a session; 'cpu-lookup' runs static tables only. */
+function onnxDevice(options: EmbedderOptions): Exclude<EmbeddingDevice, 'cpu-lookup'> {
+  if (options.device === 'cpu-lookup') throw new Error(`${options.spec.id} is not a static table: choose WASM, WebGPU or (Node) CPU`);
+  return options.device;
 }
 
 function downloadCallback(options: EmbedderOptions) {
@@ -93,7 +111,7 @@ function normalizeRowsOf(data: Float32Array, dim: number): void {
 async function pipelineRunner(options: EmbedderOptions): Promise<SessionRunner> {
   const { spec } = options;
   const extractor = await pipeline('feature-extraction', spec.id, {
-    device: options.device,
+    device: onnxDevice(options),
     dtype: options.dtype,
     progress_callback: downloadCallback(options),
   });
@@ -129,7 +147,7 @@ async function model2vecRunner(options: EmbedderOptions): Promise<SessionRunner>
   const model = await AutoModel.from_pretrained(spec.id, {
     // model2vec repositories carry no transformers model_type; this one loads onnx/model.onnx as an encoder.
     config: { model_type: 'model2vec' } as never,
-    device: options.device,
+    device: onnxDevice(options),
     dtype: options.dtype,
     progress_callback,
   });
@@ -155,6 +173,84 @@ async function model2vecRunner(options: EmbedderOptions): Promise<SessionRunner>
     return { data, dim };
   };
   return { run, dispose: async () => void (await model.dispose()) };
+}
+
+/** The default reader of static-table files: transformers.js's fetch, so servePickedFolder and watchingFetches apply. */
+function fetchReader(onDownload: EmbedderOptions['onDownload']): ModelFileReader {
+  return async (url) => {
+    const response = await env.fetch(url);
+    // The wording of transformers.js's own "not found", so classifyModelLoadFailure names the file.
+    if (response.status === 404) throw new Error(`Could not locate file: "${url}".`);
+    if (response.status === 401) throw new Error(`Unauthorized access to file: "${url}".`);
+    if (response.status === 403) throw new Error(`Forbidden access to file: "${url}".`);
+    if (!response.ok) throw new Error(`${url}: HTTP ${response.status} ${response.statusText}`);
+    const total = Number(response.headers.get('content-length') ?? 0);
+    if (!onDownload || !response.body) return new Uint8Array(await response.arrayBuffer());
+    const file = url.slice(url.lastIndexOf('/') + 1);
+    const parts: Uint8Array[] = [];
+    let loaded = 0;
+    const reader = response.body.getReader();
+    for (let chunk = await reader.read(); !chunk.done; chunk = await reader.read()) {
+      parts.push(chunk.value);
+      loaded += chunk.value.byteLength;
+      onDownload({ file, loaded, total: Math.max(total, loaded) });
+    }
+    const bytes = new Uint8Array(loaded);
+    let at = 0;
+    for (const part of parts) {
+      bytes.set(part, at);
+      at += part.byteLength;
+    }
+    return bytes;
+  };
+}
+
+/** Texts of a static table embedded between two progress reports (and chances to cancel). */
+const STATIC_STEP = 512;
+const STATIC_YIELD_MS = 50;
+
+/**
+ * A static table (static-table.ts) as an Embedder. There is nothing to batch: each text is a lookup and an
+ * average written straight into the output, in input order (no length sort, no padding, no copies), so
+ * `embed` and the naive `embedEach` do the same work. Every STATIC_STEP texts it reports progress, and
+ * every STATIC_YIELD_MS it yields a macrotask, so a cancel (a worker message) is heard — not after every
+ * step: a timer costs at least a millisecond (4 in a browser once nested), a fifth of a step's work.
+ */
+async function staticTableEmbedder(options: EmbedderOptions): Promise<Embedder> {
+  const { spec, dtype } = options;
+  const table = await loadStaticTable(modelBaseLocation(spec), options.readFile ?? fetchReader(options.onDownload));
+  if (spec.dim !== 0 && table.header.dim !== spec.dim) throw new Error(`${spec.id}: the table has ${table.header.dim} dimensions, the registry says ${spec.dim}`);
+  const encoder = new StaticTableEncoder(table);
+  const dim = table.header.dim;
+  const queue = new SessionQueue();
+  const embedAll = async (texts: readonly string[], embedOptions: EmbedOptions = {}): Promise<VectorMatrix> => {
+    const data = new Float32Array(texts.length * dim);
+    const started = performance.now();
+    let yielded = started;
+    for (let from = 0; from < texts.length; from += STATIC_STEP) {
+      embedOptions.signal?.throwIfAborted();
+      const to = Math.min(texts.length, from + STATIC_STEP);
+      for (let i = from; i < to; i++) {
+        const row = data.subarray(i * dim, (i + 1) * dim);
+        encoder.embedInto(texts[i]!, row);
+        if (spec.normalize) normalizeInPlace(row);
+      }
+      embedOptions.onProgress?.(progressAt(to, texts.length, (performance.now() - started) / 1000, STATIC_STEP));
+      if (to < texts.length && performance.now() - yielded >= STATIC_YIELD_MS) {
+        await new Promise((resolve) => setTimeout(resolve, 0));
+        yielded = performance.now();
+      }
+    }
+    return { rows: texts.length, dim, data };
+  };
+  return {
+    spec,
+    device: 'cpu-lookup',
+    dtype,
+    embed: (texts, embedOptions = {}) => queue.run(() => embedAll(texts, embedOptions), embedOptions.signal),
+    embedEach: (texts, embedOptions = {}) => queue.run(() => embedAll(texts, embedOptions), embedOptions.signal),
+    dispose: () => queue.run(async () => undefined),
+  };
 }
 
 /**
@@ -213,6 +309,8 @@ export async function loadEmbedder(options: EmbedderOptions): Promise<Embedder> 
   if (!spec.dtypes.includes(dtype)) throw new Error(`${spec.id} has no ${dtype} weights (has ${spec.dtypes.join(', ')})`);
   const failedFetches: FailedRequest[] = [];
   try {
+    // A static table never runs on the device asked for: it is a lookup in TypeScript.
+    if (spec.kind === 'static-table') return await watchingFetches(() => staticTableEmbedder(options), failedFetches);
     const runner = await watchingFetches(() => (spec.kind === 'model2vec' ? model2vecRunner(options) : pipelineRunner(options)), failedFetches);
     return embedderFromRunner(runner, { spec, device, dtype });
   } catch (error) {

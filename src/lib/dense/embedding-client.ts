@@ -1,5 +1,6 @@
 /**
- * Page-side handle on an embedding worker, with the device fallback the issue requires: try WebGPU when
+ * Page-side handle on an embedding worker, with the device fallback the issue requires (static tables
+ * skip it: they run as a lookup on the CPU, device `cpu-lookup`): try WebGPU when
  * chooseDevice picks it (a real GPU, or WebGPU asked for); if loading or a first warm-up batch fails,
  * terminate that worker and load the model on WASM in a fresh one (a failed WebGPU session poisons later
  * WASM sessions in the same worker). The worker is watched from the start (WorkerWatch): a worker that
@@ -79,6 +80,11 @@ async function start(createWorker: () => Worker, request: OpenEmbedderRequest, d
 
 export async function openEmbeddingWorker(createWorker: () => Worker, request: OpenEmbedderRequest, watching: WorkerWatchSettings = {}): Promise<EmbeddingWorkerHandle> {
   const probe = await probeDevices();
+  if (request.spec.kind === 'static-table') {
+    // A lookup and an average: no session, so no WebGPU attempt whatever device was asked for.
+    const dtype = request.dtype !== undefined && request.spec.dtypes.includes(request.dtype) ? request.dtype : request.spec.defaultDtype;
+    return { ...(await start(createWorker, request, 'cpu-lookup', dtype, watching)), probe };
+  }
   const device = chooseDevice(probe, request.device ?? 'auto');
   const wanted = request.dtype ?? request.spec.defaultDtype;
   let fallbackReason: string | undefined;

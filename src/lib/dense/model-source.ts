@@ -159,9 +159,11 @@ export function classifyModelLoadFailure(
     };
   }
   if (error instanceof SyntaxError || /is not valid JSON|Unexpected token|JSON\.parse|JSON at position/i.test(reason)) {
+    // A static table has one JSON file; transformers.js models have the tokenizer's too.
+    const files = spec.kind === 'static-table' ? 'its config.json' : `one of its JSON files (config.json, ${TOKENIZER_FILES.join(', ')})`;
     return {
       kind: 'json',
-      message: `Could not load ${model}: one of its JSON files (config.json, ${TOKENIZER_FILES.join(', ')}) under ${base} is not JSON (${reason}). The server may have answered with an HTML page instead of the file: check the address.${ownModels}`,
+      message: `Could not load ${model}: ${files} under ${base} is not JSON (${reason}). The server may have answered with an HTML page instead of the file: check the address.${ownModels}`,
     };
   }
   return { kind: 'other', message: `Could not load ${model} from ${base} (${reason}).${ownModels}` };

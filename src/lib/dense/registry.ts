@@ -14,11 +14,13 @@ export type Pooling = 'mean' | 'cls' | 'none';
 
 /**
  * - `transformer`: feature-extraction pipeline, token vectors pooled by transformers.js (`pooling`).
- * - `static-pooled`: the project's static models: the ONNX graph pools itself (output [batch, dim]), run
+ * - `static-table`: the project's default static model in its compact form (static-table.ts): an int8 table
+ *   looked up and averaged in TypeScript, no ONNX session (device `cpu-lookup`).
+ * - `static-pooled`: static models as ONNX graphs that pool themselves (output [batch, dim]), run
  *   through the same feature-extraction pipeline with pooling 'none'.
  * - `model2vec`: hub model2vec exports (minishlab/potion-*): flat input_ids + offsets → `embeddings`.
  */
-export type ModelKind = 'transformer' | 'static-pooled' | 'model2vec';
+export type ModelKind = 'transformer' | 'static-table' | 'static-pooled' | 'model2vec';
 
 /** Where the model files come from: the hub layout `<host>/<id>/resolve/main/<file>`, or the app's own folder. */
 export type ModelSource = 'hub' | 'local';
@@ -54,7 +56,7 @@ export const MODEL_REGISTRY: readonly ModelSpec[] = [
   {
     id: 'local/glove-100d-sif',
     label: 'GloVe 100d, SIF-weighted (static, built by the project)',
-    kind: 'static-pooled',
+    kind: 'static-table',
     source: 'local',
     dim: 100,
     pooling: 'none',
@@ -63,29 +65,11 @@ export const MODEL_REGISTRY: readonly ModelSpec[] = [
     queryPrefix: '',
     passagePrefix: '',
     maxLength: 2048,
-    dtypes: ['fp32', 'q8'],
-    defaultDtype: 'fp32',
+    dtypes: ['q8'],
+    defaultDtype: 'q8',
     languages: ['en'],
-    sizeMb: 129,
-    notes: 'npm run models; SIF a = 1e-4, p(w) = 1/GloVe rank. q8 file: 33 MB.',
-  },
-  {
-    id: 'local/glove-100d-avg',
-    label: 'GloVe 100d, plain average (static, built by the project)',
-    kind: 'static-pooled',
-    source: 'local',
-    dim: 100,
-    pooling: 'none',
-    normalize: true,
-    similarity: 'cosine',
-    queryPrefix: '',
-    passagePrefix: '',
-    maxLength: 2048,
-    dtypes: ['fp32'],
-    defaultDtype: 'fp32',
-    languages: ['en'],
-    sizeMb: 129,
-    notes: 'Unweighted baseline of the SIF model.',
+    sizeMb: 22,
+    notes: 'npm run models; SIF a = 1e-4, p(w) = 1/GloVe rank; int8 table of the 200,000 most frequent tokens, a lookup on the CPU.',
   },
   {
     id: 'local/tiny-bert',
@@ -255,9 +239,53 @@ export function modelSuitsLanguage(spec: Pick<ModelSpec, 'languages'>, language:
   return spec.languages.length === 0 || spec.languages.includes('multi') || spec.languages.includes(language);
 }
 
-/** The registry entry with this id, if any. */
+/**
+ * Models `npm run models` builds for tests, benchmarks and the CLI only (under .cache/models, never served
+ * by the app, so not offered in its model list): the ONNX form of the default model, and its unweighted
+ * baseline.
+ */
+export const REFERENCE_MODELS: readonly ModelSpec[] = [
+  {
+    id: 'local/glove-100d-sif-onnx',
+    label: 'GloVe 100d, SIF-weighted, ONNX graph (reference form of local/glove-100d-sif)',
+    kind: 'static-pooled',
+    source: 'local',
+    dim: 100,
+    pooling: 'none',
+    normalize: true,
+    similarity: 'cosine',
+    queryPrefix: '',
+    passagePrefix: '',
+    maxLength: 2048,
+    dtypes: ['fp32', 'q8'],
+    defaultDtype: 'fp32',
+    languages: ['en'],
+    sizeMb: 129,
+    notes: 'Full vocabulary (321,248 tokens); q8 file: 33 MB.',
+  },
+  {
+    id: 'local/glove-100d-avg',
+    label: 'GloVe 100d, plain average (static, built by the project)',
+    kind: 'static-pooled',
+    source: 'local',
+    dim: 100,
+    pooling: 'none',
+    normalize: true,
+    similarity: 'cosine',
+    queryPrefix: '',
+    passagePrefix: '',
+    maxLength: 2048,
+    dtypes: ['fp32'],
+    defaultDtype: 'fp32',
+    languages: ['en'],
+    sizeMb: 129,
+    notes: 'Unweighted baseline of the SIF model.',
+  },
+];
+
+/** The registry entry (or reference model) with this id, if any. */
 export function registryModel(id: string): ModelSpec | undefined {
-  return MODEL_REGISTRY.find((spec) => spec.id === id);
+  return MODEL_REGISTRY.find((spec) => spec.id === id) ?? REFERENCE_MODELS.find((spec) => spec.id === id);
 }
 
 /**

@@ -58,7 +58,7 @@ export const DEFAULT_HNSW: Readonly<HnswSettings> = Object.freeze({ M: 16, efCon
 export const DEFAULT_DENSE: Readonly<DenseSettings> = Object.freeze({
   model: 'local/glove-100d-sif',
   device: 'auto',
-  dtype: 'fp32',
+  dtype: 'q8',
   search: 'exact',
   hnsw: DEFAULT_HNSW,
 });

