@@ -16,6 +16,7 @@
 import type { BrowserContext, Locator, Page, Route, Worker } from 'playwright-core';
 import { afterAll, beforeAll, expect, inject, test } from 'vitest';
 import { skipWithout } from '../requirements.ts';
+import { settled } from './app-page.ts';
 import { launch, screenshot, type BrowserSession } from './harness.ts';
 import { startHubServer, type HubServer } from './hub-server.ts';
 
@@ -249,8 +250,10 @@ test('WebGPU device lost under a dense column: the model moves to WASM in a fres
 
 test('Cancel: a download, a BM25 index build and a corpus embedding stop, keep nothing, and start over on Retry', async () => {
   const { page } = session;
-  // Download: cancelled, nothing stored.
+  // Download: cancelled, nothing stored. The starter's columns settle first: their jobs (model, embedding)
+  // would otherwise push the cancelled download out of the tray before its status is read.
   await page.goto(`${appUrl}/?hub=${encodeURIComponent(hub.url)}`);
+  await settled(page);
   await page.getByRole('button', { name: 'Datasets' }).click();
   await page.locator('tr[data-entry="beir/scifact"] button').click();
   const cancelDownload = page.getByRole('button', { name: /^Cancel .*SciFact/ });
