@@ -223,6 +223,14 @@ describe.skipIf(skipNoModel)('Evaluate dashboard (SciFact test, BM25 | GloVe | L
     );
     expect(shown).toEqual(expected);
     console.log(`[evaluate] more measures, bpref: ${shown.join(' | ')}`);
+    // A second measure reuses the runs read for the first: all its cutoffs, one cell each.
+    const started = Date.now();
+    await more.getByRole('combobox', { name: 'More trec_eval measures' }).selectOption('success');
+    await expect.poll(() => more.locator('thead th').allTextContents(), { timeout: 60_000 }).toEqual(['Column', 'success_1', 'success_5', 'success_10']);
+    const bm25Success = await more.locator('tbody tr').first().locator('td').allTextContents();
+    const { run: bm25Run } = await readTrecRun(textSource(cli.get('bm25')!.trec), { file: 'bm25.run', gzip: false });
+    expect(bm25Success).toEqual(evaluateMoreMeasure(qrels, bm25Run, 'success').map((v) => v.value.toFixed(4)));
+    console.log(`[evaluate] more measures, success (runs already read): ${Date.now() - started} ms`);
     expect(errors).toEqual([]);
   });
 

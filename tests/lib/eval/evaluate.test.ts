@@ -51,6 +51,17 @@ describe('evaluate: trec_eval query handling', () => {
     expect(evaluate(qrels, duplicated, { measures: ['num_ret'], maxDocs: 2 }).all.num_ret).toBe(2);
   });
 
+  it('with judgedDocsOnly (-J), drops unjudged documents before computing; -N feeds utility', () => {
+    // q1 ranks a (1), b (0), z (not judged): -J keeps a, b.
+    const judged = evaluate(qrels, run, { measures: ['num_ret', 'P.3', 'num_nonrel_judged_ret'], judgedDocsOnly: true });
+    expect(judged.queries[0]!.values).toEqual({ num_ret: 2, P_3: 1 / 3, num_nonrel_judged_ret: 1 });
+    const unfiltered = evaluate(qrels, run, { measures: ['num_ret'] });
+    expect(unfiltered.queries[0]!.values.num_ret).toBe(3);
+    // utility.0,0,0,1 = nonrelevant not retrieved = N + rel_ret − ret − rel; q1: 100 + 1 − 3 − 2.
+    const utility = evaluate(qrels, run, { measures: ['utility.0,0,0,1'], numDocsInCollection: 100 });
+    expect(utility.queries[0]!.values['utility_0,0,0,1']).toBe(96);
+  });
+
   it('prints runid only when asked, with the given run id', () => {
     expect(evaluate(qrels, run, { measures: ['runid', 'num_q'], runId: 'bm25' }).runId).toBe('bm25');
     expect(evaluate(qrels, run, { measures: ['num_q'], runId: 'bm25' }).runId).toBeUndefined();
