@@ -56,8 +56,8 @@ test('manpages-pl imported as a local folder is detected as Polish; default colu
   // model for dense (the browser says it is online).
   await expect.poll(() => urlColumns(page)).toEqual([
     'bm25;k1=0.9;b=0.4;an=polish',
-    'dense;m=Xenova/multilingual-e5-small;dt=fp32;s=exact',
-    'ledr;K=1000;k1=0.9;b=0.4;an=polish;m=Xenova/multilingual-e5-small;dt=fp32;s=exact',
+    'dense;m=Xenova/multilingual-e5-small;dt=q8;s=exact',
+    'ledr;K=1000;k1=0.9;b=0.4;an=polish;m=Xenova/multilingual-e5-small;dt=q8;s=exact',
   ]);
 
   // The language can be changed by hand; the columns follow while they are still the defaults.
