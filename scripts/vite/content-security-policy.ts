@@ -21,7 +21,10 @@
  * - `worker-src 'self'`: every worker is a file of the build (onnxruntime-web's thread workers included).
  * - `style-src 'self'` plus a hash of each inline `<style>` element of the page (the diagnostics page has
  *   one); Svelte sets styles through the CSSOM (`element.style`), which CSP does not restrict, so no
- *   'unsafe-inline'.
+ *   'unsafe-inline' in a build. The dev server (`npm start`) is the one exception: Vite injects every
+ *   stylesheet as a `<style>` element whose text changes on each hot update, so no hash can name it; its
+ *   pages get `style-src 'self' 'unsafe-inline'` (without hashes, which would make browsers ignore
+ *   'unsafe-inline'). Scripts, connections and workers stay as strict as in the build.
  * - `img-src 'self' data:`, `object-src 'none'`, `base-uri 'self'`, `form-action 'self'`.
  */
 import { createHash } from 'node:crypto';
@@ -44,6 +47,8 @@ export interface PolicyOptions {
   hnswlib?: boolean;
   /** Inline `<style>` contents of the page (each allowed by its sha256). */
   inlineStyles?: readonly string[];
+  /** The dev server's page policy: any inline style (Vite's injected stylesheets), no hashes. */
+  devStyles?: boolean;
 }
 
 /** A CSP source expression: a scheme-host[:port][/path] source, `*.` wildcard host and `:*` port allowed. */
@@ -71,7 +76,7 @@ export function policyDirectives(options: PolicyOptions = {}): Array<[string, st
     ['worker-src', ["'self'"]],
     ['connect-src', ["'self'", ...HUB_CONNECT_SOURCES, ...(options.extraConnect ?? []), ...(options.hnswlib ? ['data:'] : [])]],
     ['img-src', ["'self'", 'data:']],
-    ['style-src', ["'self'", ...styles]],
+    ['style-src', ["'self'", ...(options.devStyles ? ["'unsafe-inline'"] : styles)]],
     ['object-src', ["'none'"]],
     ['base-uri', ["'self'"]],
     ['form-action', ["'self'"]],
@@ -111,8 +116,9 @@ export function contentSecurityPolicyPlugin(options: { extraConnect?: readonly s
     name: 'retrieval-playground:content-security-policy',
     transformIndexHtml: {
       order: 'post',
-      handler(html) {
-        const policy = contentSecurityPolicy({ extraConnect, inlineStyles: inlineStylesOf(html) });
+      handler(html, context) {
+        const devStyles = context.server !== undefined;
+        const policy = contentSecurityPolicy({ extraConnect, inlineStyles: inlineStylesOf(html), devStyles });
         return [{ tag: 'meta', attrs: { 'http-equiv': 'Content-Security-Policy', content: policy }, injectTo: 'head-prepend' }];
       },
     },

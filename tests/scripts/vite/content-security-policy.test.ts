@@ -43,6 +43,13 @@ test('inline <style> elements are allowed by their sha256, nothing else inline',
   expect(directives.get('style-src')).not.toContain("'unsafe-inline'");
 });
 
+test("the dev server's pages admit Vite's injected <style> elements: 'unsafe-inline' without hashes, scripts unchanged", () => {
+  const dev = new Map(policyDirectives({ inlineStyles: ['body{color:red}'], devStyles: true }));
+  // A hash next to 'unsafe-inline' would make the browser ignore 'unsafe-inline'.
+  expect(dev.get('style-src')).toEqual(["'self'", "'unsafe-inline'"]);
+  expect(dev.get('script-src')).toEqual(new Map(policyDirectives()).get('script-src'));
+});
+
 test("'unsafe-eval' and data: fetches only for the workers that run hnswlib-wasm", () => {
   const hnswlib = new Map(policyDirectives({ hnswlib: true }));
   expect(hnswlib.get('script-src')).toEqual(["'self'", "'wasm-unsafe-eval'", "'unsafe-eval'"]);
