@@ -11,6 +11,7 @@
 import * as Comlink from 'comlink';
 import { Bm25Service, type IndexProgress, type OpenIndexRequest } from '../src/lib/bm25-wasm/bm25-service.ts';
 import { fetchBm25Kernel } from '../src/lib/bm25-wasm/kernel-url.ts';
+import { packedBuffers } from '../src/lib/retrievers/packed-hits.ts';
 import { database } from '../src/lib/storage/db.ts';
 import './policy-violations.ts';
 
@@ -25,6 +26,11 @@ const api = {
   analyze: (collectionId: string, text: string) => service.analyze(collectionId, text),
   search: (...args: Parameters<Bm25Service['search']>) => service.search(...args),
   searchMany: (...args: Parameters<Bm25Service['searchMany']>) => service.searchMany(...args),
+  docIds: (collectionId: string) => service.docIds(collectionId),
+  searchManyPacked(...args: Parameters<Bm25Service['searchManyPacked']>) {
+    const packed = service.searchManyPacked(...args);
+    return Comlink.transfer(packed, packedBuffers(packed));
+  },
   explain: (...args: Parameters<Bm25Service['explain']>) => service.explain(...args),
   close: (collectionId: string) => service.close(collectionId),
 };

@@ -11,6 +11,7 @@ import type { DenseProgress } from '../src/app/engine/backends.ts';
 import { DenseCorpusService, type DenseCorpusInfo, type DenseCorpusRequest, type DenseSearchOptions, type HnswFiles } from '../src/app/engine/dense-corpus.ts';
 import type { EmbedProgress } from '../src/lib/dense/batching.ts';
 import { HnswIndex, loadHnswlibModule } from '../src/lib/dense/hnsw-index.ts';
+import { packedBuffers, type PackedCandidates } from '../src/lib/retrievers/packed-hits.ts';
 import type { VectorMatrix } from '../src/lib/dense/vector-matrix.ts';
 import type { HnswSettings } from '../src/lib/retrievers/config.ts';
 import { database } from '../src/lib/storage/db.ts';
@@ -68,12 +69,24 @@ const api = {
     return session.cancellable((signal) => corpus().open(request, onProgress, signal));
   },
 
-  search(collectionId: string, texts: string[], k: number, options: DenseSearchOptions) {
-    return session.run(() => corpus().search(collectionId, texts, k, options));
+  docIds(collectionId: string): readonly string[] {
+    return corpus().docIds(collectionId);
   },
 
-  score(collectionId: string, texts: string[], candidates: string[][]) {
-    return session.run(() => corpus().score(collectionId, texts, candidates));
+  /** Hits as rows of `docIds`, transferred as typed arrays. */
+  searchPacked(collectionId: string, texts: string[], k: number, options: DenseSearchOptions) {
+    return session.run(async () => {
+      const packed = await corpus().searchPacked(collectionId, texts, k, options);
+      return Comlink.transfer(packed, packedBuffers(packed));
+    });
+  },
+
+  /** Similarities of each text to its candidate rows (-1: NaN), aligned with `candidates.rows`. */
+  scoreRows(collectionId: string, texts: string[], candidates: PackedCandidates) {
+    return session.run(async () => {
+      const scores = await corpus().scoreRows(collectionId, texts, candidates);
+      return Comlink.transfer(scores, [scores.buffer]);
+    });
   },
 
   /** Stops embeddings and graph builds in progress (not searches); their promises reject with an AbortError. */

@@ -255,10 +255,13 @@ test('Cancel: a download, a BM25 index build and a corpus embedding stop, keep n
   await page.goto(`${appUrl}/?hub=${encodeURIComponent(hub.url)}`);
   await settled(page);
   await page.getByRole('button', { name: 'Datasets' }).click();
+  // The local hub holds the files half way: SciFact otherwise arrives before a click can cancel it.
+  hub.pause();
   await page.locator('tr[data-entry="beir/scifact"] button').click();
   const cancelDownload = page.getByRole('button', { name: /^Cancel .*SciFact/ });
   await cancelDownload.click({ timeout: 10_000 });
-  await expect.poll(() => page.locator('.tray .job').filter({ hasText: 'SciFact' }).first().getAttribute('data-status')).toBe('cancelled');
+  await expect.poll(() => page.locator('.tray .job').filter({ hasText: 'SciFact' }).first().getAttribute('data-status'), { timeout: 10_000 }).toBe('cancelled');
+  hub.resume();
   expect(await page.locator('tr[data-collection="beir/scifact"]').count()).toBe(0);
   await screenshot(page, 'failures-cancel-download');
   // The whole download, for the next steps.

@@ -21,8 +21,16 @@ export interface HubServer {
   url: string;
   /** Paths requested so far, with their method. */
   requests: string[];
+  /**
+   * Holds downloads half way (headers and the first 64 KiB sent, the rest after `resume`), so a test can
+   * cancel a download however fast this machine is.
+   */
+  pause(): void;
+  resume(): void;
   close(): Promise<void>;
 }
+
+const HELD_PREFIX = 64 * 1024;
 
 interface Served {
   body: Uint8Array;
@@ -103,6 +111,7 @@ const CORS = {
 export async function startHubServer(options: { port?: number } = {}): Promise<HubServer> {
   const files = catalog();
   const requests: string[] = [];
+  let held: { promise: Promise<void>; release: () => void } | undefined;
   const server = createServer((request: IncomingMessage, response: ServerResponse) => {
     const path = decodeURIComponent((request.url ?? '/').split('?')[0] ?? '/');
     requests.push(`${request.method} ${path}`);
@@ -118,13 +127,33 @@ export async function startHubServer(options: { port?: number } = {}): Promise<H
     }
     const { body, type } = make();
     response.writeHead(200, { ...CORS, 'Content-Type': type, 'Content-Length': String(body.length) });
-    response.end(request.method === 'HEAD' ? undefined : body);
+    if (request.method === 'HEAD') {
+      response.end();
+      return;
+    }
+    const gate = held?.promise;
+    if (gate === undefined || body.length <= HELD_PREFIX) {
+      response.end(body);
+      return;
+    }
+    response.write(body.subarray(0, HELD_PREFIX));
+    void gate.then(() => response.end(body.subarray(HELD_PREFIX)));
   });
   await new Promise<void>((resolve) => server.listen(options.port ?? 0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
   return {
     url: `http://127.0.0.1:${port}`,
     requests,
+    pause() {
+      if (held !== undefined) return;
+      let release = () => {};
+      const promise = new Promise<void>((resolve) => (release = resolve));
+      held = { promise, release };
+    },
+    resume() {
+      held?.release();
+      held = undefined;
+    },
     close: () => new Promise<void>((resolve, reject) => server.close((error) => (error ? reject(error) : resolve()))),
   };
 }

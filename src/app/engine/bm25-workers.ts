@@ -14,6 +14,7 @@ import type { AnalyzerName } from '../../lib/analysis/analyzers.ts';
 import type { IndexInfo, IndexProgress } from '../../lib/bm25-wasm/bm25-service.ts';
 import type { Bm25Explanation } from '../../lib/bm25/bm25-explain.ts';
 import type { Bm25Params } from '../../lib/bm25/bm25-similarity.ts';
+import { unpackHits } from '../../lib/retrievers/packed-hits.ts';
 import type { Hit } from '../../lib/types.ts';
 import { WorkerWatch, type WorkerCrashedError } from '../../lib/workers/worker-watch.ts';
 import type { Bm25Backend, Bm25SearchParams } from './backends.ts';
@@ -23,6 +24,8 @@ interface Bm25Worker {
   worker: Worker;
   api: Comlink.Remote<Bm25WorkerApi>;
   watch: WorkerWatch;
+  /** Each open index's document ids (the rows of packed hits), by collection; cleared when it is opened again. */
+  docIds: Map<string, Promise<readonly string[]>>;
 }
 
 export interface Bm25WorkersOptions {
@@ -49,6 +52,7 @@ export class Bm25Workers implements Bm25Backend {
       const created: Bm25Worker = {
         worker,
         api,
+        docIds: new Map(),
         watch: new WorkerWatch(worker, {
           label: `The BM25 worker (${analyzer} analyzer)`,
           ping: () => api.ping(),
@@ -72,7 +76,8 @@ export class Bm25Workers implements Bm25Backend {
 
   async open(collectionId: string, analyzer: AnalyzerName, onProgress: (progress: IndexProgress) => void, signal: AbortSignal): Promise<IndexInfo> {
     signal.throwIfAborted();
-    const { api } = this.worker(analyzer);
+    const { api, docIds } = this.worker(analyzer);
+    docIds.delete(collectionId);
     const cancel = () => void api.cancel();
     signal.addEventListener('abort', cancel);
     try {
@@ -82,16 +87,29 @@ export class Bm25Workers implements Bm25Backend {
     }
   }
 
+  /**
+   * Every query in one worker call; the hits come back as typed arrays (transferred, not cloned) and are
+   * named here with the index's document ids, fetched once per opened index.
+   */
   async search(collectionId: string, analyzer: AnalyzerName, queries: readonly QueryInput[], params: Bm25SearchParams): Promise<Hit[][]> {
     const options = { k: params.k, k1: params.k1, b: params.b };
-    const withIds = queries.filter((query): query is QueryInput & { id: string } => query.id !== undefined);
-    if (queries.length > 1 && withIds.length === queries.length) {
-      const run = await this.call(analyzer, (api) => api.searchMany(collectionId, withIds.map(({ id, text }) => ({ id, text })), options));
-      return withIds.map((query) => run.get(query.id) ?? []);
+    const request = queries.map((query) => (query.id === undefined ? { text: query.text } : { id: query.id, text: query.text }));
+    const [docIds, packed] = await Promise.all([
+      this.docIds(collectionId, analyzer),
+      this.call(analyzer, (api) => api.searchManyPacked(collectionId, request, options)),
+    ]);
+    return unpackHits(packed, docIds);
+  }
+
+  private docIds(collectionId: string, analyzer: AnalyzerName): Promise<readonly string[]> {
+    const entry = this.worker(analyzer);
+    let ids = entry.docIds.get(collectionId);
+    if (ids === undefined) {
+      ids = this.call(analyzer, (api) => api.docIds(collectionId));
+      entry.docIds.set(collectionId, ids);
+      ids.catch(() => entry.docIds.delete(collectionId));
     }
-    return Promise.all(
-      queries.map((query) => this.call(analyzer, (api) => api.search(collectionId, query.id === undefined ? { text: query.text } : { id: query.id, text: query.text }, options))),
-    );
+    return ids;
   }
 
   explain(collectionId: string, analyzer: AnalyzerName, queryText: string, docId: string, params: Bm25Params): Promise<Bm25Explanation> {

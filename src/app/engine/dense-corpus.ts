@@ -22,10 +22,19 @@
 import type { EmbedProgress } from '../../lib/dense/batching.ts';
 import type { Embedder } from '../../lib/dense/embedder.ts';
 import { passageText, queryText } from '../../lib/dense/embedding-text.ts';
-import { exactSearch, rowIndex } from '../../lib/dense/exact-search.ts';
+import { exactTopK, rowIndex } from '../../lib/dense/exact-search.ts';
 import { HnswIndex } from '../../lib/dense/hnsw-index.ts';
 import { dot, matrixRow, type VectorMatrix } from '../../lib/dense/vector-matrix.ts';
 import type { HnswSettings } from '../../lib/retrievers/config.ts';
+import {
+  packCandidates,
+  packHits,
+  scoredObjects,
+  unpackHits,
+  unpackScores,
+  type PackedCandidates,
+  type PackedHits,
+} from '../../lib/retrievers/packed-hits.ts';
 import { readDocumentBatches } from '../../lib/storage/collections.ts';
 import type { CollectionRow, EmbeddingSetRow, PlaygroundDatabase } from '../../lib/storage/db.ts';
 import {
@@ -435,11 +444,16 @@ export class DenseCorpusService {
     return texts.map((text) => this.queryVectors.get(text)!);
   }
 
+  /** The open corpus's document ids: the table the rows of `searchPacked` and `scoreRows` refer to. */
+  docIds(collectionId: string): readonly string[] {
+    return this.corpus(collectionId).ids;
+  }
+
   /**
-   * Top-k of each query text. A text the model cannot represent (a static model that knows none of its
-   * words gives a zero vector) gets no hits rather than an arbitrary order of zeros.
+   * Top-k rows of each query text. A text the model cannot represent (a static model that knows none of
+   * its words gives a zero vector) gets no hits rather than an arbitrary order of zeros.
    */
-  async search(collectionId: string, texts: readonly string[], k: number, options: DenseSearchOptions): Promise<Hit[][]> {
+  async searchPacked(collectionId: string, texts: readonly string[], k: number, options: DenseSearchOptions): Promise<PackedHits> {
     const corpus = this.corpus(collectionId);
     const vectors = await this.embedQueries(texts);
     let graph: HnswIndex | undefined;
@@ -451,23 +465,38 @@ export class DenseCorpusService {
     // HNSW explores a beam of efSearch candidates: asking hnswlib for more hits would widen the beam to k
     // (it searches with max(ef, k)), so the ranking stops at efSearch and efSearch stays what it says.
     const graphK = Math.min(k, options.hnsw.efSearch);
-    return vectors.map((vector, i) => {
-      if (texts[i]!.trim() === '' || isZero(vector)) return [];
-      if (graph === undefined) return exactSearch(corpus.vectors, corpus.ids, vector, k);
-      return graph.search(vector, graphK).map(({ row, score }) => ({ docId: corpus.ids[row]!, score }));
+    return packHits(
+      vectors.map((vector, i) => {
+        if (texts[i]!.trim() === '' || isZero(vector)) return scoredObjects([]);
+        return scoredObjects(graph === undefined ? exactTopK(corpus.vectors, vector, k) : graph.search(vector, graphK));
+      }),
+    );
+  }
+
+  /** `searchPacked` with document ids. */
+  async search(collectionId: string, texts: readonly string[], k: number, options: DenseSearchOptions): Promise<Hit[][]> {
+    return unpackHits(await this.searchPacked(collectionId, texts, k, options), this.docIds(collectionId));
+  }
+
+  /** Similarity of each text to each of its candidate rows (NaN for row -1: an id without a vector). */
+  async scoreRows(collectionId: string, texts: readonly string[], candidates: PackedCandidates): Promise<Float64Array> {
+    const corpus = this.corpus(collectionId);
+    const vectors = await this.embedQueries(texts);
+    const { offsets, rows } = candidates;
+    const scores = new Float64Array(rows.length);
+    vectors.forEach((vector, q) => {
+      for (let p = offsets[q]!; p < offsets[q + 1]!; p++) {
+        const row = rows[p]!;
+        scores[p] = row < 0 ? Number.NaN : dot(matrixRow(corpus.vectors, row), vector);
+      }
     });
+    return scores;
   }
 
   /** Similarity of each text to each of its candidates (NaN for ids without a vector). */
   async score(collectionId: string, texts: readonly string[], candidates: readonly (readonly string[])[]): Promise<number[][]> {
-    const corpus = this.corpus(collectionId);
-    const vectors = await this.embedQueries(texts);
-    return vectors.map((vector, i) =>
-      (candidates[i] ?? []).map((docId) => {
-        const row = corpus.rowOf.get(docId);
-        return row === undefined ? Number.NaN : dot(matrixRow(corpus.vectors, row), vector);
-      }),
-    );
+    const packed = packCandidates(candidates, this.corpus(collectionId).rowOf);
+    return unpackScores(packed.offsets, await this.scoreRows(collectionId, texts, packed));
   }
 
   /** Frees the HNSW graphs' wasm memory. */

@@ -20,6 +20,7 @@ import { openEmbeddingWorker, type EmbeddingWorkerHandle } from '../../lib/dense
 import type { ModelSourceConfig } from '../../lib/dense/model-source.ts';
 import { resolveModelSpec } from '../../lib/dense/registry.ts';
 import type { DenseSettings } from '../../lib/retrievers/config.ts';
+import { packCandidates, unpackHits, unpackScores } from '../../lib/retrievers/packed-hits.ts';
 import type { Hit } from '../../lib/types.ts';
 import { WorkerCrashedError } from '../../lib/workers/worker-watch.ts';
 import type { DenseCorpusRequest } from './dense-corpus.ts';
@@ -82,9 +83,17 @@ export interface DenseWorkersOptions {
   onFallback?: (settings: Pick<DenseSettings, 'model' | 'device' | 'dtype'>, reason: string) => void;
 }
 
+/** A corpus's document ids as the worker holds them, and the row of each. */
+interface DocTable {
+  ids: readonly string[];
+  rowOf: ReadonlyMap<string, number>;
+}
+
 export class DenseWorkers implements DenseBackend {
   private readonly workers = new Map<string, Promise<DenseWorker>>();
   private readonly downloads = new Map<string, Set<(progress: DenseProgress) => void>>();
+  /** Document-id tables of opened corpora, by worker key and collection (cleared when either opens again or dies). */
+  private readonly tables = new Map<string, Promise<DocTable>>();
   private readonly source: () => ModelSourceConfig;
 
   constructor(private readonly options: DenseWorkersOptions = {}) {
@@ -111,6 +120,7 @@ export class DenseWorkers implements DenseBackend {
           onCrash: (error) => {
             if (this.workers.get(key) !== started) return;
             this.workers.delete(key);
+            for (const table of this.tables.keys()) if (table.startsWith(`${key}|`)) this.tables.delete(table);
             this.options.onLost?.(settings, error);
           },
         },
@@ -138,6 +148,7 @@ export class DenseWorkers implements DenseBackend {
 
   async open(collectionId: string, settings: DenseSettings, onProgress: (progress: DenseProgress) => void, signal: AbortSignal): Promise<DenseOpenInfo> {
     const request: DenseCorpusRequest = { collectionId, search: settings.search, hnsw: { ...settings.hnsw } };
+    this.tables.delete(`${workerKey(settings)}|${collectionId}`);
     // A model load cannot be interrupted; cancelling stops waiting for it (the loaded model stays for next time).
     let entry = await untilAborted(this.worker(settings, onProgress), signal);
     let info;
@@ -210,12 +221,31 @@ export class DenseWorkers implements DenseBackend {
     }
   }
 
-  search(collectionId: string, settings: DenseSettings, texts: readonly string[], k: number): Promise<Hit[][]> {
-    return this.query(settings, (api) => api.search(collectionId, [...texts], k, { search: settings.search, hnsw: { ...settings.hnsw } }));
+  /** Every text in one worker call; hits cross as typed arrays and are named here with the corpus's ids. */
+  async search(collectionId: string, settings: DenseSettings, texts: readonly string[], k: number): Promise<Hit[][]> {
+    const { ids } = await this.table(collectionId, settings);
+    const packed = await this.query(settings, (api) => api.searchPacked(collectionId, [...texts], k, { search: settings.search, hnsw: { ...settings.hnsw } }));
+    return unpackHits(packed, ids);
   }
 
-  score(collectionId: string, settings: DenseSettings, texts: readonly string[], candidates: readonly (readonly string[])[]): Promise<number[][]> {
-    return this.query(settings, (api) => api.score(collectionId, [...texts], candidates.map((ids) => [...ids])));
+  /** Candidates cross as rows of the corpus table (typed arrays), scores come back as one Float64Array. */
+  async score(collectionId: string, settings: DenseSettings, texts: readonly string[], candidates: readonly (readonly string[])[]): Promise<number[][]> {
+    const { rowOf } = await this.table(collectionId, settings);
+    const packed = packCandidates(candidates, rowOf);
+    const scores = await this.query(settings, (api) => api.scoreRows(collectionId, [...texts], Comlink.transfer({ offsets: packed.offsets.slice(), rows: packed.rows }, [packed.rows.buffer])));
+    return unpackScores(packed.offsets, scores);
+  }
+
+  /** The corpus's document ids in the model's worker, fetched once per open. */
+  private table(collectionId: string, settings: DenseSettings): Promise<DocTable> {
+    const key = `${workerKey(settings)}|${collectionId}`;
+    let table = this.tables.get(key);
+    if (table === undefined) {
+      table = this.query(settings, (api) => api.docIds(collectionId)).then((ids) => ({ ids, rowOf: new Map(ids.map((id, row) => [id, row])) }));
+      this.tables.set(key, table);
+      table.catch(() => this.tables.delete(key));
+    }
+    return table;
   }
 
   /** Closes every worker (their models and vectors are freed; the caches stay in IndexedDB). */

@@ -6,6 +6,7 @@
 import { textSource } from '../../lib/data/lines.ts';
 import { readTrecRun } from '../../lib/data/trec.ts';
 import type { PlaygroundDatabase, RunRow } from '../../lib/storage/db.ts';
+import { runOfRow } from '../../lib/storage/run-rows.ts';
 import type { Run } from '../../lib/types.ts';
 import type { RunBackend } from './backends.ts';
 
@@ -71,7 +72,6 @@ export class StoredRuns implements RunBackend {
   async load(collectionId: string, runKey: string): Promise<Run | undefined> {
     const row = await this.db().runs.get(runKey);
     if (row === undefined || row.collectionId !== collectionId) return undefined;
-    const parsed = await readTrecRun(textSource(row.trec), { file: String(row.retriever['file'] ?? runKey), gzip: false });
-    return parsed.run;
+    return runOfRow(row, String(row.retriever['file'] ?? runKey));
   }
 }

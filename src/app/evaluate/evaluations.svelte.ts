@@ -8,13 +8,13 @@
  * A column whose settings changed since its run shows that run as stale until it is evaluated again (or
  * until its settings come back to ones already evaluated).
  */
-import { textSource } from '../../lib/data/lines.ts';
-import { formatTrecRun, readTrecRun } from '../../lib/data/trec.ts';
+import { packRun } from '../../lib/data/packed-run.ts';
 import { evaluateRunReport, type RunReport } from '../../lib/eval/run-report.ts';
 import { fileSlug } from '../../lib/eval/report-export.ts';
 import { preparedSettings, RUN_DEPTH, retrieverLabel, type ColumnConfig, type RetrieverConfig } from '../../lib/retrievers/config.ts';
-import { database } from '../../lib/storage/db.ts';
-import type { Qrels, Query } from '../../lib/types.ts';
+import { database, type RunRow } from '../../lib/storage/db.ts';
+import { runOfRow, trecTextOfRow } from '../../lib/storage/run-rows.ts';
+import type { Qrels, Query, Run } from '../../lib/types.ts';
 import { engine, rankQueriesWithJob } from '../engine/engine.ts';
 import { notices } from '../shell/notices.svelte.ts';
 import { bm25Efficiency, bm25IndexRow, denseEfficiency } from './efficiency-probe.ts';
@@ -70,6 +70,9 @@ export interface RunProgress {
 }
 
 /** The run tag of a column: its kind (as the CLI writes it), or an imported run's name. */
+/** Queries per worker call in an evaluation (6 progress steps for SciFact's 300 test queries). */
+export const EVALUATION_CHUNK = 50;
+
 export function runTag(retriever: RetrieverConfig): string {
   return retriever.kind === 'run' ? fileSlug(retriever.name) : retriever.kind;
 }
@@ -161,8 +164,7 @@ class Evaluations {
     if (qrels !== undefined) {
       report = row.report !== undefined && coversJudgments(row.report, qrels) ? row.report : undefined;
       if (report === undefined) {
-        const { run } = await readTrecRun(textSource(row.trec), { file: `${row.tag}.run`, gzip: false });
-        report = evaluateRunReport(qrels, run);
+        report = evaluateRunReport(qrels, await runOfRow(row, `${row.tag}.run`));
       }
     }
     return {
@@ -256,9 +258,9 @@ class Evaluations {
 
     report('ranking');
     const marks: Array<{ done: number; at: number }> = [];
-    // One query per worker call: each latency is that query's own (page → worker → page), as a person
-    // typing a query would wait for it.
-    const queriesPerCall = 1;
+    // Queries go to the workers in chunks: one call per query cost more in round trips than the ranking
+    // itself, so the latency recorded is a chunk's time per query (the table says so).
+    const queriesPerCall = EVALUATION_CHUNK;
     const { run, ms, missing } = await rankQueriesWithJob(
       collectionId,
       retriever,
@@ -277,7 +279,6 @@ class Evaluations {
 
     report('evaluating', '', total);
     const tag = runTag(retriever);
-    const trec = formatTrecRun(run, tag);
     const runReport = scope.qrels === undefined ? undefined : evaluateRunReport(scope.qrels, run);
     const efficiency: EfficiencyRecord = {
       rankMs: ms,
@@ -295,7 +296,7 @@ class Evaluations {
       collectionId,
       split,
       retriever,
-      trec,
+      packed: packRun(run),
       createdAt,
       timings: timingsOf(efficiency),
       collectionVersion: scope.collectionVersion,
@@ -324,13 +325,23 @@ class Evaluations {
   }
 
   /**
-   * The TREC text of a stored run (kept in IndexedDB only: a SciFact run is 12 MB of text, too much to hold
-   * for every column and setting evaluated).
+   * The TREC text of a stored run, made now (runs are kept in IndexedDB only, packed: a SciFact run is 12 MB
+   * of text, too much to hold for every column and setting evaluated).
    */
   async trecText(key: string): Promise<string> {
+    const row = await this.#row(key);
+    return trecTextOfRow(row, String(row['tag'] ?? 'run'));
+  }
+
+  /** A stored run, for measures computed on demand. */
+  async runOf(key: string): Promise<Run> {
+    return runOfRow(await this.#row(key), `${key}.run`);
+  }
+
+  async #row(key: string): Promise<RunRow & Record<string, unknown>> {
     const row = await database().runs.get(key);
     if (row === undefined) throw new Error('This run is not stored any more: run the evaluation again.');
-    return row.trec;
+    return row as RunRow & Record<string, unknown>;
   }
 
   /** Deletes the stored results of the scope (and forgets them here). */

@@ -13,6 +13,7 @@ import { ANSERINI_BM25_PARAMS, type Bm25Params } from '../bm25/bm25-similarity.t
 import type { PlaygroundDatabase } from '../storage/db.ts';
 import { findIndex, indexRowKey, saveIndex, type IndexLookup, type IndexSpec } from '../storage/index-store.ts';
 import { defaultLocks, lockNames, withWorkLock, type WorkLocks } from '../storage/work-locks.ts';
+import { packHits, scoredArrays, type PackedHits } from '../retrievers/packed-hits.ts';
 import type { Doc, Hit, Run } from '../types.ts';
 import { BM25_INDEX_FORMAT_VERSION, decodeBm25Index, encodeBm25Index } from './index-codec.ts';
 import { Bm25WasmBuilder } from './wasm-builder.ts';
@@ -320,6 +321,23 @@ export class Bm25Service {
     const run: Run = new Map();
     for (const query of queries) run.set(query.id, index.search({ id: query.id, terms: analyzer.analyze(query.text) }, bm25Options));
     return run;
+  }
+
+  /** The open index's document ids: the table the rows of `searchManyPacked` refer to. */
+  docIds(collectionId: string): readonly string[] {
+    return this.opened(collectionId).index.docIds;
+  }
+
+  /** `searchMany` as packed rows of `docIds` (an evaluation's chunk crosses the worker boundary as typed arrays). */
+  searchManyPacked(collectionId: string, queries: readonly QueryInput[], options: SearchRequestOptions = {}): PackedHits {
+    const { index, analyzer } = this.opened(collectionId);
+    const bm25Options = searchOptions(options);
+    return packHits(
+      queries.map((query) => {
+        const { docs, scores } = index.searchDocs({ id: query.id, terms: analyzer.analyze(query.text) }, bm25Options);
+        return scoredArrays(docs, scores);
+      }),
+    );
   }
 
   /** Why `docId` scores what it scores for `queryText` (term by term, Lucene's arithmetic). */

@@ -1,5 +1,6 @@
 import { Dexie, type Table } from 'dexie';
 import { LanguageSample, type Language } from '../analysis/language.ts';
+import { packedRunBytes } from '../data/packed-run.ts';
 import type { Judgment } from '../data/qrels.ts';
 import { validateCollection, type CollectionToValidate, type ValidationReport } from '../data/validate.ts';
 import type { Doc, Qrels, Query } from '../types.ts';
@@ -563,7 +564,7 @@ export async function collectionUsage(db: PlaygroundDatabase, collectionId: stri
   });
   let runs = 0;
   await db.runs.where('collectionId').equals(collectionId).each((run) => {
-    runs += utf8Length(run.trec);
+    runs += run.packed !== undefined ? packedRunBytes(run.packed) : utf8Length(run.trec ?? '');
   });
   const data = row?.bytes ?? 0;
   return { collectionId, data, indexes, embeddings, partialEmbeddings, runs, total: data + indexes + embeddings + runs };

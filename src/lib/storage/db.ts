@@ -1,5 +1,6 @@
 import { Dexie, type Table } from 'dexie';
 import type { Language } from '../analysis/language.ts';
+import type { PackedRun } from '../data/packed-run.ts';
 
 /**
  * The one IndexedDB database of the playground (dexie). Every table is keyed by collection so that deleting a
@@ -132,8 +133,13 @@ export interface RunRow {
   collectionId: string;
   split: string;
   retriever: Record<string, unknown>;
-  /** TREC run text (qid Q0 docid rank score tag), the portable form. */
-  trec: string;
+  /**
+   * TREC run text (qid Q0 docid rank score tag), as an imported run file was; evaluation rows made before
+   * runs were packed hold it too.
+   */
+  trec?: string;
+  /** The run packed (evaluation rows): TREC text is made from it only on export. */
+  packed?: PackedRun;
   createdAt: number;
   timings: Record<string, number>;
 }

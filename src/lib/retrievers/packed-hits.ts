@@ -1,0 +1,102 @@
+/**
+ * The rankings of many queries as three flat typed arrays, for crossing a worker boundary: structured
+ * cloning 300 queries × 1,000 `{ docId, score }` objects costs more than ranking them (about half a second
+ * on SciFact), while typed arrays are transferred without a copy. Documents are rows of a table both sides
+ * hold (a BM25 index's or an embedding matrix's document ids, sent once per opened collection).
+ *
+ * Query i's hits are `rows[offsets[i] … offsets[i + 1])`, best first, with `scores` aligned to them.
+ * Scores are doubles, so BM25's floats and the dense dot products cross unchanged.
+ */
+import type { Hit } from '../types.ts';
+
+export interface PackedHits {
+  /** queries + 1 entries; the last is the number of hits. */
+  offsets: Uint32Array;
+  rows: Uint32Array;
+  scores: Float64Array;
+}
+
+/** Something that yields one query's rows and scores, best first. */
+export interface ScoredRows {
+  readonly length: number;
+  row(i: number): number;
+  score(i: number): number;
+}
+
+/** Packs per-query lists (each given by its length and accessors). */
+export function packHits(lists: readonly ScoredRows[]): PackedHits {
+  const offsets = new Uint32Array(lists.length + 1);
+  for (let q = 0; q < lists.length; q++) offsets[q + 1] = offsets[q]! + lists[q]!.length;
+  const total = offsets[lists.length]!;
+  const rows = new Uint32Array(total);
+  const scores = new Float64Array(total);
+  lists.forEach((list, q) => {
+    const base = offsets[q]!;
+    for (let i = 0; i < list.length; i++) {
+      rows[base + i] = list.row(i);
+      scores[base + i] = list.score(i);
+    }
+  });
+  return { offsets, rows, scores };
+}
+
+/** `{ docs, scores }` typed arrays (a BM25 kernel's result) as ScoredRows. */
+export function scoredArrays(docs: ArrayLike<number>, scores: ArrayLike<number>): ScoredRows {
+  return { length: docs.length, row: (i) => docs[i]!, score: (i) => scores[i]! };
+}
+
+/** `{ row, score }` objects (an exact or HNSW search's result) as ScoredRows. */
+export function scoredObjects(hits: ReadonlyArray<{ row: number; score: number }>): ScoredRows {
+  return { length: hits.length, row: (i) => hits[i]!.row, score: (i) => hits[i]!.score };
+}
+
+export function queriesIn(packed: PackedHits): number {
+  return packed.offsets.length - 1;
+}
+
+/** Back to hit lists, naming each row by `docIds[row]`. */
+export function unpackHits(packed: PackedHits, docIds: readonly string[]): Hit[][] {
+  const { offsets, rows, scores } = packed;
+  const lists: Hit[][] = [];
+  for (let q = 0; q < queriesIn(packed); q++) {
+    const end = offsets[q + 1]!;
+    const hits: Hit[] = new Array(end - offsets[q]!);
+    for (let p = offsets[q]!, i = 0; p < end; p++, i++) {
+      const docId = docIds[rows[p]!];
+      if (docId === undefined) throw new RangeError(`row ${rows[p]} is outside the table of ${docIds.length} documents`);
+      hits[i] = { docId, score: scores[p]! };
+    }
+    lists.push(hits);
+  }
+  return lists;
+}
+
+/** The buffers to transfer (Comlink.transfer) instead of copying. */
+export function packedBuffers(packed: PackedHits): ArrayBuffer[] {
+  return [packed.offsets.buffer, packed.rows.buffer, packed.scores.buffer] as ArrayBuffer[];
+}
+
+/**
+ * Candidate lists as rows of a table, for scoring in a worker (LEDR sends BM25's candidates to the dense
+ * worker): ids the table lacks become -1, which the scorer answers with NaN.
+ */
+export interface PackedCandidates {
+  offsets: Uint32Array;
+  rows: Int32Array;
+}
+
+export function packCandidates(candidates: readonly (readonly string[])[], rowOf: ReadonlyMap<string, number>): PackedCandidates {
+  const offsets = new Uint32Array(candidates.length + 1);
+  candidates.forEach((ids, q) => (offsets[q + 1] = offsets[q]! + ids.length));
+  const rows = new Int32Array(offsets[candidates.length]!);
+  let p = 0;
+  for (const ids of candidates) for (const id of ids) rows[p++] = rowOf.get(id) ?? -1;
+  return { offsets, rows };
+}
+
+/** Splits a flat score array by the candidates' offsets. */
+export function unpackScores(offsets: Uint32Array, scores: Float64Array): number[][] {
+  const lists: number[][] = [];
+  for (let q = 0; q + 1 < offsets.length; q++) lists.push(Array.from(scores.subarray(offsets[q]!, offsets[q + 1]!)));
+  return lists;
+}

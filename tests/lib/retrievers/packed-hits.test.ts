@@ -1,0 +1,50 @@
+import { describe, expect, it } from 'vitest';
+import {
+  packCandidates,
+  packedBuffers,
+  packHits,
+  queriesIn,
+  scoredArrays,
+  scoredObjects,
+  unpackHits,
+  unpackScores,
+} from '../../../src/lib/retrievers/packed-hits.ts';
+
+const TABLE = ['d0', 'd1', 'd2', 'd3'];
+
+describe('packed hits', () => {
+  it('packs per-query lists into offsets, rows and scores and names them back with the table', () => {
+    const packed = packHits([scoredArrays(Int32Array.of(2, 0), Float32Array.of(1.5, 0.25)), scoredObjects([]), scoredObjects([{ row: 3, score: -1 }])]);
+    expect([...packed.offsets]).toEqual([0, 2, 2, 3]);
+    expect([...packed.rows]).toEqual([2, 0, 3]);
+    expect([...packed.scores]).toEqual([1.5, 0.25, -1]);
+    expect(queriesIn(packed)).toBe(3);
+    expect(unpackHits(packed, TABLE)).toEqual([
+      [
+        { docId: 'd2', score: 1.5 },
+        { docId: 'd0', score: 0.25 },
+      ],
+      [],
+      [{ docId: 'd3', score: -1 }],
+    ]);
+    expect(packedBuffers(packed)).toHaveLength(3);
+  });
+
+  it('keeps float32 scores exactly (BM25 scores cross unchanged)', () => {
+    const score = Math.fround(12.345678);
+    const [[hit]] = unpackHits(packHits([scoredArrays([1], Float32Array.of(score))]), TABLE) as [[{ score: number }]];
+    expect(hit.score).toBe(score);
+  });
+
+  it('refuses a row outside the table instead of naming a wrong document', () => {
+    expect(() => unpackHits(packHits([scoredArrays([7], [1])]), TABLE)).toThrow(/row 7 is outside the table of 4/);
+  });
+
+  it('packs candidate ids as rows (-1 for unknown ids) and splits scores back per query', () => {
+    const rowOf = new Map(TABLE.map((id, row) => [id, row]));
+    const packed = packCandidates([['d1', 'zz'], [], ['d3']], rowOf);
+    expect([...packed.offsets]).toEqual([0, 2, 2, 3]);
+    expect([...packed.rows]).toEqual([1, -1, 3]);
+    expect(unpackScores(packed.offsets, Float64Array.of(0.5, Number.NaN, 2))).toEqual([[0.5, Number.NaN], [], [2]]);
+  });
+});
