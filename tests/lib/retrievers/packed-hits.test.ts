@@ -32,8 +32,8 @@ describe('packed hits', () => {
 
   it('keeps float32 scores exactly (BM25 scores cross unchanged)', () => {
     const score = Math.fround(12.345678);
-    const [[hit]] = unpackHits(packHits([scoredArrays([1], Float32Array.of(score))]), TABLE) as [[{ score: number }]];
-    expect(hit.score).toBe(score);
+    const lists = unpackHits(packHits([scoredArrays([1], Float32Array.of(score))]), TABLE);
+    expect(lists[0]?.[0]?.score).toBe(score);
   });
 
   it('refuses a row outside the table instead of naming a wrong document', () => {
