@@ -24,6 +24,7 @@ const api = {
   cancel: () => service.cancel(),
   info: (collectionId: string) => service.info(collectionId),
   analyze: (collectionId: string, text: string) => service.analyze(collectionId, text),
+  parseQuery: (collectionId: string, text: string) => service.parseQuery(collectionId, text),
   search: (...args: Parameters<Bm25Service['search']>) => service.search(...args),
   searchMany: (...args: Parameters<Bm25Service['searchMany']>) => service.searchMany(...args),
   docIds: (collectionId: string) => service.docIds(collectionId),

@@ -7,7 +7,8 @@
  */
 import { createReadStream } from 'node:fs';
 import { readdir, stat } from 'node:fs/promises';
-import { join } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { loadBeir, type BeirCollection, type LoadOptions, type NamedByteSource } from '../lib/data/beir.ts';
 import { CliError } from './cli-error.ts';
 
@@ -103,4 +104,32 @@ export async function loadBeirDir(dir: string, options: LoadBeirDirOptions = {})
   const qrels = new Map<string, NamedByteSource>();
   for (const [split, path] of files.qrels) qrels.set(split, await fileSource(path));
   return loadBeir({ corpus: await fileSource(files.corpus), queries: await fileSource(files.queries), qrels }, options);
+}
+
+/** The shared ground-truth folder: env `SHARED_DIR`, by default `../shared` beside the checkout. */
+export function sharedDir(): string {
+  const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
+  return resolve(repoRoot, process.env.SHARED_DIR ?? '../shared');
+}
+
+/**
+ * A `--dataset` value as a folder: the path itself when it is a folder, else — for a bare name such as
+ * `scifact` — `SHARED_DIR/beir/<name>` when that is one. Otherwise the path as given (loading then names it).
+ */
+export async function resolveDatasetDir(dataset: string): Promise<string> {
+  const direct = resolve(dataset);
+  if (await isDirectory(direct)) return direct;
+  if (/^[\w.-]+$/.test(dataset)) {
+    const named = join(sharedDir(), 'beir', dataset);
+    if (await isDirectory(named)) return named;
+  }
+  return direct;
+}
+
+async function isDirectory(path: string): Promise<boolean> {
+  try {
+    return (await stat(path)).isDirectory();
+  } catch {
+    return false;
+  }
 }

@@ -9,6 +9,7 @@ type Command = (args: string[]) => Promise<void>;
 const commands: Record<string, () => Promise<Command>> = {
   analyze: async () => (await import('./analyze.ts')).analyzeCommand,
   eval: async () => (await import('./eval.ts')).evalCommand,
+  search: async () => (await import('./search.ts')).searchCommand,
   'trec-eval': async () => (await import('./trec-eval.ts')).trecEvalCommand,
 };
 
@@ -16,6 +17,7 @@ const usage = `usage: npm run -s cli -- <command> [options]
 commands:
   analyze     print the terms an analyzer (english, polish, …) makes of each line of text or stdin
   eval        index a BEIR dataset, run every query of a split and print trec_eval -c measures
+  search      one query's ranking on a BEIR dataset (weighted syntax: word^2.5, +term^0.5)
   trec-eval   evaluate a TREC run against qrels, output compatible with trec_eval 9.0.8`;
 
 async function main(argv: string[]): Promise<void> {

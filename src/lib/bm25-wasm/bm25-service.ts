@@ -3,11 +3,17 @@
  * index of a collection — load it from IndexedDB when one built with the same settings and format version
  * is stored, otherwise read the collection's documents from IndexedDB, analyze and index them with
  * progress and cancellation, and store the result — then search it with live k1, b and k.
+ *
+ * A query is either text (analyzed here, every term weighted by its count, as Pyserini does) or a weighted
+ * bag of index terms (`{ id?, weighted: [{ term, weight }] }`): what `parseQuery` makes of the query syntax
+ * (`term^2.5`, `+term^w`, src/lib/bm25/query-syntax.ts) or what pseudo-relevance feedback produces.
  */
 import { analyzers, createAnalyzer, isAnalyzerName, type AnalyzerName } from '../analysis/analyzers.ts';
 import type { Analyzer } from '../analysis/analyzer.ts';
 import { explainBm25, type Bm25Explanation } from '../bm25/bm25-explain.ts';
 import type { Bm25Index } from '../bm25/bm25-index.ts';
+import type { Bm25Query, QueryTermWeight } from '../bm25/bm25-query.ts';
+import { parseWeightedQuery, type ParsedQuery } from '../bm25/query-syntax.ts';
 import type { Bm25SearchOptions } from '../bm25/bm25-search.ts';
 import { ANSERINI_BM25_PARAMS, type Bm25Params } from '../bm25/bm25-similarity.ts';
 import type { PlaygroundDatabase } from '../storage/db.ts';
@@ -76,9 +82,20 @@ export interface SearchRequestOptions {
   ignoreIdenticalIds?: boolean;
 }
 
+/** A query typed as text: analyzed with the index's analyzer, each term weighted by its count. */
 export interface QueryInput {
   id?: string;
   text: string;
+}
+
+/** A query given as a weighted bag of index terms (weights ≥ 0; a repeated term's weights add up). */
+export interface WeightedQueryInput {
+  id?: string;
+  weighted: readonly QueryTermWeight[];
+}
+
+function isWeighted(query: QueryInput | WeightedQueryInput): query is WeightedQueryInput {
+  return 'weighted' in query;
 }
 
 export interface Bm25ServiceOptions {
@@ -308,18 +325,30 @@ export class Bm25Service {
     return this.opened(collectionId).analyzer.analyze(text);
   }
 
-  /** Top-k hits of one query (text analyzed here, in the worker). */
-  search(collectionId: string, query: QueryInput, options: SearchRequestOptions = {}): Hit[] {
+  /**
+   * The weighted bag and parse report of a query written in the query syntax (`term^2.5`, `+term^w`),
+   * analyzed with the open index's analyzer. Never throws on what a user types.
+   */
+  parseQuery(collectionId: string, text: string): ParsedQuery {
+    return parseWeightedQuery(text, this.opened(collectionId).analyzer);
+  }
+
+  /** Top-k hits of one query (text analyzed here, in the worker; or a weighted bag). */
+  search(collectionId: string, query: QueryInput | WeightedQueryInput, options: SearchRequestOptions = {}): Hit[] {
     const { index, analyzer } = this.opened(collectionId);
-    return index.search({ id: query.id, terms: analyzer.analyze(query.text) }, searchOptions(options));
+    return index.search(bm25Query(query, analyzer), searchOptions(options));
   }
 
   /** Runs many queries (an evaluation run); queries need ids. */
-  searchMany(collectionId: string, queries: readonly (QueryInput & { id: string })[], options: SearchRequestOptions = {}): Run {
+  searchMany(
+    collectionId: string,
+    queries: readonly ((QueryInput | WeightedQueryInput) & { id: string })[],
+    options: SearchRequestOptions = {},
+  ): Run {
     const { index, analyzer } = this.opened(collectionId);
     const bm25Options = searchOptions(options);
     const run: Run = new Map();
-    for (const query of queries) run.set(query.id, index.search({ id: query.id, terms: analyzer.analyze(query.text) }, bm25Options));
+    for (const query of queries) run.set(query.id, index.search(bm25Query(query, analyzer), bm25Options));
     return run;
   }
 
@@ -329,22 +358,31 @@ export class Bm25Service {
   }
 
   /** `searchMany` as packed rows of `docIds` (an evaluation's chunk crosses the worker boundary as typed arrays). */
-  searchManyPacked(collectionId: string, queries: readonly QueryInput[], options: SearchRequestOptions = {}): PackedHits {
+  searchManyPacked(collectionId: string, queries: readonly (QueryInput | WeightedQueryInput)[], options: SearchRequestOptions = {}): PackedHits {
     const { index, analyzer } = this.opened(collectionId);
     const bm25Options = searchOptions(options);
     return packHits(
       queries.map((query) => {
-        const { docs, scores } = index.searchDocs({ id: query.id, terms: analyzer.analyze(query.text) }, bm25Options);
+        const { docs, scores } = index.searchDocs(bm25Query(query, analyzer), bm25Options);
         return scoredArrays(docs, scores);
       }),
     );
   }
 
-  /** Why `docId` scores what it scores for `queryText` (term by term, Lucene's arithmetic). */
-  explain(collectionId: string, queryText: string, docId: string, params: Partial<Bm25Params> = {}): Bm25Explanation {
+  /**
+   * Why `docId` scores what it scores for a query — text, or a weighted bag — term by term with each
+   * term's weight and contribution (Lucene's arithmetic).
+   */
+  explain(
+    collectionId: string,
+    query: string | readonly QueryTermWeight[],
+    docId: string,
+    params: Partial<Bm25Params> = {},
+  ): Bm25Explanation {
     const entry = this.opened(collectionId);
     entry.referenceForm ??= entry.index.toBm25Index();
-    return explainBm25(entry.referenceForm, { terms: entry.analyzer.analyze(queryText) }, docId, {
+    const bm25: Bm25Query = typeof query === 'string' ? { terms: entry.analyzer.analyze(query) } : { weighted: query };
+    return explainBm25(entry.referenceForm, bm25, docId, {
       ...ANSERINI_BM25_PARAMS,
       ...params,
     });
@@ -354,6 +392,10 @@ export class Bm25Service {
   close(collectionId: string): void {
     this.open.delete(collectionId);
   }
+}
+
+function bm25Query(query: QueryInput | WeightedQueryInput, analyzer: Analyzer): Bm25Query {
+  return isWeighted(query) ? { id: query.id, weighted: query.weighted } : { id: query.id, terms: analyzer.analyze(query.text) };
 }
 
 function searchOptions(options: SearchRequestOptions): Bm25SearchOptions {

@@ -1,5 +1,5 @@
 import type { Bm25Index } from '../bm25/bm25-index.ts';
-import { bagOfTerms, type Bm25Query } from '../bm25/bm25-query.ts';
+import { queryTermWeights, type Bm25Query } from '../bm25/bm25-query.ts';
 import { DEFAULT_BM25_HITS, type Bm25SearchOptions } from '../bm25/bm25-search.ts';
 import {
   ANSERINI_BM25_PARAMS,
@@ -46,8 +46,8 @@ export interface FromPartsOptions {
  * scores, same tie order (tests/lib/bm25-wasm/bm25-wasm.parity.test.ts).
  *
  * The host keeps the strings (document ids, terms) and does the per-query work that needs them: the bag of
- * query terms, term ordinals, idf and clause weights (with the reference's own functions, so the float
- * weights are bit-identical), and ids to exclude. The kernel does the per-posting work. k1 and b are
+ * query terms (counted, or weighted as given), term ordinals, idf and clause weights (with the reference's
+ * own functions, so the float weights are bit-identical), and ids to exclude. The kernel does the per-posting work. k1 and b are
  * per-search options: changing them rewrites the 256-entry norm-inverse table, never the postings.
  */
 export class Bm25WasmIndex {
@@ -166,15 +166,18 @@ export class Bm25WasmIndex {
     this.paramsKey = key;
   }
 
-  /** Writes the query's clauses (distinct terms in the index, with weight count · idf); returns how many. */
-  private writeClauses(terms: readonly string[]): number {
-    const bag = bagOfTerms(terms);
+  /**
+   * Writes the query's clauses (distinct terms in the index, with weight boost · idf, where the boost is the
+   * term's count or its given weight); returns how many.
+   */
+  private writeClauses(query: Bm25Query): number {
+    const bag = queryTermWeights(query);
     const k = this.kernel.exports;
     const ptr = k.clauseBuffer(bag.length);
     const ordinals = this.kernel.u32(ptr, 2 * bag.length);
     const weights = this.kernel.f32(ptr, 2 * bag.length);
     let count = 0;
-    for (const { term, count: boost } of bag) {
+    for (const { term, weight: boost } of bag) {
       const ordinal = this.termLookup.get(term);
       if (ordinal === undefined) continue;
       ordinals[2 * count] = ordinal;
@@ -206,7 +209,7 @@ export class Bm25WasmIndex {
       throw new RangeError(`k must be a non-negative integer, got ${kRequested}`);
     }
     this.useParams(params);
-    const numClauses = this.writeClauses(query.terms);
+    const numClauses = this.writeClauses(query);
     if (numClauses === 0 || kRequested === 0) return { count: 0, dropAfter: NOTHING };
 
     const k = this.kernel.exports;

@@ -16,15 +16,15 @@ import { LENGTH_TABLE } from './lucene-norms.ts';
 /** Why one query term adds what it adds to one document's score (Lucene's `Explanation`, flattened). */
 export interface Bm25TermExplanation {
   term: string;
-  /** Occurrences in the query = the clause's boost. */
-  count: number;
+  /** The query term's weight = the clause's boost (float): its count in a plain query. */
+  boost: number;
   /** False when no document has the term: the clause matches nothing and has no idf. */
   inIndex: boolean;
   /** Documents holding the term. */
   df: number;
   /** ln(1 + (N − df + 0.5) / (df + 0.5)) as a float; 0 when not in the index. */
   idf: number;
-  /** count · idf (float). */
+  /** boost · idf (float). */
   weight: number;
   /** Occurrences of the term in the document (0: the term contributes nothing). */
   tf: number;
@@ -57,7 +57,7 @@ export interface Bm25Explanation {
   lengthNorm: number;
   /** 1 / lengthNorm (float), Lucene's cached value. */
   normInverse: number;
-  /** One entry per distinct query term, in order of first occurrence. */
+  /** One entry per distinct query term, in order of first occurrence, with its weight and contribution. */
   terms: Bm25TermExplanation[];
 }
 
@@ -80,14 +80,14 @@ export function explainBm25(
   const normInverse = bm25NormInverseCache(avgdl, params)[encodedLength]!;
 
   let sum = 0;
-  const terms = weightQueryTerms(index, query.terms).map((clause): Bm25TermExplanation => {
+  const terms = weightQueryTerms(index, query).map((clause): Bm25TermExplanation => {
     const inIndex = clause.ordinal >= 0;
     const tf = inIndex ? termFreq(index, clause.ordinal, doc) : 0;
     const contribution = tf > 0 ? bm25TermScore(clause.weight, tf, normInverse) : 0;
     sum += contribution;
     return {
       term: clause.term,
-      count: clause.count,
+      boost: clause.boost,
       inIndex,
       df: clause.df,
       idf: clause.idf,

@@ -63,7 +63,8 @@ function excludedDocs(index: Bm25Index, query: Bm25Query, options: Bm25SearchOpt
 
 /**
  * Scores every document matching at least one query term and keeps the top k, with the scores and order
- * of Lucene's `IndexSearcher.search(BooleanQuery, k)` for Anserini's bag-of-words query (`bm25-query.ts`):
+ * of Lucene's `IndexSearcher.search(BooleanQuery, k)` for Anserini's bag-of-words query, or for a weighted
+ * query's `BoostQuery(TermQuery(t), weight)` clauses (`bm25-query.ts`):
  * each term's float score (`bm25TermScore`) is added into a double per document and the sum rounded to
  * float at the end. Lucene goes document-at-a-time and this goes term-at-a-time; the result is the same
  * because a double sum of a few float term scores is exact (unless their magnitudes span more than about
@@ -76,7 +77,7 @@ export function searchBm25Docs(index: Bm25Index, query: Bm25Query, options: Bm25
   validateBm25Params(params);
   const k = options.k ?? DEFAULT_BM25_HITS;
   if (!(k >= 0) || (!Number.isInteger(k) && k !== Infinity)) throw new RangeError(`k must be a non-negative integer, got ${k}`);
-  const clauses = weightQueryTerms(index, query.terms).filter((clause) => clause.ordinal >= 0);
+  const clauses = weightQueryTerms(index, query).filter((clause) => clause.ordinal >= 0);
   if (clauses.length === 0 || k === 0) return [];
 
   const normInverse = bm25NormInverseCache(collectionStats(index).avgdl, params);

@@ -83,7 +83,10 @@ export function bm25NormInverseCache(avgdl: number, params: Bm25Params): Float32
   return cache;
 }
 
-/** `BM25Scorer.weight`: `boost · idf` in float (the boost is the term's count in the query). */
+/**
+ * `BM25Scorer.weight`: `boost · idf` in float. The boost is the query term's weight: its count in a plain
+ * query (Anserini's `BoostQuery(TermQuery, count)`), any float ≥ 0 in a weighted one.
+ */
 export function bm25Weight(boost: number, idf: number): number {
   return f32(f32(boost) * idf);
 }

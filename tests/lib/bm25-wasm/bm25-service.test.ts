@@ -154,4 +154,23 @@ describe('Bm25Service (the BM25 worker) over IndexedDB', () => {
     expect(explanation.score).toBe(top!.score);
     expect(bm25DocText({ title: 'T', text: 'x' })).toBe('T x');
   });
+
+  it('parses the weighted syntax with the index analyzer, searches and explains weighted bags like the reference', async () => {
+    const service = newService();
+    await service.openIndex({ collectionId: COLLECTION });
+    const parsed = service.parseQuery(COLLECTION, 'microRNAs^2 cancer +tumor^0.5');
+    expect(parsed.terms).toEqual([
+      { term: 'microrna', weight: 2 },
+      { term: 'cancer', weight: 1 },
+      { term: 'tumor', weight: 0.5 },
+    ]);
+    const expected = searchBm25(reference, { weighted: parsed.terms }, { k: 20 });
+    const hits = service.search(COLLECTION, { weighted: parsed.terms }, { k: 20 });
+    expect(hits).toEqual(expected);
+    expect(service.searchMany(COLLECTION, [{ id: 'w', weighted: parsed.terms }], { k: 20 }).get('w')).toEqual(expected);
+    const explanation = service.explain(COLLECTION, parsed.terms, hits[0]!.docId);
+    expect(explanation.score).toBe(hits[0]!.score);
+    expect(explanation.terms.map((t) => [t.term, t.boost])).toEqual([['microrna', 2], ['cancer', 1], ['tumor', 0.5]]);
+    expect(explanation.terms.reduce((sum, t) => sum + t.contribution, 0)).toBeCloseTo(hits[0]!.score, 5);
+  });
 });

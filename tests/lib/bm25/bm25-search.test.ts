@@ -23,7 +23,7 @@ function textbookScore(docs: AnalyzedDoc[], query: string[], doc: number, k1: nu
   const avgdl = withTokens.reduce((n, d) => n + d.terms.length, 0) / docCount;
   const dl = byte4ToInt(intToByte4(docs[doc]!.terms.length));
   let score = 0;
-  for (const { term, count } of bagOfTerms(query)) {
+  for (const { term, weight: count } of bagOfTerms(query)) {
     const df = docs.filter((d) => d.terms.includes(term)).length;
     const tf = docs[doc]!.terms.filter((t) => t === term).length;
     if (df === 0 || tf === 0) continue;
@@ -60,7 +60,7 @@ describe('searchBm25', () => {
     twice.forEach((hit, i) => expect(hit.score).toBeCloseTo(2 * once[i]!.score, 5));
     const explanation = explainBm25(index, { terms: ['pie', 'pie'] }, 'short');
     expect(explanation.terms).toHaveLength(1);
-    expect(explanation.terms[0]).toMatchObject({ term: 'pie', count: 2, weight: Math.fround(2 * bm25Idf(2, 4)) });
+    expect(explanation.terms[0]).toMatchObject({ term: 'pie', boost: 2, weight: Math.fround(2 * bm25Idf(2, 4)) });
   });
 
   it('drops the hit whose id equals the query id by default, without using up one of the k places', () => {

@@ -1,0 +1,165 @@
+/**
+ * `search`: one query's ranking on a BEIR dataset, with the weighted query it was parsed to.
+ *
+ *   npm run -s cli -- search --dataset <BEIR dir | name under SHARED_DIR/beir> --query "text"
+ *       [--retriever bm25] [--top-k 10] [--analyzer english] [--k1 0.9 --b 0.4] [--json]
+ *
+ * The query takes the weighted syntax (src/lib/bm25/query-syntax.ts): `word^2.5` boosts a word, `+term^w`
+ * adds an index term verbatim with weight w. Plain text searches exactly as `eval` does. Syntax problems
+ * are reported on stderr (with line and column) and the rest of the query is still searched.
+ */
+import { basename } from 'node:path';
+import { parseArgs } from 'node:util';
+import { analyzerNames, createAnalyzer, isAnalyzerName, type AnalyzerName } from '../lib/analysis/analyzers.ts';
+import { indexCorpus } from '../lib/bm25/bm25-corpus.ts';
+import { weightQueryTerms } from '../lib/bm25/bm25-query.ts';
+import { searchBm25 } from '../lib/bm25/bm25-search.ts';
+import type { Bm25Params } from '../lib/bm25/bm25-similarity.ts';
+import { formatWeightedQuery, parseWeightedQuery, type ParsedQuery } from '../lib/bm25/query-syntax.ts';
+import type { Doc } from '../lib/types.ts';
+import { CliError } from './cli-error.ts';
+import { loadBeirDir, resolveDatasetDir } from './dataset.ts';
+
+/** Retrievers `search` runs (the weighted syntax is a BM25 query). */
+export const SEARCH_RETRIEVERS = {
+  bm25: 'BM25, Lucene 8.7 / Pyserini bm25-flat semantics, weighted query syntax',
+} as const;
+
+const OPTIONS = {
+  dataset: { type: 'string' },
+  query: { type: 'string' },
+  retriever: { type: 'string', default: 'bm25' },
+  'top-k': { type: 'string', default: '10' },
+  analyzer: { type: 'string', default: 'english' },
+  k1: { type: 'string' },
+  b: { type: 'string' },
+  json: { type: 'boolean', default: false },
+  help: { type: 'boolean', short: 'h', default: false },
+} as const;
+
+const USAGE = `usage: npm run -s cli -- search --dataset <BEIR dir | name> --query "text" [options]
+  --dataset <dir|name>   a BEIR folder, or a name under SHARED_DIR/beir (e.g. scifact)
+  --query <text>         the query; word^2.5 boosts a word, +term^0.5 adds an index term (verbatim)
+  --retriever <name>     ${Object.keys(SEARCH_RETRIEVERS).join(' | ')} (default bm25)
+  --top-k <n>            hits to print (default 10)
+  --analyzer <name>      ${analyzerNames.join(' | ')} (default english)
+  --k1 <n> --b <n>       BM25 parameters (default 0.9, 0.4)
+  --json                 print one JSON object`;
+
+const SNIPPET_CHARS = 70;
+
+interface SearchOptions {
+  dataset: string;
+  query: string;
+  topK: number;
+  analyzer: AnalyzerName;
+  params: Bm25Params;
+  json: boolean;
+}
+
+function numberOption(name: string, text: string | undefined, check: (n: number) => boolean, what: string): number | undefined {
+  if (text === undefined) return undefined;
+  const value = Number(text);
+  if (text.trim() === '' || !Number.isFinite(value) || !check(value)) throw new CliError(`--${name} ${text}: expected ${what}`);
+  return value;
+}
+
+function parseSearchArgs(args: string[]): SearchOptions | undefined {
+  let parsed;
+  try {
+    parsed = parseArgs({ args, options: OPTIONS, allowPositionals: false, strict: true });
+  } catch (error) {
+    throw new CliError(`${error instanceof Error ? error.message : String(error)} (try --help)`);
+  }
+  const values = parsed.values;
+  if (values.help) return undefined;
+  if (values.dataset === undefined) throw new CliError('--dataset <BEIR dir | name> is required (try --help)');
+  if (values.query === undefined) throw new CliError('--query "text" is required (try --help)');
+  if (!Object.hasOwn(SEARCH_RETRIEVERS, values.retriever)) {
+    throw new CliError(`--retriever ${values.retriever}: expected one of ${Object.keys(SEARCH_RETRIEVERS).join(', ')}`);
+  }
+  if (!isAnalyzerName(values.analyzer)) throw new CliError(`--analyzer ${values.analyzer}: expected one of ${analyzerNames.join(', ')}`);
+  return {
+    dataset: values.dataset,
+    query: values.query,
+    topK: numberOption('top-k', values['top-k'], (n) => Number.isInteger(n) && n > 0, 'a positive integer')!,
+    analyzer: values.analyzer,
+    params: {
+      k1: numberOption('k1', values.k1, (n) => n >= 0, 'a number ≥ 0') ?? 0.9,
+      b: numberOption('b', values.b, (n) => n >= 0 && n <= 1, 'a number between 0 and 1') ?? 0.4,
+    },
+    json: values.json,
+  };
+}
+
+/** The title, or the start of the text when there is none, cut to one short line. */
+export function snippet(doc: Pick<Doc, 'title' | 'text'>): string {
+  const text = (doc.title.trim() === '' ? doc.text : doc.title).replace(/\s+/g, ' ').trim();
+  return text.length <= SNIPPET_CHARS ? text : `${text.slice(0, SNIPPET_CHARS - 1)}…`;
+}
+
+/** The parse report as "query line:column: …" lines, in the order of the text. */
+export function syntaxReport(parsed: ParsedQuery): string[] {
+  const lines = [
+    ...parsed.errors.map((e) => ({ at: e, message: `error: ${e.message}` })),
+    ...parsed.notes.map((n) => ({ at: n, message: `note: ${n.message}` })),
+    ...parsed.dropped
+      .filter((d) => d.boosted)
+      .map((d) => ({ at: d, message: `note: "${d.text}" gives no term (the analyzer drops it); its boost is lost` })),
+  ];
+  return lines.sort((x, y) => x.at.offset - y.at.offset).map(({ at, message }) => `query ${at.line}:${at.column}: ${message}`);
+}
+
+export async function searchCommand(args: string[]): Promise<void> {
+  const options = parseSearchArgs(args);
+  if (options === undefined) {
+    process.stdout.write(`${USAGE}\n`);
+    return;
+  }
+  const dir = await resolveDatasetDir(options.dataset);
+  const collection = await loadBeirDir(dir);
+  const analyzer = createAnalyzer(options.analyzer);
+  const index = indexCorpus(collection.docs, analyzer);
+  const parsed = parseWeightedQuery(options.query, analyzer);
+  for (const line of syntaxReport(parsed)) process.stderr.write(`${line}\n`);
+
+  const started = performance.now();
+  const hits = searchBm25(index, { weighted: parsed.terms }, { k: options.topK, params: options.params });
+  const searchMs = performance.now() - started;
+  const clauses = weightQueryTerms(index, { weighted: parsed.terms });
+  const docsById = new Map(collection.docs.map((doc) => [doc.id, doc]));
+  const rows = hits.map((hit, i) => ({ rank: i + 1, docId: hit.docId, score: hit.score, title: snippet(docsById.get(hit.docId)!) }));
+
+  if (options.json) {
+    const report = {
+      dataset: basename(dir),
+      retriever: 'bm25',
+      settings: { ...options.params, analyzer: options.analyzer },
+      query: options.query,
+      parsed: {
+        canonical: formatWeightedQuery(parsed.terms),
+        terms: clauses.map(({ term, boost, df, idf }) => ({ term, weight: boost, df, idf })),
+        dropped: parsed.dropped,
+        errors: parsed.errors,
+        notes: parsed.notes,
+      },
+      hits: rows,
+      search_ms: searchMs,
+    };
+    process.stdout.write(`${JSON.stringify(report)}\n`);
+    return;
+  }
+  const out: string[] = [];
+  out.push(`# ${basename(dir)}: ${collection.docs.length} documents; bm25 (k1 ${options.params.k1}, b ${options.params.b}, analyzer ${options.analyzer})`);
+  out.push(`# query: ${options.query.replace(/\n/g, ' ⏎ ')}`);
+  out.push(`# parsed: ${parsed.terms.length === 0 ? '(no terms)' : formatWeightedQuery(parsed.terms)}`);
+  for (const { term, boost, df, idf } of clauses) {
+    out.push(`#   ${term.padEnd(20)} weight ${String(boost).padEnd(10)} ${df > 0 ? `df ${df}, idf ${idf.toFixed(4)}` : 'not in the index'}`);
+  }
+  const dropped = parsed.dropped.map((d) => d.text);
+  if (dropped.length > 0) out.push(`# dropped: ${dropped.join(' ')}`);
+  out.push('rank\tdoc\tscore\ttitle');
+  for (const row of rows) out.push(`${row.rank}\t${row.docId}\t${row.score.toFixed(4)}\t${row.title}`);
+  if (rows.length === 0) out.push('(no document matches)');
+  process.stdout.write(`${out.join('\n')}\n`);
+}
