@@ -16,6 +16,7 @@
  * The BM25 and dense rankings of a query are memoized (a small LRU), so a BM25 column and a LEDR column with
  * the same BM25 settings search once.
  */
+import type { IndexInfo } from '../../lib/bm25-wasm/bm25-service.ts';
 import type { Bm25Explanation } from '../../lib/bm25/bm25-explain.ts';
 import { convexCombination } from '../../lib/fusion/convex.ts';
 import { lexiconEnhancedDense } from '../../lib/fusion/ledr.ts';
@@ -31,6 +32,9 @@ import type { Hit, Run } from '../../lib/types.ts';
 import type { Bm25Backend, DenseBackend, DenseOpenInfo, DenseProgress, JobSink, RunBackend } from './backends.ts';
 import { plainHits, type QueryInput, type RankResult } from './column-ranking.ts';
 import { PhaseJobs } from './phase-jobs.ts';
+
+/** Queries whose BM25 rankings an evaluation leaves for the next column (SciFact's test split is 300). */
+const BATCH_MEMO_QUERIES = 1_000;
 
 export interface EngineOptions {
   bm25: Bm25Backend;
@@ -164,6 +168,8 @@ function modelName(settings: DenseSettings): string {
 export class RetrievalEngine {
   private readonly resources = new Map<string, Resource>();
   private readonly memo = new Map<string, Promise<unknown>>();
+  /** BM25 rankings of the latest evaluations' queries, by the same keys as `memo` (oldest first). */
+  private readonly batchMemo = new Map<string, Hit[]>();
   private readonly memoSize: number;
   private readonly collectionName: (collectionId: string) => string;
 
@@ -196,6 +202,11 @@ export class RetrievalEngine {
       (needs.bm25 === undefined || ready(this.scope(collectionId) + bm25Part(needs.bm25))) &&
       (needs.dense === undefined || ready(this.scope(collectionId) + densePart(needs.dense)))
     );
+  }
+
+  /** How a BM25 index was opened (built now or loaded, its size and build time). */
+  bm25Info(collectionId: string, settings: Bm25Settings): IndexInfo | undefined {
+    return this.resources.get(this.scope(collectionId) + bm25Part(settings))?.value as IndexInfo | undefined;
   }
 
   /** How a column's dense model was opened (the device after any fallback, cached vectors or not). */
@@ -336,10 +347,37 @@ export class RetrievalEngine {
     return promise;
   }
 
+  private bm25Key(collectionId: string, settings: Bm25Settings, k: number, query: QueryInput): string {
+    return `${this.scope(collectionId)}${bm25Part(settings)}|${settings.k1}|${settings.b}|${k}|${query.id ?? ''}|${query.text}`;
+  }
+
+  /**
+   * BM25 top `depth` of many queries, in one call for those not ranked by a recent evaluation (a LEDR column
+   * evaluated after a BM25 column with the same settings reuses its rankings instead of searching again).
+   */
+  private async bm25Batch(collectionId: string, settings: Bm25Settings, queries: readonly QueryInput[], depth: number): Promise<Hit[][]> {
+    const k = Math.max(depth, RUN_DEPTH);
+    const keys = queries.map((query) => this.bm25Key(collectionId, settings, k, query));
+    const lists = keys.map((key) => this.batchMemo.get(key));
+    const todo = queries.filter((_, i) => lists[i] === undefined);
+    if (todo.length > 0) {
+      const found = await this.options.bm25.search(collectionId, settings.analyzer, todo, { k, k1: settings.k1, b: settings.b });
+      let next = 0;
+      lists.forEach((list, i) => {
+        if (list !== undefined) return;
+        const hits = found[next++] ?? [];
+        lists[i] = hits;
+        this.batchMemo.set(keys[i]!, hits);
+      });
+      while (this.batchMemo.size > BATCH_MEMO_QUERIES) this.batchMemo.delete(this.batchMemo.keys().next().value!);
+    }
+    return lists.map((hits) => (hits!.length > depth ? hits!.slice(0, depth) : hits!));
+  }
+
   /** BM25 top `depth` of one query (at least RUN_DEPTH are fetched, so other depths share the call). */
   private async bm25Hits(collectionId: string, settings: Bm25Settings, query: QueryInput, depth: number): Promise<Hit[]> {
     const k = Math.max(depth, RUN_DEPTH);
-    const key = `${this.scope(collectionId)}${bm25Part(settings)}|${settings.k1}|${settings.b}|${k}|${query.id ?? ''}|${query.text}`;
+    const key = this.bm25Key(collectionId, settings, k, query);
     const hits = await this.remember(key, async () => {
       const [result] = await this.options.bm25.search(collectionId, settings.analyzer, [query], { k, k1: settings.k1, b: settings.b });
       return result ?? [];
@@ -477,8 +515,7 @@ export class RetrievalEngine {
       return queries.map((query) => run.get(query.id)?.slice(0, depth));
     }
     const texts = queries.map((query) => query.text);
-    const bm25 = (settings: Bm25Settings, k: number) =>
-      this.options.bm25.search(collectionId, settings.analyzer, queries, { k, k1: settings.k1, b: settings.b });
+    const bm25 = (settings: Bm25Settings, k: number) => this.bm25Batch(collectionId, settings, queries, k);
     const dense = (settings: DenseSettings, k: number) => this.options.dense.search(collectionId, settings, texts, k);
     switch (retriever.kind) {
       case 'bm25':

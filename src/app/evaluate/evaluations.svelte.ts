@@ -17,7 +17,7 @@ import { runOfRow, trecTextOfRow } from '../../lib/storage/run-rows.ts';
 import type { Qrels, Query, Run } from '../../lib/types.ts';
 import { engine, rankQueriesWithJob } from '../engine/engine.ts';
 import { notices } from '../shell/notices.svelte.ts';
-import { bm25Efficiency, bm25IndexRow, denseEfficiency } from './efficiency-probe.ts';
+import { bm25Efficiency, denseEfficiency } from './efficiency-probe.ts';
 import {
   deleteEvaluations,
   evaluationKey,
@@ -86,8 +86,6 @@ function coversJudgments(report: RunReport, qrels: Qrels): boolean {
   return report.qids.length === qrels.size && report.qids.every((qid) => qrels.has(qid));
 }
 
-/** When this page began loading, as epoch ms: indexes written after it were built in this session. */
-const PAGE_STARTED_AT = performance.timeOrigin;
 
 class Evaluations {
   scope = $state.raw<EvaluationScope | null>(null);
@@ -285,7 +283,7 @@ class Evaluations {
       prepareMs,
       latency: summarizeLatency(timesFromProgress(marks)),
       queriesPerCall,
-      ...(await this.#indexCosts(scope, retriever)),
+      ...this.#indexCosts(scope, retriever),
     };
 
     report('saving', '', total);
@@ -310,12 +308,12 @@ class Evaluations {
     return { key, retriever, tag, report: runReport, queries: total, missing, efficiency, createdAt, fromStorage: false };
   }
 
-  async #indexCosts(scope: EvaluationScope, retriever: RetrieverConfig): Promise<Pick<EfficiencyRecord, 'bm25' | 'dense'>> {
+  #indexCosts(scope: EvaluationScope, retriever: RetrieverConfig): Pick<EfficiencyRecord, 'bm25' | 'dense'> {
     const opened = preparedSettings(retriever);
     const costs: Pick<EfficiencyRecord, 'bm25' | 'dense'> = {};
     if (opened.bm25) {
-      const row = await bm25IndexRow(database(), scope.collectionId, scope.collectionVersion, opened.bm25.analyzer);
-      if (row !== undefined) costs.bm25 = bm25Efficiency(row, opened.bm25.analyzer, PAGE_STARTED_AT);
+      const info = engine.bm25Info(scope.collectionId, opened.bm25);
+      if (info !== undefined) costs.bm25 = bm25Efficiency(info, opened.bm25.analyzer);
     }
     if (opened.dense) {
       const info = engine.denseInfo(scope.collectionId, opened.dense);

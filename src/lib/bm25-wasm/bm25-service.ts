@@ -69,6 +69,8 @@ export interface IndexInfo {
   memoryBytes: number;
   /** Time of the original build (for a stored index: when it was built). */
   buildMs: number;
+  /** When it was built (epoch ms). */
+  builtAt: number;
   /** Time to load it now (stored) or to build and save it (built). */
   openMs: number;
 }
@@ -183,6 +185,7 @@ export class Bm25Service {
           source: 'stored',
           storedBytes: found.row.bytes,
           buildMs: found.row.buildMs,
+          builtAt: found.row.createdAt,
           openMs: performance.now() - started,
         });
       } catch (error) {
@@ -222,6 +225,7 @@ export class Bm25Service {
           ...(rebuildReason === undefined ? {} : { rebuildReason }),
           storedBytes: data.byteLength,
           buildMs,
+          builtAt: Date.now(),
           openMs: performance.now() - started,
         });
       },
@@ -294,7 +298,7 @@ export class Bm25Service {
     collectionId: string,
     index: Bm25WasmIndex,
     settings: Bm25IndexSettings,
-    about: Pick<IndexInfo, 'source' | 'rebuildReason' | 'storedBytes' | 'buildMs' | 'openMs'>,
+    about: Pick<IndexInfo, 'source' | 'rebuildReason' | 'storedBytes' | 'buildMs' | 'builtAt' | 'openMs'>,
   ): IndexInfo {
     const info: IndexInfo = {
       collectionId,

@@ -86,6 +86,7 @@ export class FakeBm25 implements Bm25Backend {
       collectionId,
       settings: { analyzer, field: 'title+text', collection: { docCount: this.docs.length, createdAt: 1 } },
       source: stored ? 'stored' : 'built',
+      builtAt: 1,
       numDocs: this.docs.length,
       numTerms: index.terms.length,
       numPostings: 0,

@@ -246,6 +246,21 @@ describe('RetrievalEngine: many queries', () => {
     expect(bm25.searches).toHaveLength(2);
   });
 
+  it('a LEDR column evaluated after a BM25 column with the same settings reuses its rankings (no second search)', async () => {
+    const { bm25, engine } = setup();
+    const bm25Run = await engine.rankQueries(C, defaultRetriever('bm25'), queries, { chunkSize: 50 });
+    expect(bm25.searches).toHaveLength(2);
+    const ledrRun = await engine.rankQueries(C, defaultRetriever('ledr'), queries, { chunkSize: 50 });
+    expect(bm25.searches).toHaveLength(2);
+    const fresh = setup();
+    expect(ledrRun.run).toEqual((await fresh.engine.rankQueries(C, defaultRetriever('ledr'), queries, { chunkSize: 50 })).run);
+    expect(fresh.bm25.searches).toHaveLength(2);
+    // Other settings search again.
+    await engine.rankQueries(C, bm25With(1.2, 0.75), queries, { chunkSize: 50 });
+    expect(bm25.searches).toHaveLength(4);
+    expect(bm25Run.run.size).toBe(70);
+  });
+
   it('lists the queries an imported run lacks', async () => {
     const { runs, engine } = setup();
     runs.runs.set(`${C}|r`, new Map([['q1', [{ docId: DOCS[0]!.id, score: 1 }]]]));

@@ -1,6 +1,6 @@
 import 'fake-indexeddb/auto';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { bm25Efficiency, bm25IndexRow, denseEfficiency } from '../../../src/app/evaluate/efficiency-probe.ts';
+import { bm25Efficiency, denseEfficiency } from '../../../src/app/evaluate/efficiency-probe.ts';
 import {
   deleteEvaluations,
   evaluationKey,
@@ -13,7 +13,6 @@ import {
 import { summarizeLatency } from '../../../src/app/evaluate/latency.ts';
 import { defaultRetriever, settingsKey, type RetrieverConfig } from '../../../src/lib/retrievers/config.ts';
 import { PlaygroundDatabase } from '../../../src/lib/storage/db.ts';
-import { saveIndex } from '../../../src/lib/storage/index-store.ts';
 
 let db: PlaygroundDatabase;
 let counter = 0;
@@ -89,16 +88,22 @@ function never(): never {
 
 describe('efficiency probe', () => {
 
-  it('finds the BM25 index row of the analyzer built on this import, and says whether this page session built it', async () => {
-    const settings = (analyzer: string, createdAt: number) => ({ analyzer, field: 'title+text', collection: { docCount: 3, createdAt } });
-    await saveIndex(db, { collectionId: 'c', kind: 'bm25', version: 1, settings: settings('english', 100) }, new ArrayBuffer(40), 12.5);
-    await saveIndex(db, { collectionId: 'c', kind: 'bm25', version: 1, settings: settings('standard', 100) }, new ArrayBuffer(8), 3);
-    await saveIndex(db, { collectionId: 'c', kind: 'bm25', version: 1, settings: settings('english', 99) }, new ArrayBuffer(16), 5);
-    const row = await bm25IndexRow(db, 'c', 100, 'english');
-    expect(row?.bytes).toBe(40);
-    expect(await bm25IndexRow(db, 'c', 100, 'simple')).toBeUndefined();
-    expect(bm25Efficiency(row!, 'english', row!.createdAt + 1)).toMatchObject({ source: 'stored', buildMs: 12.5, bytes: 40 });
-    expect(bm25Efficiency(row!, 'english', row!.createdAt).source).toBe('built');
+  it('reports a BM25 index as the engine opened it: built now or loaded from storage, with size and build time', () => {
+    const info = (source: 'stored' | 'built') => ({
+      collectionId: 'c',
+      settings: { analyzer: 'english' as const, field: 'title+text' as const, collection: { docCount: 3, createdAt: 100 } },
+      source,
+      numDocs: 3,
+      numTerms: 9,
+      numPostings: 12,
+      storedBytes: 40,
+      memoryBytes: 64,
+      buildMs: 12.5,
+      builtAt: 1_700_000_000_000,
+      openMs: 2,
+    });
+    expect(bm25Efficiency(info('stored'), 'english')).toEqual({ analyzer: 'english', source: 'stored', buildMs: 12.5, bytes: 40, builtAt: 1_700_000_000_000 });
+    expect(bm25Efficiency(info('built'), 'english').source).toBe('built');
   });
 
   it('reports dense vectors as float32 bytes, embedded or from storage', () => {
