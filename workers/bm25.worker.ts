@@ -20,6 +20,8 @@ const service = new Bm25Service({ db: database(), loadKernel: () => fetchBm25Ker
 const api = {
   /** Answers as soon as the worker's event loop is free (the page's liveness check). */
   ping: () => true,
+  /** Compiles the kernel now, so the first index opens without waiting for it. */
+  warm: () => service.warm(),
   openIndex: (request: OpenIndexRequest, onProgress?: (progress: IndexProgress) => void) => service.openIndex(request, onProgress),
   cancel: () => service.cancel(),
   info: (collectionId: string) => service.info(collectionId),

@@ -20,6 +20,8 @@ export interface Bm25SearchParams extends Bm25Params {
 export interface Bm25Backend {
   /** Loads the stored index or builds (and stores) it. Rejects with an AbortError when `signal` aborts. */
   open(collectionId: string, analyzer: AnalyzerName, onProgress: (progress: IndexProgress) => void, signal: AbortSignal): Promise<IndexInfo>;
+  /** Starts the analyzer's worker and its WebAssembly kernel ahead of any collection (first-visit speed). */
+  warm(analyzer: AnalyzerName): void;
   /** Top-k hits of each query, in the order given (the index must be open). */
   search(collectionId: string, analyzer: AnalyzerName, queries: readonly QueryInput[], params: Bm25SearchParams): Promise<Hit[][]>;
   /** Lucene's explanation of one document's score, term by term. */
@@ -54,6 +56,8 @@ export interface DenseOpenInfo {
 export interface DenseBackend {
   /** Loads the model, the corpus vectors (cache or embedding) and, for HNSW search, the graph. */
   open(collectionId: string, settings: DenseSettings, onProgress: (progress: DenseProgress) => void, signal: AbortSignal): Promise<DenseOpenInfo>;
+  /** Starts the model's worker and loads the model ahead of any collection (first-visit speed); failures show on open. */
+  warm(settings: DenseSettings): void;
   /** Top-k documents of each query text by the model's similarity (exact or HNSW as `settings.search`). */
   search(collectionId: string, settings: DenseSettings, texts: readonly string[], k: number): Promise<Hit[][]>;
   /** Similarity of each query text to each of its candidate documents (aligned with `candidates[i]`; unknown ids give NaN). */

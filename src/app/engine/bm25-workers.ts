@@ -87,6 +87,10 @@ export class Bm25Workers implements Bm25Backend {
     }
   }
 
+  warm(analyzer: AnalyzerName): void {
+    void this.call(analyzer, (api) => api.warm()).catch(() => undefined);
+  }
+
   /**
    * Every query in one worker call; the hits come back as typed arrays (transferred, not cloned) and are
    * named here with the index's document ids, fetched once per opened index.

@@ -146,6 +146,10 @@ export class DenseWorkers implements DenseBackend {
     return worker;
   }
 
+  warm(settings: DenseSettings): void {
+    this.worker(settings, () => {}).catch(() => undefined);
+  }
+
   async open(collectionId: string, settings: DenseSettings, onProgress: (progress: DenseProgress) => void, signal: AbortSignal): Promise<DenseOpenInfo> {
     const request: DenseCorpusRequest = { collectionId, search: settings.search, hnsw: { ...settings.hnsw } };
     this.tables.delete(`${workerKey(settings)}|${collectionId}`);

@@ -204,6 +204,18 @@ export class RetrievalEngine {
     );
   }
 
+  /**
+   * Starts the workers, kernels and models these columns will need, before a collection is ready (the
+   * first visit imports the starter collection meanwhile). Errors surface when a column prepares.
+   */
+  warm(retrievers: readonly RetrieverConfig[]): void {
+    for (const retriever of retrievers) {
+      const { bm25, dense } = preparedSettings(retriever);
+      if (bm25 !== undefined) this.options.bm25.warm(bm25.analyzer);
+      if (dense !== undefined) this.options.dense.warm(dense);
+    }
+  }
+
   /** How a BM25 index was opened (built now or loaded, its size and build time). */
   bm25Info(collectionId: string, settings: Bm25Settings): IndexInfo | undefined {
     return this.resources.get(this.scope(collectionId) + bm25Part(settings))?.value as IndexInfo | undefined;

@@ -143,6 +143,11 @@ export class Bm25Service {
     this.locks = options.locks === null ? undefined : (options.locks ?? defaultLocks());
   }
 
+  /** Fetches and compiles the kernel ahead of the first index. */
+  async warm(): Promise<void> {
+    await this.module();
+  }
+
   private module(): Promise<WebAssembly.Module> {
     this.kernel ??= this.loadKernel();
     return this.kernel;

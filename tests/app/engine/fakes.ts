@@ -61,6 +61,12 @@ function abortable(gate: Gate | undefined, signal: AbortSignal): Promise<void> {
 
 export class FakeBm25 implements Bm25Backend {
   opens: Array<{ collectionId: string; analyzer: AnalyzerName }> = [];
+  warmed: AnalyzerName[] = [];
+
+  warm(analyzer: AnalyzerName): void {
+    this.warmed.push(analyzer);
+  }
+
   searches: Array<{ queries: readonly QueryInput[]; params: Bm25SearchParams }> = [];
   /** Collections whose index is "stored": open only loads it. */
   stored = new Set<string>();
@@ -142,6 +148,12 @@ export function trigramVector(text: string): Float32Array {
 
 export class FakeDense implements DenseBackend {
   opens: Array<{ collectionId: string; settings: DenseSettings }> = [];
+  warmed: DenseSettings[] = [];
+
+  warm(settings: DenseSettings): void {
+    this.warmed.push(settings);
+  }
+
   searches = 0;
   scores = 0;
   gate: Gate | undefined;
