@@ -1,6 +1,6 @@
 /**
  * `eval`: index a BEIR dataset, run every judged query of a split with one retriever and print the
- * trec_eval `-c` measures the BEIR and Pyserini tables report.
+ * trec_eval `-c` measures the BEIR and Pyserini tables report, and judged@10.
  *
  *   npm run -s cli -- eval --dataset <BEIR dir> --split test --retriever bm25 [--k1 0.9 --b 0.4]
  *       [--top-k 1000] [--run-out <file>] [--json]
@@ -19,8 +19,11 @@ import { CliError } from './cli-error.ts';
 import { loadBeirDir } from './dataset.ts';
 import { retrieve, RETRIEVERS, type RetrieverName, type RetrieverSettings } from './retrievers.ts';
 
-/** The trec_eval measures of BEIR's and Pyserini's tables, in this order. */
-export const EVAL_MEASURES = ['ndcg_cut.10', 'recall.100', 'map_cut.100', 'recip_rank', 'P.10'] as const;
+/**
+ * The trec_eval measures of BEIR's and Pyserini's tables, and judged@10 (Pyserini's `judged.10`: how much
+ * of each top 10 the qrels judge, so a reader sees how far the other figures rest on judgments).
+ */
+export const EVAL_MEASURES = ['ndcg_cut.10', 'recall.100', 'map_cut.100', 'recip_rank', 'P.10', 'judged.10'] as const;
 
 const OPTIONS = {
   dataset: { type: 'string' },

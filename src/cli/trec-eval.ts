@@ -32,7 +32,7 @@ const usage = `usage: npm run -s cli -- trec-eval [-q] [-c] [-n] [-J] [-l N] [-M
   -N N      number of documents in the collection (for utility; default 0)
   -Z file   print z-scores against the 'qid measure mean stddev' lines of file
   -R F      relevance file format: qrels (default) or qrels_jg; -T trec_results: the only results format
-  -m M      measure, e.g. -m ndcg_cut.10 -mP.5,10 -m recall.100 -m all_trec -m set (default: official)
+  -m M      measure, e.g. -m ndcg_cut.10 -mP.5,10 -m recall.100 -m judged.10 -m all_trec -m set (default: official)
   --json    print one JSON object instead of trec_eval's text
 supported measures: ${MEASURE_FAMILIES.join(' ')}
 nicknames: official all_trec set qrels_jg

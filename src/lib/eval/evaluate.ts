@@ -5,6 +5,7 @@ import { cappedRecallAt, holeAt } from './beir-measures.ts';
 import { bpref, inferredAveragePrecision } from './bpref.ts';
 import { binaryG, gainG, ndcgRel, rNdcg } from './gain-measures.ts';
 import { elevenPointAverage, interpolatedPrecisionAt, precisionAtRMultiples } from './interpolated-precision.ts';
+import { judgedAt } from './judged.ts';
 import { judgedOnly, judgeRanking, type JudgedRanking } from './judged-ranking.ts';
 import { MeasureError, measureDefinition, measureNames, resolveMeasures, type MeasureFamily, type MeasureSpec } from './measure-spec.ts';
 import { ndcg, ndcgAt } from './ndcg.ts';
@@ -308,6 +309,8 @@ function computeMeasure(spec: MeasureSpec, judged: JudgedRanking, docIds: readon
       return cappedRecallAt(judged, cutoffs);
     case 'Hole':
       return holeAt(docIds, context.annotated, cutoffs);
+    case 'judged':
+      return judgedAt(judged, cutoffs);
     default:
       throw new Error(`no kernel for measure '${spec.family}'`);
   }

@@ -3,7 +3,7 @@ import type { GainParam } from './ndcg.ts';
 
 /**
  * Measure names as trec_eval 9.0.8 spells them on its command line (`-m name[.params]`, trec_eval.c
- * `mark_measure`, meas_init.c), plus BEIR's `R_cap` and `Hole`. {@link MEASURE_DEFINITIONS} is the one
+ * `mark_measure`, meas_init.c), plus BEIR's `R_cap` and `Hole` and Pyserini's `judged` (`-m judged.10`). {@link MEASURE_DEFINITIONS} is the one
  * table of measures: their output order (measures.c `te_trec_measures`), the kind of parameters each takes,
  * how its value is printed and how it is summarized. Adding a measure is one row here and one kernel in
  * evaluate.ts. Parameter forms (meas_init.c):
@@ -62,7 +62,9 @@ const count = (name: string, summary: SummaryKind = 'sum'): MeasureDefinition =>
 
 /**
  * Every supported measure, in trec_eval 9.0.8's output order (measures.c; its preference measures, which
- * would sit between num_nonrel_judged_ret and map_avgjg, are not implemented), BEIR's two last.
+ * would sit between num_nonrel_judged_ret and map_avgjg, are not implemented), then BEIR's two, then
+ * Pyserini's `judged` (judged.ts; Pyserini also prints it after trec_eval's lines). No nickname includes the
+ * three, so `-m all_trec` and the others print exactly trec_eval's lines.
  */
 export const MEASURE_DEFINITIONS: readonly MeasureDefinition[] = [
   { name: 'runid', params: 'none', value: 'text', perQuery: false, summary: 'none', input: 'any' },
@@ -104,6 +106,7 @@ export const MEASURE_DEFINITIONS: readonly MeasureDefinition[] = [
   { ...mean('Rprec_mult_avgjg', 'fractions', [0.2, 0.4, 0.6, 0.8, 1, 1.2, 1.4, 1.6, 1.8, 2]), input: 'qrels_jg' },
   mean('R_cap', 'cutoffs', BEIR_CUTOFFS),
   mean('Hole', 'cutoffs', BEIR_CUTOFFS),
+  mean('judged', 'cutoffs', [10]),
 ];
 
 export type MeasureFamily = string;
