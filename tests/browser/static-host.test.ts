@@ -98,3 +98,28 @@ test('an ONNX model runs on single-threaded WASM under the sub-path, and its col
   expect(warnings).toEqual([]);
   expect(errors).toEqual([]);
 });
+
+test('Evaluate, Datasets and the diagnostics page work under the sub-path too', async () => {
+  const { page, errors } = session;
+  const before = requested.length;
+  await page.goto(`${server.url}?view=explore&collection=starter`);
+  await settled(page);
+  const views = page.getByRole('navigation', { name: 'Views' });
+  await views.getByRole('button', { name: 'Evaluate' }).click();
+  await page.getByRole('button', { name: 'Run evaluation (3 columns)' }).click();
+  await page.waitForFunction(() => document.querySelectorAll('[data-testid="metrics-table"] tr[data-status="fresh"]').length === 3, undefined, { timeout: 120_000 });
+  for (let position = 1; position <= 3; position++) {
+    const figures = await page.locator(`[data-testid="metrics-table"] tr[data-column="${position}"] td.value .figure`).allTextContents();
+    expect(figures[0]).toMatch(/^[01]\.\d{4}$/);
+  }
+  await screenshot(page, 'static-host-evaluate');
+  await views.getByRole('button', { name: 'Datasets' }).click();
+  await page.locator('tr[data-collection="starter"]').waitFor();
+  // The diagnostics page (a second entry of the build) probes the devices: not isolated, so WASM has 1 thread.
+  await page.goto(`${server.url}diagnostics.html`);
+  await expect.poll(() => page.locator('#probe').textContent(), { timeout: 60_000 }).toMatch(/cross-origin isolated \(WASM threads\)\s*no/);
+  await screenshot(page, 'static-host-diagnostics');
+  expect(outside(requested.slice(before))).toEqual([]);
+  expect(server.requests.filter((r) => r.status !== 200)).toEqual([]);
+  expect(errors).toEqual([]);
+});
