@@ -128,6 +128,8 @@ function roleFromContent(format: ImportFormat, head: string | undefined): { role
   const fields = line.split(format === 'csv' ? /[,;]/ : '\t').map((field) => field.trim().toLowerCase().replace(/^"|"$/g, ''));
   const kind = format === 'csv' ? 'comma' : 'tab';
   if (fields.includes('title')) return { role: 'corpus', note: `${kind}-separated columns with "title": documents` };
+  const textField = fields.find((field) => DOCUMENT_TEXT_FIELDS.includes(field));
+  if (textField !== undefined) return { role: 'corpus', note: `${kind}-separated columns with "${textField}": documents` };
   const numericLast = /^[+-]?\d+(\.\d*)?$/.test(fields[2] ?? '');
   if (fields.length === 3 && (numericLast || /^(query-id|query_id|qid)$/.test(fields[0] ?? ''))) {
     return { role: 'qrels', note: `3 ${kind}-separated columns: judgments` };

@@ -118,7 +118,9 @@ function corpusFileDocuments(file: ImportFile, log: ParseLog, options: RecordsOp
   if (file.format === 'text' || file.format === 'markdown') return textFileDocuments(file, log, options, firsts);
   const parse = file.format === 'json' ? parseJsonCollection : parseCorpus;
   return readFile(file, log, options, (source, parseOptions) => {
-    const corpusOptions: CorpusParseOptions = { ...parseOptions, firsts, ...(file.fields === undefined ? {} : { fields: file.fields }) };
+    // Tables are turned into BEIR lines with the mapping already applied (tabular.ts); JSON is read with it.
+    const fields = file.format === 'jsonl' || file.format === 'json' ? file.fields : undefined;
+    const corpusOptions: CorpusParseOptions = { ...parseOptions, firsts, ...(fields === undefined ? {} : { fields }) };
     return parse(source, corpusOptions);
   });
 }
