@@ -22,7 +22,7 @@ beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'rp-formats-'));
   session = await launch();
   await session.page.goto(appUrl);
-  await expect.poll(() => session.page.getByLabel('Collection').inputValue(), { timeout: 60_000 }).toBe('starter');
+  await session.page.waitForFunction(() => (document.querySelector('#collection-picker') as HTMLSelectElement | null)?.value === 'starter', null, { timeout: 60_000 });
 });
 
 afterAll(async () => {
