@@ -59,7 +59,9 @@ describe('Pyserini JSON collections', () => {
   });
 
   test('a .json file holding an array', async () => {
-    const { outcome, db } = await importAll(inputsOf({ 'docs.json': '[\n  {"id": "a", "contents": "alpha"},\n  {"id": "b", "contents": "beta"}\n]\n' }));
+    const { inspection, outcome, db } = await importAll(inputsOf({ 'wiki-sample.json': '[\n  {"id": "a", "contents": "alpha"},\n  {"id": "b", "contents": "beta"}\n]\n' }));
+    expect(inspection.files[0]!.note).toBe('a JSON array of objects with "id" and "contents": documents');
+    expect(inspection.fields?.mapping).toEqual({ id: 'id', text: 'contents', title: null });
     expect(outcome.status).toBe('done');
     expect((await storedDocs(db)).map((doc) => doc.id)).toEqual(['a', 'b']);
   });
