@@ -107,7 +107,8 @@ describe('Bo1 as Terrier computes it', () => {
     expect(result.expanded.map((t) => t.term)).toEqual(['solar', 'energi']);
     expect(result.expanded[0]!.weight).toBe(2);
     expect(result.expanded[1]!.weight).toBeCloseTo(0.8556171, 6);
-    // The expansion brings in d3 (energy) but not d4 (storage weighed 0) or d5.
-    expect(result.hits.map((h) => h.docId)).toEqual(['d1', 'd2', 'd3']);
+    // d1 and d2 both hold solar and energi; d2 is shorter, so it leads. The expansion brings in d3 (energy)
+    // but not d4 (storage weighed 0) or d5.
+    expect(result.hits.map((h) => h.docId)).toEqual(['d2', 'd1', 'd3']);
   });
 });
