@@ -33,10 +33,15 @@ export interface FeedbackIndex {
  */
 export function bm25FeedbackIndex(index: Bm25Index, options: Omit<Bm25SearchOptions, 'k'> & { queryId?: string } = {}): FeedbackIndex {
   const { queryId, ...searchOptions } = options;
+  return feedbackIndexOf(index, (query, k) => searchBm25(index, { id: queryId, weighted: query }, { ...searchOptions, k }));
+}
+
+/** A `FeedbackIndex` whose statistics and term vectors come from `index` and whose searches from `search`. */
+export function feedbackIndexOf(index: Bm25Index, search: FeedbackIndex['search']): FeedbackIndex {
   return {
     numDocs: index.docIds.length,
     numTokens: index.sumTotalTermFreq,
-    search: (query, k) => searchBm25(index, { id: queryId, weighted: query }, { ...searchOptions, k }),
+    search,
     termVector(docId) {
       const doc = docOrdinal(index, docId);
       return doc < 0 ? undefined : docTermVector(index, doc);
