@@ -9,8 +9,8 @@ import { readFile } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Analyzer } from '../lib/analysis/analyzer.ts';
-import { analyzerNames, createAnalyzer, isAnalyzerName, type AnalyzerName } from '../lib/analysis/analyzers.ts';
-import { WORDPIECE_ANALYZER_NAME, wordPieceAnalyzer } from '../lib/analysis/wordpiece-analyzer.ts';
+import { analyzerNames, createAnalyzer, isAnalyzerName, loadableAnalyzers, type AnalyzerName } from '../lib/analysis/analyzers.ts';
+import { WORDPIECE_ANALYZER_NAME } from '../lib/analysis/wordpiece-analyzer.ts';
 import { CliError } from './cli-error.ts';
 import { sharedDir } from './dataset.ts';
 
@@ -29,7 +29,7 @@ export function wordPieceVocabCandidates(): string[] {
   const fromEnv = process.env.RP_WORDPIECE_VOCAB;
   if (fromEnv !== undefined && fromEnv !== '') return [resolve(fromEnv)];
   return [
-    join(repoRoot, 'public', 'models', 'local', 'tiny-bert', 'vocab.txt'),
+    join(repoRoot, 'public', ...loadableAnalyzers.wordpiece.file.split('/')),
     join(sharedDir(), 'tokenizers', 'all-MiniLM-L6-v2', 'vocab.txt'),
   ];
 }
@@ -42,5 +42,5 @@ export async function loadAnalyzer(name: CliAnalyzerName): Promise<Analyzer> {
   if (path === undefined) {
     throw new CliError(`--analyzer wordpiece needs a BERT vocab.txt: none of ${candidates.join(', ')} exists (run npm run models, or set RP_WORDPIECE_VOCAB)`);
   }
-  return wordPieceAnalyzer(await readFile(path, 'utf8'));
+  return loadableAnalyzers.wordpiece.create(await readFile(path, 'utf8'));
 }

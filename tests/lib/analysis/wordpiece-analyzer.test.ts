@@ -8,8 +8,10 @@ import { BertTokenizer } from '@huggingface/transformers';
 import { describe, expect, it } from 'vitest';
 import { loadBeirDir } from '../../../src/cli/dataset.ts';
 import { indexedText } from '../../../src/lib/bm25/bm25-corpus.ts';
+import { loadableAnalyzers } from '../../../src/lib/analysis/analyzers.ts';
 import { parseVocab, wordPieceAnalyzer } from '../../../src/lib/analysis/wordpiece-analyzer.ts';
-import { shared } from '../../shared-dir.ts';
+import { ensureModels } from '../dense/models-fixture.ts';
+import { repoRoot, shared } from '../../shared-dir.ts';
 
 const TINY_VOCAB = ['[PAD]', '[UNK]', 'un', '##aff', '##able', 'aff', 'cafe', 'run', '##ning', ',', '!', '北'].join('\n') + '\n';
 
@@ -72,4 +74,16 @@ describe('wordpiece analyzer against transformers.js BertTokenizer (all-MiniLM-L
     expect(tokens).toBeGreaterThan(1_000_000);
     expect({ differing, firstDifference }).toEqual({ differing: 0, firstDifference: '' });
   }, 300_000);
+});
+
+describe('the wordpiece entry of the loadable analyzers', () => {
+  it('names a vocabulary file the app serves (built by npm run models) and builds the analyzer from it', () => {
+    ensureModels('tiny-bert');
+    const info = loadableAnalyzers.wordpiece;
+    const vocab = readFileSync(`${repoRoot}/public/${info.file}`, 'utf8');
+    expect(parseVocab(vocab)).toHaveLength(30522);
+    const analyzer = info.create(vocab);
+    expect(analyzer.name).toBe('wordpiece');
+    expect(analyzer.analyze('MicroRNA-33b, naïve')).toEqual(['micro', '##rna', '-', '33', '##b', ',', 'naive']);
+  });
 });
