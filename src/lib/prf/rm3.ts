@@ -18,12 +18,12 @@
  *      weight (Lucene `BoostQuery(TermQuery(t), weight)`), top k.
  * Defaults are Anserini's and Pyserini's: fbTerms 10, fbDocs 10, originalQueryWeight 0.5.
  *
+ * Ties: Anserini cuts a vector to its heaviest terms by a stable sort of its fastutil hash map's
+ * iteration order, so among terms of equal weight (in a document vector, every term of the same frequency;
+ * in the model, terms of one document with equal frequency) the ones kept depend on string hash codes and
+ * table sizes. That order is reproduced (java-hash-order.ts), as are the orders of the double sums.
+ *
  * Remaining differences from Anserini (also in the README):
- *   - Ties. Anserini cuts a vector to its heaviest terms by a stable sort of a fastutil hash map's
- *     iteration order, so among terms of equal weight (in a document vector, every term of the same
- *     frequency; in the model, terms from one document with equal frequency) the kept ones depend on
- *     string hash codes and table sizes. Here ties are broken by term (code-unit order). Which of the
- *     tied terms enter the query can therefore differ, and with it the second pass.
  *   - The first pass drops the document whose id equals the query id before feedback, when the search
  *     options say so; Pyserini's `--remove-query` drops it only from the output, after RM3. This matters
  *     only where queries are also documents (ArguAna, Quora).
@@ -34,6 +34,7 @@
  */
 import { mergeQueryTermWeights, type QueryTermWeight } from '../bm25/bm25-query.ts';
 import type { FeedbackIndex, TermFreq } from './feedback-index.ts';
+import { FastutilFloatMap, javaHashSetOrder } from './java-hash-order.ts';
 import { byWeightThenTerm, checkCount, type PrfResult } from './prf-result.ts';
 
 const f32 = Math.fround;
@@ -57,31 +58,42 @@ export interface Rm3Options extends Partial<Rm3Params> {
   k?: number;
 }
 
-/** A term → float weight vector (Anserini's `FeatureVector`), insertion order kept. */
-type Vector = Map<string, number>;
+/**
+ * A term → float weight vector: Anserini's `FeatureVector`, whose map is a fastutil
+ * `Object2FloatOpenHashMap`; its iteration order decides ties (java-hash-order.ts).
+ */
+type Vector = FastutilFloatMap;
 
 const ENGLISH_TERM = /^[a-z0-9]+$/;
 const MAX_DF_RATIO = f32(0.1);
 const MIN_NORM = f32(0.001);
 
-/** The heaviest `k` entries (ties by term), as `FeatureVector.pruneToSize`. */
+/**
+ * `FeatureVector.pruneToSize(k)`: a stable sort of the entries, heaviest first, in the map's iteration
+ * order, put into a new map until it holds k (so k = 0 still keeps one entry, as in Java).
+ */
 function pruneToSize(vector: Vector, k: number): Vector {
-  const entries = [...vector].map(([term, weight]) => ({ term, weight }));
-  entries.sort(byWeightThenTerm);
-  return new Map(entries.slice(0, k).map(({ term, weight }) => [term, weight]));
+  const entries = vector.entries().sort((a, b) => b[1] - a[1]);
+  const pruned = new FastutilFloatMap();
+  for (const [term, weight] of entries) {
+    pruned.set(term, weight);
+    if (pruned.size >= k) break;
+  }
+  return pruned;
 }
 
-/** Σ |weight| in double, as `computeL1Norm`. */
+/** Σ |weight| in double, in iteration order, as `computeL1Norm`. */
 function l1Norm(vector: Vector): number {
   let norm = 0;
-  for (const weight of vector.values()) norm += Math.abs(weight);
+  for (const [, weight] of vector.entries()) norm += Math.abs(weight);
   return norm;
 }
 
 /** Every weight divided by the L1 norm (double), rounded to float, as `scaleToUnitL1Norm`. */
 function scaleToUnitL1Norm(vector: Vector): Vector {
   const norm = l1Norm(vector);
-  return new Map([...vector].map(([term, weight]) => [term, f32(weight / norm)]));
+  for (const [term, weight] of vector.entries()) vector.set(term, f32(weight / norm));
+  return vector;
 }
 
 /** Does a document's term take part in feedback (`Rm3Reranker.createdFeatureVector`)? */
@@ -90,27 +102,50 @@ function isFeedbackTerm(term: string, index: FeedbackIndex, filterTerms: boolean
   return !(f32(index.docFreq(term) / index.numDocs) > MAX_DF_RATIO);
 }
 
-/** A feedback document's vector: its filtered terms weighted by frequency, cut to the `fbTerms` heaviest. */
-export function rm3DocVector(index: FeedbackIndex, terms: readonly TermFreq[], params: Pick<Rm3Params, 'fbTerms' | 'filterTerms'>): Vector {
-  const vector: Vector = new Map();
-  for (const { term, tf } of terms) if (isFeedbackTerm(term, index, params.filterTerms)) vector.set(term, f32(tf));
+/** Code-point order, which is the UTF-8 byte order of Lucene's `TermsEnum`. */
+function compareCodePoints(a: string, b: string): number {
+  const x = [...a];
+  const y = [...b];
+  for (let i = 0; i < Math.min(x.length, y.length); i++) {
+    const d = x[i]!.codePointAt(0)! - y[i]!.codePointAt(0)!;
+    if (d !== 0) return d;
+  }
+  return x.length - y.length;
+}
+
+/**
+ * A feedback document's vector: its filtered terms weighted by frequency, added in the term vector's
+ * (byte) order, then cut to the `fbTerms` heaviest. Returns the vector in Anserini's iteration order.
+ */
+export function rm3DocVector(index: FeedbackIndex, terms: readonly TermFreq[], params: Pick<Rm3Params, 'fbTerms' | 'filterTerms'>): Map<string, number> {
+  return new Map(rm3DocFeatures(index, terms, params).entries());
+}
+
+/** A document's terms that take part in feedback, in the byte order of Lucene's term vector. */
+export function rm3FeedbackTerms(index: FeedbackIndex, terms: readonly TermFreq[], filterTerms: boolean): TermFreq[] {
+  return terms.filter(({ term }) => isFeedbackTerm(term, index, filterTerms)).sort((a, b) => compareCodePoints(a.term, b.term));
+}
+
+function rm3DocFeatures(index: FeedbackIndex, terms: readonly TermFreq[], params: Pick<Rm3Params, 'fbTerms' | 'filterTerms'>): Vector {
+  const vector = new FastutilFloatMap();
+  for (const { term, tf } of rm3FeedbackTerms(index, terms, params.filterTerms)) vector.set(term, f32(tf));
   return pruneToSize(vector, params.fbTerms);
 }
 
 /**
  * The relevance model of the feedback documents (`estimateRelevanceModel`): unit L1 norm, at most
- * `fbTerms` terms. `feedback` is the first pass's top, best first, with float scores.
+ * `fbTerms` terms, in Anserini's iteration order. `feedback` is the first pass's top, best first, with
+ * float scores.
  */
 export function rm3RelevanceModel(
   index: FeedbackIndex,
   feedback: readonly { docId: string; score: number }[],
   params: Pick<Rm3Params, 'fbTerms' | 'filterTerms'>,
-): Vector {
-  const docVectors = feedback.map(({ docId }) => rm3DocVector(index, index.termVector(docId) ?? [], params));
+): Map<string, number> {
+  const docVectors = feedback.map(({ docId }) => rm3DocFeatures(index, index.termVector(docId) ?? [], params));
   const norms = docVectors.map((vector) => f32(l1Norm(vector)));
-  const vocab = new Set<string>();
-  for (const vector of docVectors) for (const term of vector.keys()) vocab.add(term);
-  const model: Vector = new Map();
+  const vocab = javaHashSetOrder(docVectors.flatMap((vector) => vector.keysInOrder()));
+  const model = new FastutilFloatMap();
   for (const term of vocab) {
     let weight = 0;
     docVectors.forEach((vector, i) => {
@@ -119,13 +154,14 @@ export function rm3RelevanceModel(
     model.set(term, weight);
   }
   const pruned = pruneToSize(model, params.fbTerms);
-  return pruned.size === 0 ? pruned : scaleToUnitL1Norm(pruned);
+  return new Map((pruned.size === 0 ? pruned : scaleToUnitL1Norm(pruned)).entries());
 }
 
 /** `FeatureVector.interpolate(query, model, originalQueryWeight)` as a weighted query, heaviest first. */
 export function rm3Interpolate(query: readonly QueryTermWeight[], model: ReadonlyMap<string, number>, originalQueryWeight: number): QueryTermWeight[] {
-  const queryVector: Vector = new Map(mergeQueryTermWeights(query).map(({ term, weight }) => [term, weight]));
-  const q = queryVector.size === 0 ? queryVector : scaleToUnitL1Norm(queryVector);
+  const queryVector = new FastutilFloatMap();
+  for (const { term, weight } of mergeQueryTermWeights(query)) queryVector.set(term, weight);
+  const q = new Map((queryVector.size === 0 ? queryVector : scaleToUnitL1Norm(queryVector)).entries());
   const w = f32(originalQueryWeight);
   const expanded: QueryTermWeight[] = [];
   for (const term of new Set([...q.keys(), ...model.keys()])) {
