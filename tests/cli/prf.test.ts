@@ -108,7 +108,7 @@ describe('eval on SciFact test: BM25+RM3, BM25+Bo1, WordPiece BM25', () => {
   it('rm3 with Anserini defaults', async () => {
     const { report, rounded } = await figures(['--retriever', 'rm3']);
     expect(report.settings).toMatchObject({ fbTerms: 10, fbDocs: 10, originalQueryWeight: 0.5 });
-    expect(rounded).toEqual({ ndcg_cut_10: '0.6457', recall_100: '0.9147' });
+    expect(rounded).toEqual({ ndcg_cut_10: '0.6471', recall_100: '0.9113' });
   });
 
   it('bo1 with PyTerrier defaults', async () => {
