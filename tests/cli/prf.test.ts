@@ -76,7 +76,10 @@ describe('search --retriever rm3|bo1', () => {
     expect(code).toBe(0);
     const report = JSON.parse(stdout) as { expanded: { terms: unknown; canonical: string }; feedbackDocIds: string[]; hits: { docId: string; score: number }[] };
     expect(report.expanded.terms).toEqual(expected.expanded);
-    expect(report.expanded.canonical.split(' ').slice(0, 2).sort()).toEqual(['+cancer^0.35', '+microrna^0.35']);
+    // cancer is in more than 10 % of the documents, so it keeps 0.7 · 0.5 only; microrna gets more.
+    const tokens = report.expanded.canonical.split(' ');
+    expect(tokens).toContain('+cancer^0.35');
+    expect(tokens.some((token) => /^\+microrna\^0\.\d+$/.test(token))).toBe(true);
     expect(report.feedbackDocIds).toEqual(expected.feedbackDocIds);
     expect(report.hits.map(({ docId, score }) => ({ docId, score }))).toEqual(expected.hits);
   });
