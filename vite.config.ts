@@ -1,5 +1,6 @@
 import { defineConfig } from 'vite';
 import { svelte } from '@sveltejs/vite-plugin-svelte';
+import { basePath, BASE_PATH_ENV } from './scripts/vite/base-path.ts';
 import { contentSecurityPolicyPlugin } from './scripts/vite/content-security-policy.ts';
 import { distSizePlugin } from './scripts/vite/dist-size.ts';
 import { dropBundledOrtWasm } from './scripts/vite/onnx-wasm.ts';
@@ -7,7 +8,8 @@ import { dropBundledOrtWasm } from './scripts/vite/onnx-wasm.ts';
 /**
  * Cross-origin isolation lets onnxruntime-web run WASM on several threads (SharedArrayBuffer).
  * `credentialless` instead of `require-corp` keeps cross-origin fetches of hub model files working
- * (they are requested without credentials, so no CORP header is needed on them).
+ * (they are requested without credentials, so no CORP header is needed on them). Static hosts that cannot
+ * send these headers get the same app with single-threaded WASM (workers/onnx-runtime.ts).
  */
 const isolation = {
   'Cross-Origin-Opener-Policy': 'same-origin',
@@ -15,6 +17,8 @@ const isolation = {
 };
 
 export default defineConfig({
+  // Served under a sub-path (GitHub Pages: /<repository>/) with BASE_PATH or `vite build --base` (scripts/vite/base-path.ts).
+  base: basePath(process.env[BASE_PATH_ENV]),
   // The Content-Security-Policy (scripts/vite/content-security-policy.ts); RP_EXTRA_CONNECT_SRC adds hosts.
   // distSizePlugin fails a build over the static-host size rules (scripts/vite/dist-size.ts).
   plugins: [svelte(), contentSecurityPolicyPlugin(), distSizePlugin()],

@@ -15,7 +15,7 @@ import { env } from '@huggingface/transformers';
 import { loadEmbedder, ModelLoadError, type Embedder, type EmbeddingDevice } from '../src/lib/dense/embedder.ts';
 import { configureModelSource, servePickedFolder, type ModelSourceConfig } from '../src/lib/dense/model-source.ts';
 import type { EmbeddingDtype, ModelSpec } from '../src/lib/dense/registry.ts';
-import { prepareOnnxRuntime, webgpuDevice } from './onnx-runtime.ts';
+import { prepareOnnxRuntime, wasmThreads, webgpuDevice } from './onnx-runtime.ts';
 import { explainBlocked, violationCount, violationsSettled } from './policy-violations.ts';
 
 export interface LoadRequest {
@@ -32,6 +32,8 @@ export interface LoadedInfo {
   device: EmbeddingDevice;
   dtype: EmbeddingDtype;
   loadMs: number;
+  /** onnxruntime's WASM threads, when the model runs on WASM (1 without cross-origin isolation). */
+  threads?: number;
 }
 
 export type DownloadListener = (e: { file: string; loaded: number; total: number }) => void;
@@ -80,7 +82,9 @@ export class ModelSession {
     }
     if (request.device === 'webgpu') this.deviceWatch = this.watchDevice();
     // The embedder's device: a static table says `cpu-lookup` whatever was asked for.
-    return { model: request.spec.id, device: this.embedder.device, dtype: request.dtype, loadMs: performance.now() - t0 };
+    const info: LoadedInfo = { model: request.spec.id, device: this.embedder.device, dtype: request.dtype, loadMs: performance.now() - t0 };
+    if (info.device === 'wasm') info.threads = wasmThreads();
+    return info;
   }
 
   /** The loaded model; throws once the WebGPU device is lost. */

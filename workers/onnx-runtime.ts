@@ -5,9 +5,12 @@
  * over the 25 MiB per-file limit of static hosts) is shipped gzip-compressed (npm run build:ort) and
  * handed to onnxruntime as `wasmBinary` by prepareOnnxRuntime, before the first session.
  *
- * numThreads stays at onnxruntime-web's default (half the cores, at most 4; threads need the cross-origin
- * isolation of vite.config.ts): on the shared 2-core test machine, 2 threads made the tiny model 4–6×
- * slower in bench:embed (thread hand-offs per small operator).
+ * numThreads stays at onnxruntime-web's default (half the cores, at most 4) on a cross-origin-isolated page
+ * (the COOP/COEP headers of vite.config.ts): on the shared 2-core test machine, 2 threads made the tiny
+ * model 4–6× slower in bench:embed (thread hand-offs per small operator). Without isolation (any static
+ * host: GitHub Pages, Cloudflare Pages without a _headers file) there is no SharedArrayBuffer, so it is set
+ * to 1 outright: onnxruntime would otherwise warn that threads cannot start, and the column says
+ * "wasm (1 thread)".
  */
 import { env } from '@huggingface/transformers';
 import ortMjsUrl from 'onnxruntime-web/ort-wasm-simd-threaded.asyncify.mjs?url';
@@ -15,6 +18,13 @@ import ortWasmGzUrl from '../build/ort/ort-wasm-simd-threaded.asyncify.wasm.gz?u
 
 const onnxWasm = env.backends.onnx.wasm;
 if (onnxWasm) onnxWasm.wasmPaths = { mjs: ortMjsUrl };
+if (onnxWasm && !self.crossOriginIsolated) onnxWasm.numThreads = 1;
+
+/** The threads onnxruntime's WASM backend runs with (final once a session exists). */
+export function wasmThreads(): number {
+  const threads = onnxWasm?.numThreads;
+  return typeof threads === 'number' && threads > 0 ? threads : 1;
+}
 
 let wasmBinary: Promise<void> | undefined;
 

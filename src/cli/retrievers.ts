@@ -19,7 +19,8 @@ import { bm25FeedbackIndex } from '../lib/prf/feedback-index.ts';
 import { ANSERINI_RM3_PARAMS, searchRm3 } from '../lib/prf/rm3.ts';
 import type { Doc, Hit, Query, Run } from '../lib/types.ts';
 import { loadAnalyzer, type CliAnalyzerName } from './analyzer.ts';
-import { denseRetrieve } from './dense.ts';
+import { DEFAULT_DENSE_MODEL, denseRetrieve } from './dense.ts';
+import { loadNodeCrossEncoder, rerankRun, resolveNodeReranker } from './rerank.ts';
 
 export const RETRIEVERS = {
   bm25: 'BM25, Lucene 8.7 / Pyserini bm25-flat semantics',
@@ -29,9 +30,13 @@ export const RETRIEVERS = {
   ledr: 'LaPraDoR LEDR: dense cosine × BM25 over the BM25 top K',
   rrf: 'reciprocal rank fusion of BM25 and dense',
   convex: 'alpha · BM25 + (1 − alpha) · dense over normalized scores',
+  rerank: 'a cross-encoder re-ranks the first stage’s top depth (--first-stage, --depth, --model)',
 } as const;
 
 export type RetrieverName = keyof typeof RETRIEVERS;
+/** Retrievers a re-ranker can follow. */
+export type FirstStageName = Exclude<RetrieverName, 'rerank'>;
+export const FIRST_STAGES: readonly FirstStageName[] = ['bm25', 'rm3', 'bo1', 'dense', 'ledr', 'rrf', 'convex'];
 
 /** Pseudo-relevance feedback settings; an absent count takes the method's default. */
 export interface PrfSettings {
@@ -49,8 +54,17 @@ export interface RetrieverSettings {
   topK: number;
   /** Drop hits whose document id equals the query id (BEIR `ignore_identical_ids`, Pyserini `--remove-query`). */
   ignoreIdenticalIds: boolean;
+  /** The dense model; with `rerank`, the cross-encoder (the first stage's dense model is `denseModel`). */
   model: string;
   dtype: EmbeddingDtype | undefined;
+  /** rerank: the first stage's dense model (default local/glove-100d-sif). */
+  denseModel?: string;
+  /** rerank: the retriever whose top `depth` is re-ranked. */
+  firstStage?: FirstStageName;
+  /** rerank: first-stage hits re-ranked per query. */
+  depth?: number;
+  /** rerank: pairs per model call. */
+  rerankBatch?: number;
   search: 'exact' | 'hnsw';
   /** LEDR's K: the BM25 candidates per query. */
   ledrK: number;
@@ -67,6 +81,8 @@ export interface RetrievalResult {
   timings: Record<string, number>;
   /** The settings that shaped the run, for the report header. */
   description: Record<string, string | number>;
+  /** rerank: the first stage's run (its recall@depth is the ceiling of the re-ranking). */
+  firstStage?: Run;
 }
 
 type Progress = (message: string) => void;
@@ -179,6 +195,7 @@ function bm25Description(settings: RetrieverSettings): Record<string, string | n
 /** Runs `settings.retriever` over `queries`; progress lines go to `progress` (stderr in the CLI). */
 export async function retrieve(docs: readonly Doc[], queries: readonly Query[], settings: RetrieverSettings, progress: Progress): Promise<RetrievalResult> {
   const { retriever, topK } = settings;
+  if (retriever === 'rerank') return rerankRetrieve(docs, queries, settings, progress);
   if (retriever === 'bm25') {
     const bm25 = await bm25Run(docs, queries, settings, topK, progress);
     return { ...bm25, description: bm25Description(settings) };
@@ -213,4 +230,69 @@ export async function retrieve(docs: readonly Doc[], queries: readonly Query[], 
   const extra: Record<string, string | number> =
     retriever === 'rrf' ? { k: settings.rrfK } : { alpha: settings.alpha, normalization: settings.normalization };
   return { run, timings: { ...timings, ...dense.timings }, description: { ...bm25Description(settings), ...dense.description, ...extra } };
+}
+
+function percentile(sorted: readonly number[], p: number): number {
+  if (sorted.length === 0) return 0;
+  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
+}
+
+/** The first stage at depth `depth`, then its top `depth` per query re-ranked by the cross-encoder. */
+async function rerankRetrieve(docs: readonly Doc[], queries: readonly Query[], settings: RetrieverSettings, progress: Progress): Promise<RetrievalResult> {
+  const depth = settings.depth ?? 100;
+  const firstStage = settings.firstStage ?? 'bm25';
+  const first = await retrieve(
+    docs,
+    queries,
+    { ...settings, retriever: firstStage, topK: depth, model: settings.denseModel ?? DEFAULT_DENSE_MODEL, dtype: undefined },
+    progress,
+  );
+  const loadStart = performance.now();
+  const crossEncoder = await loadNodeCrossEncoder(resolveNodeReranker(settings.model), { dtype: settings.dtype });
+  const loadMs = performance.now() - loadStart;
+  progress(`rerank: ${crossEncoder.spec.id} (${crossEncoder.dtype}, ${crossEncoder.maxLength} tokens per pair) loaded in ${loadMs.toFixed(0)} ms`);
+  try {
+    let reported = -1;
+    const started = performance.now();
+    const { run, msPerQuery } = await rerankRun({
+      docs,
+      queries,
+      firstStage: first.run,
+      depth,
+      crossEncoder,
+      batchSize: settings.rerankBatch,
+      onProgress: (done, total) => {
+        const step = Math.floor((done * 10) / Math.max(1, total));
+        if (step === reported) return;
+        reported = step;
+        progress(`rerank: ${done}/${total} queries`);
+      },
+    });
+    const totalMs = performance.now() - started;
+    const pairs = [...run.values()].reduce((n, hits) => n + hits.length, 0);
+    const sorted = [...msPerQuery].sort((a, b) => a - b);
+    const limited: Run = new Map([...run].map(([qid, hits]) => [qid, hits.slice(0, settings.topK).map(({ docId, score }) => ({ docId, score }))]));
+    const prefixed = Object.fromEntries(Object.entries(first.timings).map(([k, v]) => [`first_stage_${k}`, v]));
+    return {
+      run: limited,
+      firstStage: first.run,
+      timings: {
+        ...prefixed,
+        rerank_model_load_ms: loadMs,
+        rerank_ms_mean: totalMs / Math.max(1, queries.length),
+        rerank_ms_p95: percentile(sorted, 95),
+        rerank_pairs_per_s: pairs / (totalMs / 1000),
+      },
+      description: {
+        first_stage: firstStage,
+        ...Object.fromEntries(Object.entries(first.description).map(([k, v]) => [`first_stage_${k}`, v])),
+        depth,
+        model: crossEncoder.spec.id,
+        dtype: crossEncoder.dtype,
+        max_length: crossEncoder.maxLength,
+      },
+    };
+  } finally {
+    await crossEncoder.dispose();
+  }
 }

@@ -41,15 +41,13 @@ async function statusOf(page: Page, n: number, wanted: string, timeout = 120_000
 }
 
 /** Serves `pattern` from the app with `change` applied to the body (headers kept: COEP, the CSP header). */
-async function rewrite(context: BrowserContext, pattern: string, change: (body: string) => string, times?: number): Promise<void> {
-  await context.route(
-    pattern,
-    async (route: Route) => {
-      const response = await route.fetch();
-      await route.fulfill({ response, body: change(await response.text()) });
-    },
-    times === undefined ? undefined : { times },
-  );
+const CRASHING_BM25 = '**/assets/bm25.worker-*.js';
+
+async function rewrite(context: BrowserContext, pattern: string, change: (body: string) => string): Promise<void> {
+  await context.route(pattern, async (route: Route) => {
+    const response = await route.fetch();
+    await route.fulfill({ response, body: change(await response.text()) });
+  });
 }
 
 /**
@@ -168,7 +166,9 @@ test('a model that fails to load says which model, which file and what to do; BM
 
 test('a BM25 worker that throws at top level: the column names it, the rest works, Retry starts a fresh one', async () => {
   const { page, context } = session;
-  await rewrite(context, '**/assets/bm25.worker-*.js', () => `throw new Error('simulated crash at start');\n`, 1);
+  // Every BM25 worker started crashes until the route goes: the page warms the worker before the column
+  // opens it, and the warming one may already have died and been replaced.
+  await rewrite(context, CRASHING_BM25, () => `throw new Error('simulated crash at start');\n`);
   await page.goto(exploreUrl('starter', [BM25_COL, GLOVE_Q8_COL]));
   await statusOf(page, 0, 'error', 60_000);
   const message = (await column(page, 0).locator('.status .error').textContent()) ?? '';
@@ -176,6 +176,7 @@ test('a BM25 worker that throws at top level: the column names it, the rest work
   expect(message).toBe('The BM25 worker (english analyzer) stopped: Uncaught Error: simulated crash at start. It is restarted on next use.');
   await statusOf(page, 1, 'ready');
   await screenshot(page, 'failures-bm25-crash');
+  await context.unroute(CRASHING_BM25);
   // Retry: a fresh worker (the route answered once), which opens the index.
   await column(page, 0).getByRole('button', { name: 'Retry' }).click();
   await statusOf(page, 0, 'ready');
@@ -192,9 +193,10 @@ test('a BM25 worker that throws at top level: the column names it, the rest work
 
 test('a BM25 worker that throws at top level, then a new query: the restart is lazy, no Retry needed', async () => {
   const { page, context } = session;
-  await rewrite(context, '**/assets/bm25.worker-*.js', () => `throw new Error('simulated crash at start');\n`, 1);
+  await rewrite(context, CRASHING_BM25, () => `throw new Error('simulated crash at start');\n`);
   await page.goto(exploreUrl('starter', [BM25_COL], '&q=stale+bread'));
   await statusOf(page, 0, 'error', 60_000);
+  await context.unroute(CRASHING_BM25);
   await page.getByLabel('Query text').fill('sourdough starter');
   await statusOf(page, 0, 'ready');
   expect(await column(page, 0).getAttribute('data-ranked')).toBe('sourdough starter');

@@ -39,6 +39,8 @@ export interface DenseOpenInfo {
   model: string;
   /** The device the model runs on (after any WebGPU → WASM fallback). */
   device: string;
+  /** onnxruntime's WASM threads, when the device is WASM. */
+  threads?: number;
   dtype: string;
   dim: number;
   docs: number;

@@ -166,6 +166,7 @@ export class DenseWorkers implements DenseBackend {
     }
     const { handle } = entry;
     const result: DenseOpenInfo = { ...info, model: handle.info.model, device: handle.info.device, dtype: handle.info.dtype };
+    if (handle.info.threads !== undefined) result.threads = handle.info.threads;
     if (entry.fallbackReason !== undefined) result.fallbackReason = entry.fallbackReason;
     return result;
   }

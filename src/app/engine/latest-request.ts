@@ -5,6 +5,9 @@
  * same request twice in a row is ignored.
  */
 
+/** How long typing or a slider rests before an Explore column ranks (short enough to feel live). */
+export const DEBOUNCE_MS = 250;
+
 export interface LatestRequestHandlers<Request, Result> {
   /** The request was accepted (it will run after the debounce, or now). */
   onScheduled?(request: Request): void;

@@ -9,10 +9,8 @@
 import { settingsKey, type RetrieverConfig } from '../../lib/retrievers/config.ts';
 import type { QueryInput, RankResult } from '../engine/column-ranking.ts';
 import { engine } from '../engine/engine.ts';
-import { LatestRequest } from '../engine/latest-request.ts';
+import { DEBOUNCE_MS, LatestRequest } from '../engine/latest-request.ts';
 import type { PrepareStatus } from '../engine/retrieval-engine.ts';
-
-export const DEBOUNCE_MS = 250;
 
 export type ColumnStatus = 'idle' | 'preparing' | 'ranking' | 'ready' | 'error';
 

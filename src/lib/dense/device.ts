@@ -72,7 +72,12 @@ export function usableDtypes(spec: ModelSpec, device: EmbeddingDevice, probe: De
   return spec.dtypes.filter((dtype) => dtype !== 'fp16' || (device === 'webgpu' && probe.shaderF16));
 }
 
-/** How a device is named to people: `cpu-lookup` (a static table) says what it is. */
-export function deviceLabel(device: string): string {
-  return device === 'cpu-lookup' ? 'lookup on the CPU' : device;
+/**
+ * How a device is named to people: `cpu-lookup` (a static table) says what it is; WASM says how many
+ * threads it got (one on a page without cross-origin isolation, e.g. any static host).
+ */
+export function deviceLabel(device: string, threads?: number): string {
+  if (device === 'cpu-lookup') return 'lookup on the CPU';
+  if (device === 'wasm' && threads !== undefined) return `wasm (${threads} thread${threads === 1 ? '' : 's'})`;
+  return device;
 }

@@ -1,5 +1,5 @@
 import { expect, test } from 'vitest';
-import { chooseDevice, isSoftwareAdapter, probeDevices, usableDtypes } from '../../../src/lib/dense/device.ts';
+import { chooseDevice, deviceLabel, isSoftwareAdapter, probeDevices, usableDtypes } from '../../../src/lib/dense/device.ts';
 import { registryModel } from '../../../src/lib/dense/registry.ts';
 
 function adapter(features: string[], info = { vendor: 'google', architecture: 'swiftshader', description: '' }) {
@@ -54,4 +54,12 @@ test('a software adapter (SwiftShader, llvmpipe…) is "prefer WASM" for auto, b
   expect(isSoftwareAdapter(nvidia)).toBe(false);
   expect(isSoftwareAdapter(await probeDevices({ navigator: {} }))).toBe(false);
   expect(chooseDevice(nvidia, 'auto')).toBe('webgpu');
+});
+
+test('device labels: a static table is a lookup on the CPU; WASM says its threads (1 without cross-origin isolation)', () => {
+  expect(deviceLabel('cpu-lookup')).toBe('lookup on the CPU');
+  expect(deviceLabel('wasm', 1)).toBe('wasm (1 thread)');
+  expect(deviceLabel('wasm', 4)).toBe('wasm (4 threads)');
+  expect(deviceLabel('wasm')).toBe('wasm');
+  expect(deviceLabel('webgpu', 1)).toBe('webgpu');
 });
