@@ -8,13 +8,13 @@
 import { writeFile } from 'node:fs/promises';
 import { basename, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { analyzerNames, createAnalyzer, isAnalyzerName, type AnalyzerName } from '../lib/analysis/analyzers.ts';
 import { judgedQueries, type BeirCollection } from '../lib/data/beir.ts';
 import { formatTrecRun } from '../lib/data/trec.ts';
 import { evaluate } from '../lib/eval/evaluate.ts';
 import { formatTrecEval } from '../lib/eval/trec-eval-output.ts';
 import type { Normalization } from '../lib/fusion/normalize.ts';
 import type { Qrels } from '../lib/types.ts';
+import { cliAnalyzerNames, isCliAnalyzerName } from './analyzer.ts';
 import { CliError } from './cli-error.ts';
 import { loadBeirDir } from './dataset.ts';
 import { DEFAULT_RERANKER, TEST_RERANKER } from '../lib/rerank/registry.ts';
@@ -48,6 +48,9 @@ const OPTIONS = {
   'rrf-k': { type: 'string', default: '60' },
   alpha: { type: 'string', default: '0.5' },
   normalization: { type: 'string', default: 'min-max' },
+  'fb-terms': { type: 'string' },
+  'fb-docs': { type: 'string' },
+  'orig-weight': { type: 'string' },
   'run-out': { type: 'string' },
   json: { type: 'boolean', default: false },
   help: { type: 'boolean', short: 'h', default: false },
@@ -57,7 +60,8 @@ const USAGE = `usage: npm run -s cli -- eval --dataset <BEIR dir> [options]
   --split <name>            qrels split to evaluate (default test)
   --retriever <name>        ${Object.keys(RETRIEVERS).join(' | ')} (default bm25)
   --k1 <n> --b <n>          BM25 parameters (default 0.9, 0.4: Anserini/Pyserini)
-  --analyzer <name>         ${analyzerNames.join(' | ')} (default english: Lucene EnglishAnalyzer)
+  --analyzer <name>         ${cliAnalyzerNames.join(' | ')} (default english: Lucene EnglishAnalyzer;
+                            wordpiece: BERT WordPiece tokens of all-MiniLM-L6-v2's vocabulary)
   --top-k <n>               hits per query in the run (default 1000)
   --keep-identical-ids      keep hits whose id equals the query id (default: removed, as BEIR/Pyserini)
   --model <id|folder>       dense model: registry id, hub id or model folder (default local/glove-100d-sif);
@@ -72,6 +76,9 @@ const USAGE = `usage: npm run -s cli -- eval --dataset <BEIR dir> [options]
   --rrf-k <n>               RRF constant (default 60)
   --alpha <n>               convex: weight of BM25 (default 0.5)
   --normalization <name>    convex: min-max | z-score (default min-max)
+  --fb-terms <n>            rm3, bo1: feedback terms (default 10)
+  --fb-docs <n>             rm3, bo1: feedback documents (default 10 for rm3, 3 for bo1)
+  --orig-weight <n>         rm3: weight of the original query, 0..1 (default 0.5)
   --run-out <file>          also write the TREC run
   --json                    print one JSON object`;
 
@@ -97,7 +104,11 @@ function parseEvalArgs(args: string[]) {
   if (!Object.hasOwn(RETRIEVERS, values.retriever)) {
     throw new CliError(`--retriever ${values.retriever}: expected one of ${Object.keys(RETRIEVERS).join(', ')}`);
   }
-  if (!isAnalyzerName(values.analyzer)) throw new CliError(`--analyzer ${values.analyzer}: expected one of ${analyzerNames.join(', ')}`);
+  if (!isCliAnalyzerName(values.analyzer)) throw new CliError(`--analyzer ${values.analyzer}: expected one of ${cliAnalyzerNames.join(', ')}`);
+  if (values['orig-weight'] !== undefined && values.retriever !== 'rm3') throw new CliError('--orig-weight applies to --retriever rm3 only');
+  if ((values['fb-terms'] !== undefined || values['fb-docs'] !== undefined) && values.retriever !== 'rm3' && values.retriever !== 'bo1') {
+    throw new CliError('--fb-terms and --fb-docs apply to --retriever rm3 or bo1 only');
+  }
   if (values.search !== 'exact' && values.search !== 'hnsw') throw new CliError(`--search ${values.search}: expected exact or hnsw`);
   if (values.normalization !== 'min-max' && values.normalization !== 'z-score') {
     throw new CliError(`--normalization ${values.normalization}: expected min-max or z-score`);
@@ -113,7 +124,7 @@ function parseEvalArgs(args: string[]) {
   const b = numberOption('b', values.b, (n) => n >= 0 && n <= 1, 'a number between 0 and 1') ?? 0.4;
   const settings: RetrieverSettings = {
     retriever: values.retriever as RetrieverName,
-    analyzer: values.analyzer as AnalyzerName,
+    analyzer: values.analyzer,
     bm25: { k1, b },
     topK: numberOption('top-k', values['top-k'], positiveInteger, 'a positive integer')!,
     ignoreIdenticalIds: !values['keep-identical-ids'],
@@ -128,6 +139,11 @@ function parseEvalArgs(args: string[]) {
     rrfK: numberOption('rrf-k', values['rrf-k'], (n) => n >= 0, 'a number ≥ 0')!,
     alpha: numberOption('alpha', values.alpha, (n) => n >= 0 && n <= 1, 'a number between 0 and 1')!,
     normalization: values.normalization as Exclude<Normalization, 'none'>,
+    prf: {
+      fbTerms: numberOption('fb-terms', values['fb-terms'], (n) => Number.isInteger(n) && n >= 0, 'an integer ≥ 0'),
+      fbDocs: numberOption('fb-docs', values['fb-docs'], (n) => Number.isInteger(n) && n >= 0, 'an integer ≥ 0'),
+      originalQueryWeight: numberOption('orig-weight', values['orig-weight'], (n) => n >= 0 && n <= 1, 'a number between 0 and 1'),
+    },
   };
   return { dataset: resolve(values.dataset), split: values.split, runOut: values['run-out'], json: values.json, settings };
 }

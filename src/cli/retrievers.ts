@@ -3,8 +3,10 @@
  * the core's code: BM25 (Lucene-equal TypeScript reference), dense (transformers.js on onnxruntime-node),
  * and the fusions of the two (LEDR, RRF, convex combination).
  */
-import { createAnalyzer, type AnalyzerName } from '../lib/analysis/analyzers.ts';
+import type { Analyzer } from '../lib/analysis/analyzer.ts';
 import { analyzeQuery, indexCorpus } from '../lib/bm25/bm25-corpus.ts';
+import type { Bm25Index } from '../lib/bm25/bm25-index.ts';
+import { bagOfTerms } from '../lib/bm25/bm25-query.ts';
 import { searchBm25 } from '../lib/bm25/bm25-search.ts';
 import type { Bm25Params } from '../lib/bm25/bm25-similarity.ts';
 import type { EmbeddingDtype } from '../lib/dense/registry.ts';
@@ -12,12 +14,18 @@ import { convexCombination } from '../lib/fusion/convex.ts';
 import { lexiconEnhancedDense } from '../lib/fusion/ledr.ts';
 import type { Normalization } from '../lib/fusion/normalize.ts';
 import { reciprocalRankFusion } from '../lib/fusion/rrf.ts';
+import { searchBo1, TERRIER_BO1_PARAMS } from '../lib/prf/bo1.ts';
+import { bm25FeedbackIndex } from '../lib/prf/feedback-index.ts';
+import { ANSERINI_RM3_PARAMS, searchRm3 } from '../lib/prf/rm3.ts';
 import type { Doc, Hit, Query, Run } from '../lib/types.ts';
+import { loadAnalyzer, type CliAnalyzerName } from './analyzer.ts';
 import { DEFAULT_DENSE_MODEL, denseRetrieve } from './dense.ts';
 import { loadNodeCrossEncoder, rerankRun, resolveNodeReranker } from './rerank.ts';
 
 export const RETRIEVERS = {
   bm25: 'BM25, Lucene 8.7 / Pyserini bm25-flat semantics',
+  rm3: 'BM25 + RM3 pseudo-relevance feedback (Anserini Rm3Reranker; fbTerms 10, fbDocs 10, weight 0.5)',
+  bo1: 'BM25 + Bo1 query expansion (Terrier/PyTerrier; 10 terms, 3 documents)',
   dense: 'dense embeddings (exact or HNSW search)',
   ledr: 'LaPraDoR LEDR: dense cosine × BM25 over the BM25 top K',
   rrf: 'reciprocal rank fusion of BM25 and dense',
@@ -28,11 +36,19 @@ export const RETRIEVERS = {
 export type RetrieverName = keyof typeof RETRIEVERS;
 /** Retrievers a re-ranker can follow. */
 export type FirstStageName = Exclude<RetrieverName, 'rerank'>;
-export const FIRST_STAGES: readonly FirstStageName[] = ['bm25', 'dense', 'ledr', 'rrf', 'convex'];
+export const FIRST_STAGES: readonly FirstStageName[] = ['bm25', 'rm3', 'bo1', 'dense', 'ledr', 'rrf', 'convex'];
+
+/** Pseudo-relevance feedback settings; an absent count takes the method's default. */
+export interface PrfSettings {
+  fbTerms?: number;
+  fbDocs?: number;
+  /** RM3 only. */
+  originalQueryWeight?: number;
+}
 
 export interface RetrieverSettings {
   retriever: RetrieverName;
-  analyzer: AnalyzerName;
+  analyzer: CliAnalyzerName;
   bm25: Bm25Params;
   /** Hits per query in the run. */
   topK: number;
@@ -55,6 +71,8 @@ export interface RetrieverSettings {
   rrfK: number;
   alpha: number;
   normalization: Exclude<Normalization, 'none'>;
+  /** RM3 / Bo1 settings; absent: the methods' defaults. */
+  prf?: PrfSettings;
 }
 
 export interface RetrievalResult {
@@ -74,14 +92,18 @@ interface Bm25Result {
   timings: { index_ms: number; query_ms_mean: number };
 }
 
-function bm25Run(docs: readonly Doc[], queries: readonly Query[], settings: RetrieverSettings, depth: number, progress: Progress): Bm25Result {
-  const analyzer = createAnalyzer(settings.analyzer);
+async function buildIndex(docs: readonly Doc[], settings: RetrieverSettings, progress: Progress): Promise<{ analyzer: Analyzer; index: Bm25Index; indexMs: number }> {
+  const analyzer = await loadAnalyzer(settings.analyzer);
   const indexStart = performance.now();
   const index = indexCorpus(docs, analyzer, {
     progressEvery: 5000,
     onProgress: (done, total) => progress(`bm25: indexed ${done}/${total} documents`),
   });
-  const indexMs = performance.now() - indexStart;
+  return { analyzer, index, indexMs: performance.now() - indexStart };
+}
+
+async function bm25Run(docs: readonly Doc[], queries: readonly Query[], settings: RetrieverSettings, depth: number, progress: Progress): Promise<Bm25Result> {
+  const { analyzer, index, indexMs } = await buildIndex(docs, settings, progress);
   const run: Run = new Map();
   const queryStart = performance.now();
   for (const query of queries) {
@@ -94,6 +116,34 @@ function bm25Run(docs: readonly Doc[], queries: readonly Query[], settings: Retr
   const queryMs = (performance.now() - queryStart) / Math.max(1, queries.length);
   progress(`bm25: ${index.terms.length} terms; index ${indexMs.toFixed(0)} ms, ${queryMs.toFixed(3)} ms per query`);
   return { run, timings: { index_ms: indexMs, query_ms_mean: queryMs } };
+}
+
+/** BM25 then RM3 or Bo1, every query through the core's `searchRm3` / `searchBo1`. */
+async function prfRun(docs: readonly Doc[], queries: readonly Query[], settings: RetrieverSettings, progress: Progress): Promise<RetrievalResult> {
+  const { analyzer, index, indexMs } = await buildIndex(docs, settings, progress);
+  const { retriever, topK } = settings;
+  const prf = settings.prf ?? {};
+  const run: Run = new Map();
+  const queryStart = performance.now();
+  for (const query of queries) {
+    const feedbackIndex = bm25FeedbackIndex(index, { params: settings.bm25, ignoreIdenticalIds: settings.ignoreIdenticalIds, queryId: query.id });
+    const bag = bagOfTerms(analyzer.analyze(query.text));
+    const result =
+      retriever === 'rm3'
+        ? searchRm3(feedbackIndex, bag, { ...prf, k: topK })
+        : searchBo1(feedbackIndex, bag, { fbTerms: prf.fbTerms, fbDocs: prf.fbDocs, k: topK });
+    run.set(query.id, result.hits);
+  }
+  const queryMs = (performance.now() - queryStart) / Math.max(1, queries.length);
+  progress(`${retriever}: index ${indexMs.toFixed(0)} ms, ${queryMs.toFixed(3)} ms per query (both passes)`);
+  const defaults = retriever === 'rm3' ? ANSERINI_RM3_PARAMS : TERRIER_BO1_PARAMS;
+  const description: Record<string, string | number> = {
+    ...bm25Description(settings),
+    fbTerms: prf.fbTerms ?? defaults.fbTerms,
+    fbDocs: prf.fbDocs ?? defaults.fbDocs,
+    ...(retriever === 'rm3' ? { originalQueryWeight: prf.originalQueryWeight ?? ANSERINI_RM3_PARAMS.originalQueryWeight } : {}),
+  };
+  return { run, timings: { index_ms: indexMs, query_ms_mean: queryMs }, description };
 }
 
 function withoutIdenticalIds(run: Run, enabled: boolean): Run {
@@ -147,13 +197,14 @@ export async function retrieve(docs: readonly Doc[], queries: readonly Query[], 
   const { retriever, topK } = settings;
   if (retriever === 'rerank') return rerankRetrieve(docs, queries, settings, progress);
   if (retriever === 'bm25') {
-    const bm25 = bm25Run(docs, queries, settings, topK, progress);
+    const bm25 = await bm25Run(docs, queries, settings, topK, progress);
     return { ...bm25, description: bm25Description(settings) };
   }
   if (retriever === 'dense') return denseRun(docs, queries, settings, progress);
+  if (retriever === 'rm3' || retriever === 'bo1') return prfRun(docs, queries, settings, progress);
 
   const bm25Depth = retriever === 'ledr' ? settings.ledrK : topK;
-  const bm25 = bm25Run(docs, queries, settings, bm25Depth, progress);
+  const bm25 = await bm25Run(docs, queries, settings, bm25Depth, progress);
   const timings: Record<string, number> = { bm25_index_ms: bm25.timings.index_ms, bm25_query_ms_mean: bm25.timings.query_ms_mean };
   const emptyHits: Hit[] = [];
   if (retriever === 'ledr') {

@@ -115,8 +115,8 @@ describe('eval --retriever rerank', () => {
   });
 
   it('refuses an unknown first stage', async () => {
-    const { code, stderr } = await cli(['eval', '--dataset', tinyDataset(), '--retriever', 'rerank', '--first-stage', 'rm3']);
+    const { code, stderr } = await cli(['eval', '--dataset', tinyDataset(), '--retriever', 'rerank', '--first-stage', 'tfidf']);
     expect(code).not.toBe(0);
-    expect(stderr).toBe('error: --first-stage rm3: expected one of bm25, dense, ledr, rrf, convex\n');
+    expect(stderr).toBe('error: --first-stage tfidf: expected one of bm25, rm3, bo1, dense, ledr, rrf, convex\n');
   });
 });

@@ -12,7 +12,7 @@ import { analyzers, createAnalyzer, isAnalyzerName, type AnalyzerName } from '..
 import type { Analyzer } from '../analysis/analyzer.ts';
 import { explainBm25, type Bm25Explanation } from '../bm25/bm25-explain.ts';
 import type { Bm25Index } from '../bm25/bm25-index.ts';
-import type { Bm25Query, QueryTermWeight } from '../bm25/bm25-query.ts';
+import { queryTermWeights, type Bm25Query, type QueryTermWeight } from '../bm25/bm25-query.ts';
 import { parseWeightedQuery, type ParsedQuery } from '../bm25/query-syntax.ts';
 import type { Bm25SearchOptions } from '../bm25/bm25-search.ts';
 import { ANSERINI_BM25_PARAMS, type Bm25Params } from '../bm25/bm25-similarity.ts';
@@ -20,6 +20,10 @@ import type { PlaygroundDatabase } from '../storage/db.ts';
 import { findIndex, indexRowKey, saveIndex, type IndexLookup, type IndexSpec } from '../storage/index-store.ts';
 import { defaultLocks, lockNames, withWorkLock, type WorkLocks } from '../storage/work-locks.ts';
 import { packHits, scoredArrays, type PackedHits } from '../retrievers/packed-hits.ts';
+import { searchBo1, type Bo1Options } from '../prf/bo1.ts';
+import { feedbackIndexOf, type FeedbackIndex } from '../prf/feedback-index.ts';
+import type { PrfResult } from '../prf/prf-result.ts';
+import { searchRm3, type Rm3Options } from '../prf/rm3.ts';
 import type { Doc, Hit, Run } from '../types.ts';
 import { BM25_INDEX_FORMAT_VERSION, decodeBm25Index, encodeBm25Index } from './index-codec.ts';
 import { Bm25WasmBuilder } from './wasm-builder.ts';
@@ -99,6 +103,9 @@ export interface WeightedQueryInput {
 function isWeighted(query: QueryInput | WeightedQueryInput): query is WeightedQueryInput {
   return 'weighted' in query;
 }
+
+/** A pseudo-relevance-feedback request: the method and its parameters (absent ones: the method's defaults). */
+export type PrfRequest = ({ method: 'rm3' } & Omit<Rm3Options, 'k'>) | ({ method: 'bo1' } & Omit<Bo1Options, 'k'>);
 
 export interface Bm25ServiceOptions {
   db: PlaygroundDatabase;
@@ -395,6 +402,32 @@ export class Bm25Service {
       ...ANSERINI_BM25_PARAMS,
       ...params,
     });
+  }
+
+  /**
+   * The open index as pseudo-relevance feedback sees it: searches on the WASM kernel (with `options`' k1, b
+   * and identical-id rule, and `queryId`), term vectors and collection frequencies from the index's
+   * reference form (copied out of the kernel once, as `explain` does).
+   */
+  feedbackIndex(collectionId: string, options: Omit<SearchRequestOptions, 'k'> & { queryId?: string } = {}): FeedbackIndex {
+    const entry = this.opened(collectionId);
+    entry.referenceForm ??= entry.index.toBm25Index();
+    const bm25Options = searchOptions(options);
+    return feedbackIndexOf(entry.referenceForm, (weighted, k) => entry.index.search({ id: options.queryId, weighted }, { ...bm25Options, k }));
+  }
+
+  /**
+   * RM3 or Bo1 for one query (text, analyzed here, or a weighted bag): the expanded weighted query, the
+   * feedback documents and the second pass's top k.
+   */
+  searchPrf(collectionId: string, query: QueryInput | WeightedQueryInput, prf: PrfRequest, options: SearchRequestOptions = {}): PrfResult {
+    const { analyzer } = this.opened(collectionId);
+    const bm25 = bm25Query(query, analyzer);
+    const bag = queryTermWeights(bm25);
+    const index = this.feedbackIndex(collectionId, { ...options, queryId: query.id });
+    const k = options.k ?? 1000;
+    const { method, ...params } = prf;
+    return method === 'rm3' ? searchRm3(index, bag, { ...params, k }) : searchBo1(index, bag, { ...params, k });
   }
 
   /** Forgets the open index of a collection (the stored one stays). */
