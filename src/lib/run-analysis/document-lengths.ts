@@ -88,12 +88,15 @@ export function niceCeil(x: number): number {
 }
 
 /**
- * Bins for comparing length distributions, chosen from the corpus: `count` bins of equal width w, w the
- * nice number (1, 2, 5 × 10^n) at or above p98 / count, p98 the corpus's nearest-rank 98th percentile — so
- * a few very long documents do not squash the rest into the first bin. Bin i holds lengths in
- * [i·w, (i+1)·w); the last bin is open and also holds every longer length.
+ * Bins for comparing length distributions, chosen from the corpus so that its bulk is spread over them:
+ * `count` bins of equal width w, w the nice number (1, 2, 5 × 10^n) at or above (p98 − p2) / count, p2
+ * and p98 the corpus's nearest-rank 2nd and 98th percentiles, the first bin starting at p2 rounded down to
+ * a multiple of w — so a few very short or very long documents do not squash the rest into one bin. Bin i
+ * holds lengths in [start + i·w, start + (i+1)·w); the first bin also holds every shorter length, the last
+ * every longer one.
  */
 export interface LengthBins {
+  start: number;
   width: number;
   count: number;
 }
@@ -101,20 +104,26 @@ export interface LengthBins {
 export function lengthBins(corpusLengths: readonly number[], count = 12): LengthBins {
   if (!Number.isInteger(count) || count <= 0) throw new RangeError(`bin count must be a positive integer, got ${count}`);
   const sorted = [...corpusLengths].sort((a, b) => a - b);
-  const p98 = sorted.length === 0 ? 0 : nearestRank(sorted, 0.98);
-  return { width: niceCeil(p98 / count), count };
+  const low = sorted.length === 0 ? 0 : nearestRank(sorted, 0.02);
+  const high = sorted.length === 0 ? 0 : nearestRank(sorted, 0.98);
+  const width = Math.max(1, niceCeil((high - low) / count));
+  return { start: Math.floor(low / width) * width, width, count };
 }
 
-/** The bin of a length (the last bin takes everything from its lower edge up). */
+/** The bin of a length (the first and last bins are open). */
 export function binOf(length: number, bins: LengthBins): number {
-  return Math.min(bins.count - 1, Math.max(0, Math.floor(length / bins.width)));
+  return Math.min(bins.count - 1, Math.max(0, Math.floor((length - bins.start) / bins.width)));
 }
 
-/** Labels of the bins: `0–49`, `50–99`, …, `550+`. */
+/** Labels of the bins: `< 60` (or `0–9` when the bins start at 0), `60–69`, …, `170+`. */
 export function binLabels(bins: LengthBins): string[] {
-  return Array.from({ length: bins.count }, (_, i) =>
-    i === bins.count - 1 ? `${i * bins.width}+` : `${i * bins.width}–${(i + 1) * bins.width - 1}`,
-  );
+  const { start, width, count } = bins;
+  return Array.from({ length: count }, (_, i) => {
+    const lower = start + i * width;
+    if (i === count - 1) return `${lower}+`;
+    if (i === 0 && start > 0) return `< ${lower + width}`;
+    return `${lower}–${lower + width - 1}`;
+  });
 }
 
 /** The share of `lengths` in each bin (all 0 when there are none); shares sum to 1. */
@@ -122,4 +131,10 @@ export function lengthHistogram(lengths: readonly number[], bins: LengthBins): n
   const counts = new Array<number>(bins.count).fill(0);
   for (const length of lengths) counts[binOf(length, bins)]!++;
   return lengths.length === 0 ? counts : counts.map((c) => c / lengths.length);
+}
+
+/** The share of `lengths` strictly below `threshold` (e.g. the corpus median); NaN for none. */
+export function shareBelow(lengths: readonly number[], threshold: number): number {
+  if (lengths.length === 0) return Number.NaN;
+  return lengths.filter((length) => length < threshold).length / lengths.length;
 }

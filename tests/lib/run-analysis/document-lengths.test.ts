@@ -7,6 +7,7 @@ import {
   nearestRank,
   niceCeil,
   retrievedLengths,
+  shareBelow,
   summarizeLengths,
   wordCount,
 } from '../../../src/lib/run-analysis/document-lengths.ts';
@@ -62,26 +63,46 @@ describe('length bins and histograms', () => {
     expect([0.3, 1, 1.2, 3, 7, 10, 11, 42, 500, 501].map(niceCeil)).toEqual([0.5, 1, 2, 5, 10, 10, 20, 50, 500, 1000]);
   });
 
-  it('bins from the corpus p98: 100 documents of lengths 1…100, 4 bins (hand-computed)', () => {
-    // p98 = the 98th smallest = 98; 98 / 4 = 24.5 → the next nice number, 50, is the width
+  it('bins from the corpus p2 and p98: 100 documents of lengths 1…100, 4 bins (hand-computed)', () => {
+    // p2 = the 2nd smallest = 2, p98 = the 98th = 98; (98 − 2) / 4 = 24 → nice width 50; start ⌊2 / 50⌋·50 = 0
     const corpus = Array.from({ length: 100 }, (_, i) => i + 1);
     const bins = lengthBins(corpus, 4);
-    expect(bins).toEqual({ width: 50, count: 4 });
+    expect(bins).toEqual({ start: 0, width: 50, count: 4 });
     expect(binLabels(bins)).toEqual(['0–49', '50–99', '100–149', '150+']);
     expect([0, 49, 50, 99, 100, 149, 150, 10_000].map((x) => binOf(x, bins))).toEqual([0, 0, 1, 1, 2, 2, 3, 3]);
     // 1…49 → bin 0 (49), 50…99 → bin 1 (50), 100 → bin 2 (1)
     expect(lengthHistogram(corpus, bins)).toEqual([0.49, 0.5, 0.01, 0]);
   });
 
+  it('bins start near the shortest documents: lengths 61…160, 5 bins (hand-computed)', () => {
+    // p2 = 62, p98 = 158; (158 − 62) / 5 = 19.2 → width 20; start ⌊62 / 20⌋·20 = 60
+    const corpus = Array.from({ length: 100 }, (_, i) => i + 61);
+    const bins = lengthBins(corpus, 5);
+    expect(bins).toEqual({ start: 60, width: 20, count: 5 });
+    expect(binLabels(bins)).toEqual(['< 80', '80–99', '100–119', '120–139', '140+']);
+    // The first bin is open below, the last above.
+    expect([3, 79, 80, 139, 140, 900].map((x) => binOf(x, bins))).toEqual([0, 0, 1, 3, 4, 4]);
+    expect(lengthHistogram(corpus, bins)).toEqual([0.19, 0.2, 0.2, 0.2, 0.21]);
+  });
+
   it('the last bin is open: long outliers land in it', () => {
-    // p98 of [10, 20, 30, 40, 1000] = ⌈4.9⌉ = 5th = 1000 → 1000 / 5 = 200 → width 200
+    // p2 of [10, 20, 30, 40, 1000] = 1st = 10, p98 = 5th = 1000 → 990 / 5 = 198 → width 200, start 0
     const bins = lengthBins([10, 20, 30, 40, 1000], 5);
-    expect(bins.width).toBe(200);
+    expect(bins).toEqual({ start: 0, width: 200, count: 5 });
     expect(lengthHistogram([10, 20, 30, 40, 1000, 5000], bins)).toEqual([4 / 6, 0, 0, 0, 2 / 6]);
   });
 
+  it('a corpus of equal lengths gets bins 1 wide', () => {
+    expect(lengthBins([7, 7, 7], 3)).toEqual({ start: 7, width: 1, count: 3 });
+  });
+
+  it('shareBelow counts lengths strictly below the threshold', () => {
+    expect(shareBelow([1, 2, 3, 4], 3)).toBe(0.5);
+    expect(shareBelow([], 3)).toBeNaN();
+  });
+
   it('an empty set of lengths has an all-zero histogram; shares otherwise sum to 1', () => {
-    const bins = { width: 10, count: 3 };
+    const bins = { start: 0, width: 10, count: 3 };
     expect(lengthHistogram([], bins)).toEqual([0, 0, 0]);
     const shares = lengthHistogram([1, 11, 12, 25, 99], bins);
     expect(shares).toEqual([0.2, 0.4, 0.4]);

@@ -12,11 +12,13 @@ import {
   lengthBins,
   lengthHistogram,
   retrievedLengths,
+  shareBelow,
   summarizeLengths,
   wordCount,
   type LengthBins,
   type LengthSummary,
 } from '../../../lib/run-analysis/document-lengths.ts';
+import { compareTrecHits } from '../../../lib/eval/ranking.ts';
 import { overlapMatrix, type OverlapMatrix } from '../../../lib/run-analysis/overlap-matrix.ts';
 import { readDocumentBatches } from '../../../lib/storage/collections.ts';
 import { database } from '../../../lib/storage/db.ts';
@@ -46,6 +48,8 @@ export interface LengthDistribution {
   summary: LengthSummary;
   /** Share of documents per bin. */
   shares: number[];
+  /** Share of documents shorter than the corpus's median length. */
+  belowCorpusMedian: number;
   /** Top-10 documents the corpus does not hold (an imported run's foreign ids). */
   unknown: number;
 }
@@ -66,24 +70,41 @@ export interface AnalysisProgress {
   total: number | undefined;
 }
 
+/**
+ * A run's rankings in trec_eval's order (score descending, ties by decreasing document id), the order its
+ * metrics and its exported TREC file use; a stored run keeps the engine's order, which may break ties
+ * otherwise, and the top 10 of the analyses must be the top 10 the measures see.
+ */
+export function inTrecOrder(run: Run): Run {
+  return new Map([...run].map(([qid, hits]) => [qid, [...hits].sort(compareTrecHits)]));
+}
+
 /** The analysis of `runs` (aligned with `columns`) given every document's length. */
 export function analyzeRuns(
   columns: readonly AnalysisColumn[],
-  runs: readonly Run[],
+  stored: readonly Run[],
   lengths: ReadonlyMap<string, number>,
   queryIds: readonly string[],
 ): RunAnalysisResult {
+  const runs = stored.map(inTrecOrder);
   const corpusLengths = [...lengths.values()];
   const bins = lengthBins(corpusLengths);
+  const corpusSummary = summarizeLengths(corpusLengths);
   const perColumn = columns.map((column, i) => {
     const { lengths: top, unknown } = retrievedLengths(runs[i]!, (docId) => lengths.get(docId), { depth: ANALYSIS_DEPTH, queryIds });
-    return { label: column.label, summary: summarizeLengths(top), shares: lengthHistogram(top, bins), unknown };
+    return { label: column.label, summary: summarizeLengths(top), shares: lengthHistogram(top, bins), belowCorpusMedian: shareBelow(top, corpusSummary.median), unknown };
   });
   return {
     columns,
     bins,
     binLabels: binLabels(bins),
-    corpus: { label: 'Corpus', summary: summarizeLengths(corpusLengths), shares: lengthHistogram(corpusLengths, bins), unknown: 0 },
+    corpus: {
+      label: 'Corpus',
+      summary: corpusSummary,
+      shares: lengthHistogram(corpusLengths, bins),
+      belowCorpusMedian: shareBelow(corpusLengths, corpusSummary.median),
+      unknown: 0,
+    },
     perColumn,
     overlap: overlapMatrix(runs, { depth: ANALYSIS_DEPTH, queryIds }),
     queryIds,
