@@ -206,7 +206,7 @@ describe.skipIf(skipNoModel)('judged@10, judged only and the analyses (starter c
     await page.waitForTimeout(300);
     await section.screenshot({ path: join(repoRoot, 'test-artifacts', 'analyses-plots.png') });
     await page.evaluate(() => document.querySelectorAll<HTMLElement>('header').forEach((header) => (header.style.visibility = '')));
-    await section.getByRole('checkbox', { name: 'Show as a table' }).check();
+    await section.getByLabel('List the queries').check();
     const perQuery = pairOf(matrix, 0, 2)!.overlap.perQuery;
     const rows = page.getByTestId('overlap-table').locator('tbody tr');
     expect(await rows.count()).toBe(perQuery.length);
@@ -214,7 +214,7 @@ describe.skipIf(skipNoModel)('judged@10, judged only and the analyses (starter c
       const row = page.locator(`[data-testid="overlap-table"] tr[data-qid="${q.qid}"] td`);
       expect(await row.allTextContents()).toEqual([f4(q.rbo), f4(q.jaccard)]);
     }
-    await section.getByRole('checkbox', { name: 'Show as a table' }).uncheck();
+    await section.getByLabel('List the queries').uncheck();
     await screenshot(page, 'analyses-evaluate');
     expect(errors).toEqual([]);
   });
