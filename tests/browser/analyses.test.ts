@@ -99,18 +99,17 @@ describe.skipIf(skipNoModel)('judged@10, judged only and the analyses (starter c
     }
     console.log(`[analyses] q01 judged@10: ${(await page.getByTestId('judged-value').allTextContents()).join(' | ')}; ${warned} columns warned`);
 
-    // A chip opens that document's detail.
-    const first = cards.nth(0).locator('[data-testid="unjudged-list"] button').first();
-    if ((await first.count()) > 0) {
-      const docId = await first.locator('.chip-id').textContent();
-      await first.click();
-      const dialog = page.getByRole('dialog');
-      await dialog.waitFor();
-      expect(await dialog.textContent()).toContain(docId!);
-      await screenshot(page, 'analyses-explore-unjudged-detail');
-      await page.keyboard.press('Escape');
-      await expect.poll(() => dialog.count()).toBe(0);
-    }
+    // A chip opens that document's detail (the dense column ranks unjudged documents for q01).
+    const first = page.locator('[data-testid="unjudged-list"] button').first();
+    expect(await first.count()).toBe(1);
+    const docId = await first.locator('.chip-id').textContent();
+    await first.click();
+    const dialog = page.getByRole('dialog');
+    await dialog.waitFor();
+    expect(await dialog.textContent()).toContain(docId!);
+    await screenshot(page, 'analyses-explore-unjudged-detail');
+    await page.keyboard.press('Escape');
+    await expect.poll(() => dialog.count()).toBe(0);
     await screenshot(page, 'analyses-explore-judged');
     expect(errors).toEqual([]);
   });
