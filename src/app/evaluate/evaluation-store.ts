@@ -10,6 +10,7 @@
  * change under it: they change only with a new import, which deletes the collection's runs (and changes
  * `collectionVersion`).
  */
+import type { JudgedCoverage } from '../../lib/eval/judged.ts';
 import type { RunReport } from '../../lib/eval/run-report.ts';
 import type { LatencySummary } from './latency.ts';
 import { settingsKey, type RetrieverConfig } from '../../lib/retrievers/config.ts';
@@ -69,6 +70,10 @@ export interface EvaluationRow extends RunRow {
   efficiency: EfficiencyRecord;
   /** The run's metrics on the split's judgments when it was made; absent when the split has none. */
   report?: RunReport;
+  /** judged@10 of the run on those judgments (absent in rows made before it was computed). */
+  judged?: JudgedCoverage;
+  /** The metrics on the run's condensed lists (judged documents only; absent as `judged`). */
+  condensedReport?: RunReport;
 }
 
 export function evaluationKey(collectionId: string, split: string, retriever: RetrieverConfig): string {
