@@ -68,7 +68,7 @@ export interface RunProgress {
   step: number;
   steps: number;
   label: string;
-  phase: 'preparing' | 'ranking' | 'evaluating' | 'saving';
+  phase: 'preparing' | 'ranking' | 'evaluating';
   detail: string;
   done: number;
   total: number;
@@ -77,6 +77,23 @@ export interface RunProgress {
 /** The run tag of a column: its kind (as the CLI writes it), or an imported run's name. */
 /** Queries per worker call in an evaluation (6 progress steps for SciFact's 300 test queries). */
 export const EVALUATION_CHUNK = 50;
+
+/** Finished columns wait at most this long before the dashboard shows them (the rest come at the end). */
+const PUBLISH_INTERVAL_MS = 1_000;
+
+/** A column's run before its metrics. */
+interface RankedColumn {
+  run: Run;
+  missing: string[];
+  queries: number;
+  efficiency: EfficiencyRecord;
+}
+
+/** The values of the promises that fulfilled (the others' failures were reported elsewhere or do not matter). */
+async function settledValues<T>(promises: readonly Promise<T>[]): Promise<T[]> {
+  const settled = await Promise.allSettled(promises);
+  return settled.flatMap((result) => (result.status === 'fulfilled' ? [result.value] : []));
+}
 
 export function runTag(retriever: RetrieverConfig): string {
   return retriever.kind === 'run' ? fileSlug(retriever.name) : retriever.kind;
@@ -249,17 +266,36 @@ class Evaluations {
     const controller = new AbortController();
     this.#controller = controller;
     const version = this.#scopeVersion;
+    const finishing: Array<Promise<ColumnEvaluation>> = [];
+    let published = performance.now();
+    const publish = (evaluations: readonly ColumnEvaluation[]) => {
+      if (version !== this.#scopeVersion || evaluations.length === 0) return;
+      const results = new Map(this.results);
+      for (const evaluation of evaluations) results.set(evaluation.key, evaluation);
+      this.results = results;
+      this.#remember(scope, columns);
+      published = performance.now();
+    };
     try {
       for (let step = 0; step < steps.length; step++) {
         const { column, index } = steps[step]!;
-        const evaluation = await this.#evaluate(scope, column.retriever, `${index + 1} · ${retrieverLabel(column.retriever)}`, queries, step, steps.length, controller.signal);
+        const ranked = await this.#rank(scope, column.retriever, `${index + 1} · ${retrieverLabel(column.retriever)}`, queries, step, steps.length, controller.signal);
         if (version !== this.#scopeVersion) return;
-        this.results = new Map(this.results).set(evaluation.key, evaluation);
-        this.#remember(scope, columns);
+        // The next column ranks in its worker while this one's metrics are computed here; the dashboard is
+        // redrawn at most once a second (each redraw recomputes the significance tests and plots).
+        const done = this.#finish(scope, column.retriever, ranked);
+        finishing.push(done);
+        // Its failure is reported when the run ends (Promise.all below), not as an unhandled rejection now.
+        done.catch(() => undefined);
+        if (performance.now() - published > PUBLISH_INTERVAL_MS) publish([await done]);
       }
+      if (this.progress !== null) this.progress = { ...this.progress, phase: 'evaluating', done: this.progress.total };
+      publish(await Promise.all(finishing));
     } catch (error) {
-      if (isAbort(error)) notices.info('Evaluation cancelled; the columns finished before are kept.');
-      else notices.error(error);
+      if (isAbort(error)) {
+        publish(await settledValues(finishing));
+        notices.info('Evaluation cancelled; the columns finished before are kept.');
+      } else notices.error(error);
     } finally {
       if (this.#controller === controller) {
         this.#controller = undefined;
@@ -272,7 +308,8 @@ class Evaluations {
     this.#controller?.abort(new DOMException('Evaluation cancelled', 'AbortError'));
   }
 
-  async #evaluate(
+  /** Prepares what a column needs and ranks every query with it, with progress. */
+  async #rank(
     scope: EvaluationScope,
     retriever: RetrieverConfig,
     label: string,
@@ -280,8 +317,8 @@ class Evaluations {
     step: number,
     steps: number,
     signal: AbortSignal,
-  ): Promise<ColumnEvaluation> {
-    const { collectionId, split } = scope;
+  ): Promise<RankedColumn> {
+    const { collectionId } = scope;
     const total = queries.length;
     const report = (phase: RunProgress['phase'], detail = '', done = 0) => {
       this.progress = { step, steps, label, phase, detail, done, total };
@@ -311,11 +348,6 @@ class Evaluations {
         },
       },
     );
-
-    report('evaluating', '', total);
-    const tag = runTag(retriever);
-    const reports = scope.qrels === undefined ? undefined : await judgedReports(scope.qrels, run);
-    const runReport = reports?.report;
     const efficiency: EfficiencyRecord = {
       rankMs: ms,
       prepareMs,
@@ -323,8 +355,15 @@ class Evaluations {
       queriesPerCall,
       ...this.#indexCosts(scope, retriever),
     };
+    return { run, missing, queries: total, efficiency };
+  }
 
-    report('saving', '', total);
+  /** A ranked column's metrics (judged@10, judged-only), stored with its run. */
+  async #finish(scope: EvaluationScope, retriever: RetrieverConfig, ranked: RankedColumn): Promise<ColumnEvaluation> {
+    const { collectionId, split } = scope;
+    const { run, missing, queries, efficiency } = ranked;
+    const tag = runTag(retriever);
+    const reports = scope.qrels === undefined ? undefined : await judgedReports(scope.qrels, run);
     const key = evaluationKey(collectionId, split, retriever);
     const createdAt = Date.now();
     const row: EvaluationRow = {
@@ -337,7 +376,7 @@ class Evaluations {
       timings: timingsOf(efficiency),
       collectionVersion: scope.collectionVersion,
       tag,
-      queries: total,
+      queries,
       missing,
       efficiency,
       ...(reports === undefined ? {} : reports),
@@ -347,10 +386,10 @@ class Evaluations {
       key,
       retriever,
       tag,
-      report: runReport,
+      report: reports?.report,
       judged: reports?.judged,
       condensedReport: reports?.condensedReport,
-      queries: total,
+      queries,
       missing,
       efficiency,
       createdAt,
