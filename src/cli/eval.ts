@@ -20,7 +20,7 @@ import { loadBeirDir } from './dataset.ts';
 import { DEFAULT_RERANKER, TEST_RERANKER } from '../lib/rerank/registry.ts';
 import { firstStageCeiling } from '../lib/rerank/rerank.ts';
 import { DEFAULT_DENSE_MODEL } from './dense.ts';
-import { FIRST_STAGES, retrieve, RETRIEVERS, type FirstStageName, type RetrieverName, type RetrieverSettings } from './retrievers.ts';
+import { FIRST_STAGES, LEXICAL_STAGES, retrieve, RETRIEVERS, type FirstStageName, type LexicalName, type RetrieverName, type RetrieverSettings } from './retrievers.ts';
 
 /**
  * The trec_eval measures of BEIR's and Pyserini's tables, and judged@10 (Pyserini's `judged.10`: how much
@@ -45,6 +45,7 @@ const OPTIONS = {
   dtype: { type: 'string' },
   search: { type: 'string', default: 'exact' },
   'ledr-k': { type: 'string', default: '1000' },
+  lexical: { type: 'string', default: 'bm25' },
   'rrf-k': { type: 'string', default: '60' },
   alpha: { type: 'string', default: '0.5' },
   normalization: { type: 'string', default: 'min-max' },
@@ -73,6 +74,7 @@ const USAGE = `usage: npm run -s cli -- eval --dataset <BEIR dir> [options]
   --rerank-batch <n>        rerank: pairs per model call (default 16)
   --search <exact|hnsw>     dense search (default exact)
   --ledr-k <n>              LEDR: BM25 candidates per query (default 1000)
+  --lexical <name>          LEDR: the lexical ranking scored, ${LEXICAL_STAGES.join(' | ')} (default bm25; rm3/bo1 take --fb-*)
   --rrf-k <n>               RRF constant (default 60)
   --alpha <n>               convex: weight of BM25 (default 0.5)
   --normalization <name>    convex: min-max | z-score (default min-max)
@@ -105,10 +107,16 @@ function parseEvalArgs(args: string[]) {
     throw new CliError(`--retriever ${values.retriever}: expected one of ${Object.keys(RETRIEVERS).join(', ')}`);
   }
   if (!isCliAnalyzerName(values.analyzer)) throw new CliError(`--analyzer ${values.analyzer}: expected one of ${cliAnalyzerNames.join(', ')}`);
-  if (values['orig-weight'] !== undefined && values.retriever !== 'rm3') throw new CliError('--orig-weight applies to --retriever rm3 only');
-  if ((values['fb-terms'] !== undefined || values['fb-docs'] !== undefined) && values.retriever !== 'rm3' && values.retriever !== 'bo1') {
-    throw new CliError('--fb-terms and --fb-docs apply to --retriever rm3 or bo1 only');
+
+  if (!(LEXICAL_STAGES as readonly string[]).includes(values.lexical)) {
+    throw new CliError(`--lexical ${values.lexical}: expected one of ${LEXICAL_STAGES.join(', ')}`);
   }
+  if (values.lexical !== 'bm25' && values.retriever !== 'ledr') throw new CliError('--lexical applies to --retriever ledr only');
+  const prfMethod = values.retriever === 'ledr' ? values.lexical : values.retriever;
+  if ((values['fb-terms'] !== undefined || values['fb-docs'] !== undefined) && prfMethod !== 'rm3' && prfMethod !== 'bo1') {
+    throw new CliError('--fb-terms and --fb-docs apply to --retriever rm3 or bo1 (or ledr with --lexical rm3|bo1) only');
+  }
+  if (values['orig-weight'] !== undefined && prfMethod !== 'rm3') throw new CliError('--orig-weight applies to --retriever rm3 (or ledr with --lexical rm3) only');
   if (values.search !== 'exact' && values.search !== 'hnsw') throw new CliError(`--search ${values.search}: expected exact or hnsw`);
   if (values.normalization !== 'min-max' && values.normalization !== 'z-score') {
     throw new CliError(`--normalization ${values.normalization}: expected min-max or z-score`);
@@ -136,6 +144,7 @@ function parseEvalArgs(args: string[]) {
     rerankBatch: numberOption('rerank-batch', values['rerank-batch'], positiveInteger, 'a positive integer')!,
     search: values.search,
     ledrK: numberOption('ledr-k', values['ledr-k'], positiveInteger, 'a positive integer')!,
+    lexical: values.lexical as LexicalName,
     rrfK: numberOption('rrf-k', values['rrf-k'], (n) => n >= 0, 'a number ≥ 0')!,
     alpha: numberOption('alpha', values.alpha, (n) => n >= 0 && n <= 1, 'a number between 0 and 1')!,
     normalization: values.normalization as Exclude<Normalization, 'none'>,

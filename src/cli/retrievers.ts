@@ -36,6 +36,9 @@ export const RETRIEVERS = {
 export type RetrieverName = keyof typeof RETRIEVERS;
 /** Retrievers a re-ranker can follow. */
 export type FirstStageName = Exclude<RetrieverName, 'rerank'>;
+export type LexicalName = 'bm25' | 'rm3' | 'bo1';
+export const LEXICAL_STAGES: readonly LexicalName[] = ['bm25', 'rm3', 'bo1'];
+
 export const FIRST_STAGES: readonly FirstStageName[] = ['bm25', 'rm3', 'bo1', 'dense', 'ledr', 'rrf', 'convex'];
 
 /** Pseudo-relevance feedback settings; an absent count takes the method's default. */
@@ -68,6 +71,8 @@ export interface RetrieverSettings {
   search: 'exact' | 'hnsw';
   /** LEDR's K: the BM25 candidates per query. */
   ledrK: number;
+  /** LEDR: the lexical ranking whose top K the dense model scores (default bm25; rm3 and bo1 use `prf`). */
+  lexical?: LexicalName;
   rrfK: number;
   alpha: number;
   normalization: Exclude<Normalization, 'none'>;
@@ -204,7 +209,11 @@ export async function retrieve(docs: readonly Doc[], queries: readonly Query[], 
   if (retriever === 'rm3' || retriever === 'bo1') return prfRun(docs, queries, settings, progress);
 
   const bm25Depth = retriever === 'ledr' ? settings.ledrK : topK;
-  const bm25 = await bm25Run(docs, queries, settings, bm25Depth, progress);
+  const lexical = retriever === 'ledr' ? (settings.lexical ?? 'bm25') : 'bm25';
+  const bm25 =
+    lexical === 'bm25'
+      ? { ...(await bm25Run(docs, queries, settings, bm25Depth, progress)), description: bm25Description(settings) }
+      : await prfRun(docs, queries, { ...settings, retriever: lexical, topK: bm25Depth }, progress);
   const timings: Record<string, number> = { bm25_index_ms: bm25.timings.index_ms, bm25_query_ms_mean: bm25.timings.query_ms_mean };
   const emptyHits: Hit[] = [];
   if (retriever === 'ledr') {
@@ -215,7 +224,8 @@ export async function retrieve(docs: readonly Doc[], queries: readonly Query[], 
       const cosine = new Map((dense.run.get(qid) ?? emptyHits).map((hit) => [hit.docId, hit.score]));
       return lexiconEnhancedDense(bm25.run.get(qid) ?? emptyHits, cosine, { k: settings.ledrK, limit: topK });
     });
-    return { run, timings: { ...timings, ...dense.timings }, description: { ...bm25Description(settings), ...dense.description, K: settings.ledrK } };
+    const lexicalDescription = lexical === 'bm25' ? bm25.description : { lexical, ...bm25.description };
+    return { run, timings: { ...timings, ...dense.timings }, description: { ...lexicalDescription, ...dense.description, K: settings.ledrK } };
   }
 
   const dense = await denseRun(docs, queries, settings, progress);
@@ -229,7 +239,7 @@ export async function retrieve(docs: readonly Doc[], queries: readonly Query[], 
         });
   const extra: Record<string, string | number> =
     retriever === 'rrf' ? { k: settings.rrfK } : { alpha: settings.alpha, normalization: settings.normalization };
-  return { run, timings: { ...timings, ...dense.timings }, description: { ...bm25Description(settings), ...dense.description, ...extra } };
+  return { run, timings: { ...timings, ...dense.timings }, description: { ...bm25.description, ...dense.description, ...extra } };
 }
 
 function percentile(sorted: readonly number[], p: number): number {

@@ -89,13 +89,15 @@ describe('search --retriever rm3|bo1', () => {
     expect(bo1.code).not.toBe(0);
     expect(bo1.stderr).toBe('error: --orig-weight applies to --retriever rm3 only\n');
     const bm25 = await cli(['eval', '--dataset', solarDataset(), '--fb-terms', '5']);
-    expect(bm25.stderr).toBe('error: --fb-terms and --fb-docs apply to --retriever rm3 or bo1 only\n');
+    expect(bm25.stderr).toBe('error: --fb-terms and --fb-docs apply to --retriever rm3 or bo1 (or ledr with --lexical rm3|bo1) only\n');
+    const lexical = await cli(['eval', '--dataset', solarDataset(), '--retriever', 'dense', '--lexical', 'rm3']);
+    expect(lexical.stderr).toBe('error: --lexical applies to --retriever ledr only\n');
     const bad = await cli(['eval', '--dataset', solarDataset(), '--retriever', 'rm3', '--orig-weight', '2']);
     expect(bad.stderr).toBe('error: --orig-weight 2: expected a number between 0 and 1\n');
   });
 });
 
-describe('eval on SciFact test: BM25+RM3, BM25+Bo1, WordPiece BM25', () => {
+describe('eval on SciFact test: BM25+RM3, BM25+Bo1, WordPiece BM25, and LEDR over each', () => {
   const scifact = () => shared('beir', 'scifact');
   const figures = async (args: string[]) => {
     const { stdout, stderr, code } = await cli(['eval', '--dataset', scifact(), '--json', ...args]);
@@ -118,6 +120,12 @@ describe('eval on SciFact test: BM25+RM3, BM25+Bo1, WordPiece BM25', () => {
     const { report, rounded } = await figures(['--retriever', 'bo1']);
     expect(report.settings).toMatchObject({ fbTerms: 10, fbDocs: 3 });
     expect(rounded).toEqual({ ndcg_cut_10: '0.6586', recall_100: '0.9287' });
+  });
+
+  it('LEDR over Bo1: the dense model scores the Bo1 top K', async () => {
+    const { report, rounded } = await figures(['--retriever', 'ledr', '--lexical', 'bo1']);
+    expect(report.settings).toMatchObject({ lexical: 'bo1', fbTerms: 10, fbDocs: 3, K: 1000 });
+    expect(rounded).toEqual({ ndcg_cut_10: '0.6609', recall_100: '0.9287' });
   });
 
   it('BM25 over WordPiece tokens', async () => {
