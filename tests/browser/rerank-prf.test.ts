@@ -42,7 +42,8 @@ const GLOVE = 'local/glove-100d-sif';
 const built = [GLOVE, TEST_RERANKER].every((model) => existsSync(join(MODELS_DIR, model, 'config.json')));
 const skipNoModel = skipWithout('models', built, `${GLOVE} or ${TEST_RERANKER} is not built in ${MODELS_DIR} (npm run models)`);
 const SCREENS = process.env.RP_SCREENS_DIR ?? join(repoRoot, 'test-artifacts');
-const QID = 'q01';
+// A query BM25 finds 29 documents for, which the cross-encoder re-orders a good deal.
+const QID = 'q05';
 
 let session: BrowserSession;
 let appUrl: string;
@@ -151,15 +152,17 @@ describe.skipIf(skipNoModel)('Re-rank, RM3 and Bo1 columns (starter collection)'
     const moves = await rerank.locator('.move').allTextContents();
     expect(firstRanks).toEqual(shownIds.map((id) => `1st #${bm25Ranks.get(id)}`));
     expect(moves).toEqual(shownIds.map((id, i) => movementLabel(rerankMovement({ firstStageRank: bm25Ranks.get(id)!, newRank: i + 1 }))));
-    expect(moves.some((m) => m.startsWith('↑')) && moves.some((m) => m.startsWith('↓'))).toBe(true);
+    // The cross-encoder does move hits (it is not BM25 again).
+    expect(moves.some((m) => m.startsWith('↑'))).toBe(true);
+    console.log(`[rerank-prf] ${QID} re-ranked top 10 (first-stage rank → movement): ${shownIds.map((id, i) => `${id} ${firstRanks[i]} ${moves[i]}`).join(', ')}`);
     expect(await shownMetrics(page, 1)).toEqual(expectedMetrics(QID, expected));
     // The ceiling: BM25's recall@100 for this query, with the reason.
     const ceiling = firstStageCeiling(new Map([[QID, qrels.get(QID)!]]), rerankFirstStage, 100).mean;
     const ceilingText = (await rerank.getByTestId('rerank-ceiling').textContent())!.replace(/\s+/g, ' ');
     expect(ceilingText).toContain(`first stage recall@100 = ${ceiling.toFixed(3)}`);
     expect(ceilingText).toContain('re-ranking cannot find what stage one missed');
-    const url = new URL(page.url()).searchParams.getAll('col');
-    expect(url[1]).toBe('rerank;d=100;m=local/tiny-cross-encoder;dt=fp32;fs=bm25%3Bk1%3D0.9%3Bb%3D0.4%3Ban%3Denglish');
+    // The first stage is one field of the column, a column value of its own (decoded once more by URLSearchParams).
+    expect(page.url()).toContain('&col=rerank;d=100;m=local/tiny-cross-encoder;dt=fp32;fs=bm25%3Bk1%3D0.9%3Bb%3D0.4%3Ban%3Denglish');
     await rerank.getByRole('button', { name: /^Settings of Re-rank/ }).click();
     await rerank.screenshot({ path: screen('rerank-column.png') });
     expect(errors).toEqual([]);
@@ -192,8 +195,8 @@ describe.skipIf(skipNoModel)('Re-rank, RM3 and Bo1 columns (starter collection)'
     await settled(page, 4);
     const w08 = searchRm3(bm25FeedbackIndex(index, { params: { k1: 0.9, b: 0.4 }, queryId: QID }), bagOfTerms(analyzer.analyze(starter.queries.get(QID)!.text)), { originalQueryWeight: 0.8 });
     expect(await column(page, 2).getByTestId('expanded-query').locator('li .weight').allTextContents()).toEqual(w08.expanded.map((t) => t.weight.toFixed(4)));
-    await column(page, 2).screenshot({ path: screen('prf-column.png') });
     await column(page, 2).getByRole('button', { name: /^Settings of RM3/ }).click();
+    await column(page, 2).screenshot({ path: screen('prf-column.png') });
     expect(errors).toEqual([]);
   });
 
