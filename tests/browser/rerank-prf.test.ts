@@ -92,10 +92,13 @@ function prfOf(method: 'rm3' | 'bo1', qid: string): PrfResult {
 
 const column = (page: Page, n: number): Locator => page.locator('article.column').nth(n);
 const shownMetrics = (page: Page, n: number) => column(page, n).locator('dl.metrics .value').allTextContents();
-const screen = (name: string) => {
+/** A picture of one column, header included (an element screenshot scrolls it under the app's sticky bar). */
+async function columnShot(page: Page, n: number, name: string): Promise<void> {
   mkdirSync(SCREENS, { recursive: true });
-  return join(SCREENS, name);
-};
+  await page.evaluate(() => window.scrollTo(0, 0));
+  const box = (await column(page, n).boundingBox())!;
+  await page.screenshot({ path: join(SCREENS, name), fullPage: true, clip: { x: box.x - 4, y: box.y - 4, width: box.width + 8, height: Math.min(box.height + 8, 1600) } });
+}
 
 beforeAll(async () => {
   appUrl = inject('appUrl');
@@ -164,7 +167,7 @@ describe.skipIf(skipNoModel)('Re-rank, RM3 and Bo1 columns (starter collection)'
     // The first stage is one field of the column, a column value of its own (decoded once more by URLSearchParams).
     expect(page.url()).toContain('&col=rerank;d=100;m=local/tiny-cross-encoder;dt=fp32;fs=bm25%3Bk1%3D0.9%3Bb%3D0.4%3Ban%3Denglish');
     await rerank.getByRole('button', { name: /^Settings of Re-rank/ }).click();
-    await rerank.screenshot({ path: screen('rerank-column.png') });
+    await columnShot(page, 1, 'rerank-column.png');
     expect(errors).toEqual([]);
   });
 
@@ -196,7 +199,7 @@ describe.skipIf(skipNoModel)('Re-rank, RM3 and Bo1 columns (starter collection)'
     const w08 = searchRm3(bm25FeedbackIndex(index, { params: { k1: 0.9, b: 0.4 }, queryId: QID }), bagOfTerms(analyzer.analyze(starter.queries.get(QID)!.text)), { originalQueryWeight: 0.8 });
     expect(await column(page, 2).getByTestId('expanded-query').locator('li .weight').allTextContents()).toEqual(w08.expanded.map((t) => t.weight.toFixed(4)));
     await column(page, 2).getByRole('button', { name: /^Settings of RM3/ }).click();
-    await column(page, 2).screenshot({ path: screen('prf-column.png') });
+    await columnShot(page, 2, 'prf-column.png');
     expect(errors).toEqual([]);
   });
 
