@@ -6,6 +6,7 @@
 import type { Bm25AnalyzerName as AnalyzerName } from '../../lib/analysis/analyzers.ts';
 import type { IndexInfo, IndexProgress } from '../../lib/bm25-wasm/bm25-service.ts';
 import type { Bm25Explanation } from '../../lib/bm25/bm25-explain.ts';
+import type { QueryTermWeight } from '../../lib/bm25/bm25-query.ts';
 import type { Bm25Params } from '../../lib/bm25/bm25-similarity.ts';
 import type { PrfRequest } from '../../lib/bm25-wasm/bm25-service.ts';
 import type { PrfResult } from '../../lib/prf/prf-result.ts';
@@ -26,8 +27,8 @@ export interface Bm25Backend {
   warm(analyzer: AnalyzerName): void;
   /** Top-k hits of each query, in the order given (the index must be open). */
   search(collectionId: string, analyzer: AnalyzerName, queries: readonly QueryInput[], params: Bm25SearchParams): Promise<Hit[][]>;
-  /** Lucene's explanation of one document's score, term by term. */
-  explain(collectionId: string, analyzer: AnalyzerName, queryText: string, docId: string, params: Bm25Params): Promise<Bm25Explanation>;
+  /** Lucene's explanation of one document's score, term by term, for query text or a weighted bag. */
+  explain(collectionId: string, analyzer: AnalyzerName, query: string | readonly QueryTermWeight[], docId: string, params: Bm25Params): Promise<Bm25Explanation>;
   /** RM3 or Bo1 of each query (src/lib/prf): its expanded weighted query, feedback documents and top-k hits. */
   searchPrf(collectionId: string, analyzer: AnalyzerName, queries: readonly QueryInput[], prf: PrfRequest, params: Bm25SearchParams): Promise<PrfResult[]>;
 }

@@ -14,6 +14,7 @@ import type { Bm25WorkerApi } from '../../../workers/bm25.worker.ts';
 import type { Bm25AnalyzerName as AnalyzerName } from '../../lib/analysis/analyzers.ts';
 import type { IndexInfo, IndexProgress, PrfRequest } from '../../lib/bm25-wasm/bm25-service.ts';
 import type { Bm25Explanation } from '../../lib/bm25/bm25-explain.ts';
+import type { QueryTermWeight } from '../../lib/bm25/bm25-query.ts';
 import type { Bm25Params } from '../../lib/bm25/bm25-similarity.ts';
 import type { PrfResult } from '../../lib/prf/prf-result.ts';
 import { unpackHits } from '../../lib/retrievers/packed-hits.ts';
@@ -118,8 +119,8 @@ export class Bm25Workers implements Bm25Backend {
     return ids;
   }
 
-  explain(collectionId: string, analyzer: AnalyzerName, queryText: string, docId: string, params: Bm25Params): Promise<Bm25Explanation> {
-    return this.call(analyzer, (api) => api.explain(collectionId, queryText, docId, { k1: params.k1, b: params.b }));
+  explain(collectionId: string, analyzer: AnalyzerName, query: string | readonly QueryTermWeight[], docId: string, params: Bm25Params): Promise<Bm25Explanation> {
+    return this.call(analyzer, (api) => api.explain(collectionId, query, docId, { k1: params.k1, b: params.b }));
   }
 
   /** Pseudo-relevance feedback of every query in one worker call (both passes run in the worker). */

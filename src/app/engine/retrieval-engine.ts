@@ -18,6 +18,7 @@
  */
 import type { IndexInfo } from '../../lib/bm25-wasm/bm25-service.ts';
 import type { Bm25Explanation } from '../../lib/bm25/bm25-explain.ts';
+import type { QueryTermWeight } from '../../lib/bm25/bm25-query.ts';
 import { convexCombination } from '../../lib/fusion/convex.ts';
 import { lexiconEnhancedDense } from '../../lib/fusion/ledr.ts';
 import { reciprocalRankFusion } from '../../lib/fusion/rrf.ts';
@@ -105,6 +106,8 @@ export interface HitExplanation {
     /** 1-based rank in the column's BM25 ranking (its top K for LEDR), null when outside it. */
     rank: number | null;
     depth: number;
+    /** RM3 / Bo1: the expanded weighted query the explanation is of (the rank is in its ranking). */
+    expanded?: QueryTermWeight[];
   };
   dense?: {
     settings: DenseSettings;
@@ -678,18 +681,23 @@ export class RetrievalEngine {
   async explain(collectionId: string, retriever: RetrieverConfig, query: QueryInput, docId: string, options: Pick<RankOptions, 'signal'> = {}): Promise<HitExplanation> {
     await this.prepare(collectionId, retriever, options);
     const needs = preparedSettings(retriever);
+    // A Re-rank column's BM25 and dense parts are its first stage's.
+    const source = retriever.kind === 'rerank' ? retriever.firstStage : retriever;
     const explanation: HitExplanation = { docId };
     const message = (error: unknown) => (error instanceof Error ? error.message : String(error));
     const work: Promise<void>[] = [];
     if (needs.bm25) {
       const settings = needs.bm25;
-      const depth = retriever.kind === 'ledr' ? retriever.k : RUN_DEPTH;
+      const depth = source.kind === 'ledr' ? source.k : RUN_DEPTH;
       work.push(
         (async () => {
-          const hits = isBlank(query.text) ? [] : await this.bm25Hits(collectionId, settings, query, depth);
+          // RM3 and Bo1 score with BM25 on the expanded weighted query: explain that query, rank in its ranking.
+          const prf = (source.kind === 'rm3' || source.kind === 'bo1') && !isBlank(query.text) ? await this.prfResult(collectionId, source, query, RUN_DEPTH) : undefined;
+          const hits = isBlank(query.text) ? [] : prf ? prf.hits : await this.bm25Hits(collectionId, settings, query, depth);
           const part: NonNullable<HitExplanation['bm25']> = { settings, rank: rankOf(hits, docId), depth };
+          if (prf) part.expanded = prf.expanded;
           try {
-            part.explanation = await this.options.bm25.explain(collectionId, settings.analyzer, query.text, docId, { k1: settings.k1, b: settings.b });
+            part.explanation = await this.options.bm25.explain(collectionId, settings.analyzer, prf ? prf.expanded : query.text, docId, { k1: settings.k1, b: settings.b });
           } catch (error) {
             part.error = message(error);
           }
@@ -702,7 +710,7 @@ export class RetrievalEngine {
       work.push(
         (async () => {
           const part: NonNullable<HitExplanation['dense']> = { settings, depth: RUN_DEPTH };
-          if (retriever.kind !== 'ledr') {
+          if (source.kind !== 'ledr') {
             const hits = isBlank(query.text) ? [] : await this.denseHits(collectionId, settings, query.text, RUN_DEPTH);
             part.rank = rankOf(hits, docId);
           }

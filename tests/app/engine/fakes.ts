@@ -14,7 +14,7 @@ import type { Bm25Params } from '../../../src/lib/bm25/bm25-similarity.ts';
 import { exactSearch, rowIndex } from '../../../src/lib/dense/exact-search.ts';
 import { dot, matrixRow, normalizeInPlace, type VectorMatrix } from '../../../src/lib/dense/vector-matrix.ts';
 import type { PrfRequest } from '../../../src/lib/bm25-wasm/bm25-service.ts';
-import { bagOfTerms } from '../../../src/lib/bm25/bm25-query.ts';
+import { bagOfTerms, type QueryTermWeight } from '../../../src/lib/bm25/bm25-query.ts';
 import { searchBo1 } from '../../../src/lib/prf/bo1.ts';
 import { bm25FeedbackIndex } from '../../../src/lib/prf/feedback-index.ts';
 import type { PrfResult } from '../../../src/lib/prf/prf-result.ts';
@@ -134,8 +134,9 @@ export class FakeBm25 implements Bm25Backend {
     return queries.map((query) => this.reference(collectionId, analyzer, query, params));
   }
 
-  async explain(collectionId: string, analyzer: AnalyzerName, queryText: string, docId: string, params: Bm25Params): Promise<Bm25Explanation> {
-    return explainBm25(this.index(collectionId, analyzer), { terms: createAnalyzer(analyzer).analyze(queryText) }, docId, params);
+  async explain(collectionId: string, analyzer: AnalyzerName, query: string | readonly QueryTermWeight[], docId: string, params: Bm25Params): Promise<Bm25Explanation> {
+    const bm25 = typeof query === 'string' ? { terms: createAnalyzer(analyzer).analyze(query) } : { weighted: query };
+    return explainBm25(this.index(collectionId, analyzer), bm25, docId, params);
   }
 
   prfSearches: Array<{ queries: readonly QueryInput[]; prf: PrfRequest; params: Bm25SearchParams }> = [];

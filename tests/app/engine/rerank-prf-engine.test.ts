@@ -64,6 +64,19 @@ describe('RetrievalEngine: RM3 and Bo1 columns', () => {
     expect(run.get(STARTER.id)).toEqual(plainHits(single.ranking.hits));
   });
 
+  it('explain: BM25 of the expanded query, ranked in the feedback ranking', async () => {
+    const { bm25, engine } = setup();
+    const rm3 = defaultRetriever('rm3');
+    const { ranking } = await engine.rankQuery(C, rm3, BREAD);
+    if (ranking.kind !== 'rm3') throw new Error('unreachable');
+    const docId = ranking.hits[1]!.docId;
+    const why = await engine.explain(C, rm3, BREAD, docId);
+    expect(why.bm25?.expanded).toEqual(ranking.expanded);
+    expect(why.bm25?.rank).toBe(2);
+    expect(why.bm25?.explanation?.score).toBeCloseTo(ranking.hits[1]!.score, 5);
+    expect(bm25.prfSearches).toHaveLength(1);
+  });
+
   it('a blank query ranks nothing and expands nothing', async () => {
     const { engine } = setup();
     const { ranking, note } = await engine.rankQuery(C, defaultRetriever('bo1'), { text: '  ' });
@@ -92,6 +105,18 @@ describe('RetrievalEngine: Re-rank columns', () => {
     expect(rerank.opens).toHaveLength(1);
     expect(rerank.scored).toEqual([4, 0]);
     expect(jobs.list.map((j) => j.title)).toContain('Loading cross-encoder tiny-cross-encoder (fp32, auto device)');
+  });
+
+  it('explain: a Re-rank column\'s parts are its first stage\'s', async () => {
+    const { engine } = setup();
+    const retriever = rerankOver(defaultRetriever('ledr') as FirstStageConfig, 3);
+    const ledr = await engine.rankQuery(C, defaultRetriever('ledr'), BREAD);
+    const docId = ledr.ranking.hits[2]!.docId;
+    const why = await engine.explain(C, retriever, BREAD, docId);
+    expect(why.bm25?.depth).toBe(1000);
+    expect(why.dense?.similarity).toBeGreaterThan(0);
+    // LEDR scores candidates and never searches the dense side: no dense rank, as for a LEDR column.
+    expect(why.dense?.rank).toBeUndefined();
   });
 
   it('follows any first stage: RM3, a fusion, an imported run', async () => {
