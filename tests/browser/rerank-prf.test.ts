@@ -168,6 +168,15 @@ describe.skipIf(skipNoModel)('Re-rank, RM3 and Bo1 columns (starter collection)'
     expect(page.url()).toContain('&col=rerank;d=100;m=local/tiny-cross-encoder;dt=fp32;fs=bm25%3Bk1%3D0.9%3Bb%3D0.4%3Ban%3Denglish');
     await rerank.getByRole('button', { name: /^Settings of Re-rank/ }).click();
     await columnShot(page, 1, 'rerank-column.png');
+    // The hit detail: the cross-encoder's score and where the first stage had the document, then BM25's terms.
+    await rerank.locator('button.hit').first().click();
+    const dialog = page.getByRole('dialog');
+    await dialog.locator('.bm25 tbody tr').first().waitFor();
+    expect(await dialog.locator('.formula.big').textContent()).toBe(`score = cross-encoder(query, title + text) = ${expected[0]!.score.toFixed(4)}`);
+    expect((await dialog.locator('p.small').first().textContent())!.replace(/\s+/g, ' ')).toContain(`Rank ${bm25Ranks.get(shownIds[0]!)} in the first stage`);
+    await page.screenshot({ path: join(SCREENS, 'rerank-detail.png') });
+    await page.keyboard.press('Escape');
+    await expect.poll(() => dialog.count()).toBe(0);
     expect(errors).toEqual([]);
   });
 
