@@ -121,6 +121,17 @@ beforeAll(async () => {
     rerankFirstStage = reranked.firstStage!;
   }
   session = await launch();
+  // Every text the Re-rank column's progress line showed (it is on screen for a fraction of a second here).
+  await session.page.addInitScript(() => {
+    const seen: string[] = [];
+    (window as unknown as { __rpRerankProgress: string[] }).__rpRerankProgress = seen;
+    new MutationObserver(() => {
+      for (const line of document.querySelectorAll('[data-testid="rerank-progress"] span')) {
+        const text = line.textContent ?? '';
+        if (!seen.includes(text)) seen.push(text);
+      }
+    }).observe(document, { subtree: true, childList: true, characterData: true });
+  });
 }, 300_000);
 
 afterAll(async () => {
@@ -140,6 +151,11 @@ describe.skipIf(skipNoModel)('Re-rank, RM3 and Bo1 columns (starter collection)'
     await rerank.getByLabel('model', { exact: true }).selectOption(TEST_RERANKER);
     await expect.poll(() => rerank.locator('h2').textContent()).toBe('Re-rank 100: tiny-cross-encoder over BM25 (k1 0.9, b 0.4)');
     await settled(page, 2);
+    // While it scored, the column counted the pairs (BM25 finds 29 documents for the query, all scored).
+    const bm25Count = cli.get('bm25')!.get(QID)!.length;
+    const progress = await page.evaluate(() => (window as unknown as { __rpRerankProgress: string[] }).__rpRerankProgress);
+    expect(progress).toContain(`Scoring ${bm25Count} / ${bm25Count} pairs`);
+    expect(progress.every((text) => /^Scoring \d+ \/ \d+ pairs/.test(text))).toBe(true);
 
     const expected = cli.get('rerank')!.get(QID)!;
     const shownIds = await rerank.locator('.docid').allTextContents();
