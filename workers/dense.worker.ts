@@ -25,6 +25,8 @@ import { configureModelSource, type ModelSourceConfig } from '../src/lib/dense/m
 import type { EmbeddingDtype } from '../src/lib/dense/registry.ts';
 import { loadCrossEncoder, type CrossEncoder, type RerankProgress } from '../src/lib/rerank/cross-encoder.ts';
 import type { RerankerSpec } from '../src/lib/rerank/registry.ts';
+import { rerankDocText } from '../src/lib/rerank/rerank.ts';
+import { getDocuments } from '../src/lib/storage/collections.ts';
 import { prepareOnnxRuntime } from './onnx-runtime.ts';
 
 export interface RerankerLoadRequest {
@@ -67,6 +69,8 @@ const hnswFiles: HnswFiles = {
 const session = new ModelSession();
 let service: DenseCorpusService | undefined;
 let crossEncoder: CrossEncoder | undefined;
+/** Running `rerankDocs` calls by the page's call id, so one can be stopped without stopping the others. */
+const rerankCalls = new Map<number, AbortController>();
 
 function corpus(): DenseCorpusService {
   if (!service) throw new Error('no model loaded in this worker');
@@ -157,6 +161,52 @@ const api = {
       const result = { docIds: pairs.map(([id]) => id), scores, cached, ms: performance.now() - t0 };
       return Comlink.transfer(result, [scores.buffer]);
     });
+  },
+
+  /**
+   * `rerank` of documents given by id: their texts (title + text, as BEIR's re-ranking) are read from the
+   * collection in IndexedDB here, so only ids cross. `cancelRerank(callId)` stops this call alone.
+   */
+  rerankDocs(
+    callId: number,
+    collectionId: string,
+    query: string,
+    docIds: string[],
+    options: { batchSize?: number } = {},
+    onProgress?: (p: RerankProgress) => void,
+  ): Promise<RerankScores> {
+    const own = new AbortController();
+    rerankCalls.set(callId, own);
+    return session
+      .cancellable(async (signal) => {
+        if (!crossEncoder) throw new Error('no cross-encoder loaded in this worker (loadReranker first)');
+        const both = AbortSignal.any([signal, own.signal]);
+        const t0 = performance.now();
+        const docs = await getDocuments(database(), collectionId, docIds);
+        both.throwIfAborted();
+        const pairs = docIds.map((id, i) => {
+          const doc = docs[i];
+          if (doc === undefined) throw new Error(`document ${id} is not in collection ${collectionId}`);
+          return { id, text: rerankDocText(doc) };
+        });
+        let cached = 0;
+        const scores = await crossEncoder.score(query, pairs, {
+          batchSize: options.batchSize,
+          signal: both,
+          onProgress: (p) => {
+            cached = p.cached;
+            onProgress?.(p);
+          },
+        });
+        const result = { docIds, scores, cached, ms: performance.now() - t0 };
+        return Comlink.transfer(result, [scores.buffer]);
+      })
+      .finally(() => rerankCalls.delete(callId));
+  },
+
+  /** Stops one `rerankDocs` call between two batches (it rejects with an AbortError). */
+  cancelRerank(callId: number): void {
+    rerankCalls.get(callId)?.abort(new DOMException('re-ranking cancelled', 'AbortError'));
   },
 
   /** Stops embeddings and graph builds in progress (not searches); their promises reject with an AbortError. */

@@ -45,6 +45,19 @@ export interface DenseEfficiency {
   fallbackReason?: string;
 }
 
+/** What a Re-rank column's cross-encoder cost (the engine's RerankerOpenInfo, and the pairs per query). */
+export interface RerankEfficiency {
+  model: string;
+  device: string;
+  dtype: string;
+  /** Tokens per pair. */
+  maxLength: number;
+  loadMs: number;
+  /** First-stage hits scored per query. */
+  depth: number;
+  fallbackReason?: string;
+}
+
 export interface EfficiencyRecord {
   /** Wall time of ranking every query (preparation excluded). */
   rankMs: number;
@@ -55,6 +68,7 @@ export interface EfficiencyRecord {
   queriesPerCall: number;
   bm25?: Bm25Efficiency;
   dense?: DenseEfficiency;
+  rerank?: RerankEfficiency;
 }
 
 export interface EvaluationRow extends RunRow {
@@ -98,6 +112,7 @@ export function timingsOf(efficiency: EfficiencyRecord): Record<string, number> 
     if (efficiency.dense.docsPerSecond !== undefined) timings['docs_per_s'] = efficiency.dense.docsPerSecond;
     if (efficiency.dense.hnsw) timings['hnsw_ms'] = efficiency.dense.hnsw.ms;
   }
+  if (efficiency.rerank) timings['rerank_model_load_ms'] = efficiency.rerank.loadMs;
   return timings;
 }
 

@@ -18,7 +18,7 @@ import { runOfRow, trecTextOfRow } from '../../lib/storage/run-rows.ts';
 import type { Qrels, Query, Run } from '../../lib/types.ts';
 import { engine, rankQueriesWithJob } from '../engine/engine.ts';
 import { notices } from '../shell/notices.svelte.ts';
-import { bm25Efficiency, denseEfficiency } from './efficiency-probe.ts';
+import { bm25Efficiency, denseEfficiency, rerankEfficiency } from './efficiency-probe.ts';
 import {
   deleteEvaluations,
   evaluationKey,
@@ -331,8 +331,9 @@ class Evaluations {
     report('ranking');
     const marks: Array<{ done: number; at: number }> = [];
     // Queries go to the workers in chunks: one call per query cost more in round trips than the ranking
-    // itself, so the latency recorded is a chunk's time per query (the table says so).
-    const queriesPerCall = EVALUATION_CHUNK;
+    // itself, so the latency recorded is a chunk's time per query (the table says so). A cross-encoder's
+    // pairs cost far more than a round trip, so a Re-rank column is timed query by query.
+    const queriesPerCall = retriever.kind === 'rerank' ? 1 : EVALUATION_CHUNK;
     const { run, ms, missing } = await rankQueriesWithJob(
       collectionId,
       retriever,
@@ -397,9 +398,13 @@ class Evaluations {
     };
   }
 
-  #indexCosts(scope: EvaluationScope, retriever: RetrieverConfig): Pick<EfficiencyRecord, 'bm25' | 'dense'> {
+  #indexCosts(scope: EvaluationScope, retriever: RetrieverConfig): Pick<EfficiencyRecord, 'bm25' | 'dense' | 'rerank'> {
     const opened = preparedSettings(retriever);
-    const costs: Pick<EfficiencyRecord, 'bm25' | 'dense'> = {};
+    const costs: Pick<EfficiencyRecord, 'bm25' | 'dense' | 'rerank'> = {};
+    if (opened.rerank && retriever.kind === 'rerank') {
+      const info = engine.rerankInfo(opened.rerank);
+      if (info !== undefined) costs.rerank = rerankEfficiency(info, retriever.depth);
+    }
     if (opened.bm25) {
       const info = engine.bm25Info(scope.collectionId, opened.bm25);
       if (info !== undefined) costs.bm25 = bm25Efficiency(info, opened.bm25.analyzer);

@@ -4,7 +4,7 @@
  * into the page: the workers read it from IndexedDB themselves.
  */
 import { SvelteMap } from 'svelte/reactivity';
-import { createAnalyzer, type AnalyzerName } from '../../lib/analysis/analyzers.ts';
+import { createAnalyzer, isAnalyzerName, type AnalyzerName } from '../../lib/analysis/analyzers.ts';
 import type { Analyzer, Token } from '../../lib/analysis/analyzer.ts';
 import { collectionLanguage, LANGUAGES } from '../../lib/analysis/language.ts';
 import type { RetrieverConfig } from '../../lib/retrievers/config.ts';
@@ -119,10 +119,13 @@ export function pageAnalyzer(name: AnalyzerName): Analyzer {
 
 /**
  * The analyzer that highlights a column's query terms: its BM25 analyzer, or for a column without BM25 the
- * analyzer of the collection's language.
+ * analyzer of the collection's language; a Re-rank column's is its first stage's. WordPiece pieces do not
+ * line up with words on screen, so a WordPiece column marks whole words (the standard analyzer: lower-cased
+ * words, as WordPiece sees them before cutting).
  */
 export function highlightAnalyzer(retriever: RetrieverConfig, collectionId: string | null): AnalyzerName {
-  if ('bm25' in retriever) return retriever.bm25.analyzer;
+  if (retriever.kind === 'rerank') return highlightAnalyzer(retriever.firstStage, collectionId);
+  if ('bm25' in retriever) return isAnalyzerName(retriever.bm25.analyzer) ? retriever.bm25.analyzer : 'standard';
   return LANGUAGES[collectionLanguage(datasets.collections.find((c) => c.id === collectionId))].analyzer;
 }
 

@@ -96,3 +96,21 @@ export const loadableAnalyzers = {
 } as const satisfies Record<string, LoadableAnalyzerInfo>;
 
 export type LoadableAnalyzerName = keyof typeof loadableAnalyzers;
+
+/** An analyzer a BM25 index can be built with: one of `analyzers`, or one of `loadableAnalyzers`. */
+export type Bm25AnalyzerName = AnalyzerName | LoadableAnalyzerName;
+
+export const bm25AnalyzerNames: readonly Bm25AnalyzerName[] = [...analyzerNames, ...(Object.keys(loadableAnalyzers) as LoadableAnalyzerName[])];
+
+export function isLoadableAnalyzerName(name: string): name is LoadableAnalyzerName {
+  return Object.hasOwn(loadableAnalyzers, name);
+}
+
+export function isBm25AnalyzerName(name: string): name is Bm25AnalyzerName {
+  return isAnalyzerName(name) || isLoadableAnalyzerName(name);
+}
+
+/** Label and description of any BM25 analyzer (for menus and titles). */
+export function bm25AnalyzerInfo(name: Bm25AnalyzerName): { label: string; description: string } {
+  return isLoadableAnalyzerName(name) ? loadableAnalyzers[name] : analyzers[name];
+}
