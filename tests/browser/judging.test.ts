@@ -93,7 +93,7 @@ async function download(page: Page, button: Locator): Promise<{ name: string; pa
   const event = page.waitForEvent('download');
   await button.click();
   const file = await event;
-  const path = join(dir, `${Date.now()}-${file.suggestedFilename()}`);
+  const path = join(mkdtempSync(join(dir, 'download-')), file.suggestedFilename());
   await file.saveAs(path);
   return { name: file.suggestedFilename(), path, bytes: readFileSync(path) };
 }
@@ -197,6 +197,8 @@ test('after a reload the judgments and the undo history are kept; undo reverts t
   await page.keyboard.press('g');
   const total = await poolSize(page);
   expect(await progressText(page)).toBe(`${total} of ${total} pooled documents judged`);
+  // The layout chosen last (the list) is remembered.
+  expect(await panel(page).getByRole('button', { name: 'List' }).getAttribute('aria-pressed')).toBe('true');
   expect(await panel(page).getByLabel(/Information need/).inputValue()).toBe('Relevant: how wild yeast makes bread rise.');
   // The list's last row was the last judgment: undo (U) takes it back.
   const lastDoc = (await panel(page).locator('ol.pool > li').last().getAttribute('data-doc'))!;
@@ -291,6 +293,7 @@ test('"Judge these" on a column\'s unjudged documents judges exactly those', asy
   expect(unjudged.length).toBeGreaterThan(0);
   await strip.getByRole('button', { name: `Judge these ${unjudged.length}` }).click();
   expect(await progressText(page)).toBe(`0 of ${unjudged.length} pooled documents judged`);
+  await panel(page).getByRole('button', { name: 'One at a time' }).click();
   const shown: string[] = [];
   for (let i = 0; i < unjudged.length; i++) {
     const docId = (await panel(page).locator('article.doc').getAttribute('data-doc'))!;

@@ -28,9 +28,28 @@ export interface JudgingSession {
 
 export const MAX_POOL_DEPTH = 100;
 
+const LAYOUT_KEY = 'retrieval-playground.judgingLayout';
+
+/** The layout last chosen in this browser (a preference, not part of what a link shows). */
+function storedLayout(): JudgingLayout {
+  try {
+    return localStorage.getItem(LAYOUT_KEY) === 'list' ? 'list' : 'one';
+  } catch {
+    return 'one';
+  }
+}
+
+function storeLayout(layout: JudgingLayout): void {
+  try {
+    localStorage.setItem(LAYOUT_KEY, layout);
+  } catch {
+    // Storage disabled: the default layout next time.
+  }
+}
+
 class Judging {
   session = $state.raw<JudgingSession | null>(null);
-  layout = $state<JudgingLayout>('one');
+  #layout = $state<JudgingLayout>(storedLayout());
   /** k of the depth-k pool. */
   depth = $state(DEFAULT_POOL_DEPTH);
   /** The document shown (one at a time) or selected (list): its index in the pool. */
@@ -42,6 +61,15 @@ class Judging {
   /** Writes waiting or running. */
   pending = $state(0);
   #queue: Promise<unknown> = Promise.resolve();
+
+  get layout(): JudgingLayout {
+    return this.#layout;
+  }
+
+  set layout(layout: JudgingLayout) {
+    this.#layout = layout;
+    storeLayout(layout);
+  }
 
   get open(): boolean {
     return this.session !== null;
