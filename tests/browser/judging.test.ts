@@ -213,6 +213,55 @@ test('after a reload the judgments and the undo history are kept; undo reverts t
   expect(errors).toEqual([]);
 });
 
+test('Evaluate follows the judgments: a changed grade changes its metrics without ranking again', async () => {
+  const { page, errors } = session;
+  const views = page.getByRole('navigation', { name: 'Views' });
+  const figure = (n: number, measure: string) => page.locator(`[data-testid="metrics-table"] tr[data-column="${n}"] td[data-measure="${measure}"] .figure`).textContent();
+  await page.keyboard.press('Escape');
+  await panel(page).waitFor({ state: 'detached' });
+  await views.getByRole('button', { name: 'Evaluate' }).click();
+  await page.getByRole('button', { name: 'Run evaluation (3 columns)' }).click();
+  await page.waitForFunction(() => document.querySelectorAll('[data-testid="metrics-table"] tr[data-status="fresh"]').length === 3, null, { timeout: 120_000 });
+  const before = Number(await figure(2, 'ndcg_cut_10'));
+
+  // In Explore, q1's best document for the dense column is judged 0 instead of 3.
+  await views.getByRole('button', { name: 'Explore' }).click();
+  await page.evaluate(() => (document.activeElement as HTMLElement | null)?.blur());
+  await page.keyboard.press('g');
+  await poolSize(page);
+  await panel(page).getByRole('button', { name: /: sourdough$/ }).click();
+  await page.keyboard.press('0');
+  await expect.poll(() => panel(page).locator('li[data-doc="sourdough"] button[aria-pressed="true"]').textContent()).toContain('0');
+  await page.keyboard.press('Escape');
+  await settled(page);
+  const q1 = Number(await column(page, 1).locator('dl.metrics .value').first().textContent());
+  await page.keyboard.press('j');
+  await expect.poll(() => new URL(page.url()).searchParams.get('qid')).toBe('q2');
+  await settled(page);
+  const q2 = Number(await column(page, 1).locator('dl.metrics .value').first().textContent());
+
+  await views.getByRole('button', { name: 'Evaluate' }).click();
+  // Computed again from the stored runs: still fresh, nothing to run, the mean of the two queries' nDCG@10 now.
+  await expect.poll(async () => Number(await figure(2, 'ndcg_cut_10'))).not.toBe(before);
+  expect(Math.abs(Number(await figure(2, 'ndcg_cut_10')) - (q1 + q2) / 2)).toBeLessThanOrEqual(1e-4);
+  await expect.poll(() => page.locator('[data-testid="metrics-table"] tr[data-status="fresh"]').count()).toBe(3);
+  expect(await page.getByRole('button', { name: 'All columns evaluated' }).count()).toBe(1);
+
+  // Undo brings the grade back (Explore, judging q1 again).
+  await views.getByRole('button', { name: 'Explore' }).click();
+  await page.keyboard.press('k');
+  await expect.poll(() => new URL(page.url()).searchParams.get('qid')).toBe('q1');
+  await page.keyboard.press('g');
+  await poolSize(page);
+  await page.keyboard.press('u');
+  await expect.poll(() => panel(page).locator('li[data-doc="sourdough"] button[aria-pressed="true"]').textContent()).toContain('3');
+  await views.getByRole('button', { name: 'Evaluate' }).click();
+  await expect.poll(async () => Number(await figure(2, 'ndcg_cut_10'))).toBe(before);
+  await views.getByRole('button', { name: 'Explore' }).click();
+  await panel(page).waitFor();
+  expect(errors).toEqual([]);
+});
+
 test('the judgment set exported as TREC qrels and BEIR TSV imports back identically; the BEIR zip has BEIR\'s layout', async () => {
   const { page, errors } = session;
   const files = panel(page).getByRole('region', { name: 'Judgment files' });
@@ -273,6 +322,10 @@ test('the judgment set exported as TREC qrels and BEIR TSV imports back identica
 
 test('"Judge these" on a column\'s unjudged documents judges exactly those', async () => {
   const { page, errors } = session;
+  // Back to the first set (the imports switched to theirs).
+  await panel(page).getByLabel('Judgments go to').selectOption('my-judgments');
+  await expect.poll(() => new URL(page.url()).searchParams.get('split')).toBe('my-judgments');
+  await page.evaluate(() => (document.activeElement as HTMLElement | null)?.blur());
   await page.keyboard.press('Escape');
   await panel(page).waitFor({ state: 'detached' });
   // A third query, judged for one document only: the columns then list unjudged documents.
@@ -305,5 +358,12 @@ test('"Judge these" on a column\'s unjudged documents judges exactly those', asy
   await page.keyboard.press('Escape');
   await expect.poll(() => column(page, 1).getByTestId('judged-value').textContent()).toBe('1.0000');
   expect(await column(page, 1).getByTestId('unjudged-list').count()).toBe(0);
+  // The runs Evaluate stored rank q1 and q2 only: with q3 judged now they are stale until run again.
+  await page.getByRole('navigation', { name: 'Views' }).getByRole('button', { name: 'Evaluate' }).click();
+  await expect.poll(() => page.locator('[data-testid="metrics-table"] tr[data-status="stale"]').count()).toBe(3);
+  expect(await page.getByTestId('stale-note').textContent()).toContain('other judged queries');
+  await page.getByRole('button', { name: 'Run evaluation (3 columns)' }).click();
+  await page.waitForFunction(() => document.querySelectorAll('[data-testid="metrics-table"] tr[data-status="fresh"]').length === 3, null, { timeout: 120_000 });
+  expect(await page.locator('[data-testid="metrics-table"] tr[data-column="1"] td.num').first().textContent()).toBe('3');
   expect(errors).toEqual([]);
 });
