@@ -367,3 +367,33 @@ test('"Judge these" on a column\'s unjudged documents judges exactly those', asy
   expect(await page.locator('[data-testid="metrics-table"] tr[data-column="1"] td.num').first().textContent()).toBe('3');
   expect(errors).toEqual([]);
 });
+
+test('the exported BEIR zip, imported from Datasets, is the collection with its queries and judgment sets', async () => {
+  const { page, errors } = session;
+  await page.getByRole('navigation', { name: 'Views' }).getByRole('button', { name: 'Datasets' }).click();
+  const zip = await download(page, page.getByRole('button', { name: 'Export Field notes as a BEIR zip' }));
+  expect(zip.name).toBe('Field-notes.zip');
+  await page.getByTestId('pick-files').setInputFiles(zip.path);
+  const preview = page.getByRole('region', { name: 'Recognised files' });
+  await preview.waitFor();
+  await preview.getByLabel('Name').fill('Field notes again');
+  await preview.getByRole('button', { name: 'Import', exact: true }).click();
+  await expect.poll(() => page.getByTestId('import-report').textContent(), { timeout: 60_000 }).toContain('14 documents, 3 queries');
+  const row = page.locator('tr', { has: page.getByRole('rowheader', { name: /Field notes again/ }) });
+  expect(await row.locator('td').nth(3).textContent()).toBe('my-judgments, reimported, reimported-tsv');
+  // Its my-judgments set exports the bytes of the original's.
+  await page.getByRole('navigation', { name: 'Views' }).getByRole('button', { name: 'Explore' }).click();
+  // The query shown before (q3) is one of the imported collection's too.
+  await expect.poll(() => page.getByLabel('Collection').locator('option:checked').textContent()).toBe('Field notes again');
+  await expect.poll(() => new URL(page.url()).searchParams.get('qid')).toBe('q3');
+  await settled(page);
+  await page.getByRole('button', { name: 'Judge q3' }).click();
+  await panel(page).getByLabel('Judgments go to').selectOption('my-judgments');
+  const files = panel(page).getByRole('region', { name: 'Judgment files' });
+  const again = await download(page, files.getByRole('button', { name: 'Export TREC qrels' }));
+  expect(again.name).toBe('Field-notes-again.my-judgments.qrels');
+  const entries = unzipSync(new Uint8Array(zip.bytes));
+  const original = strFromU8(entries['Field-notes/qrels/my-judgments.tsv']!).trimEnd().split('\n').slice(1).map((line) => line.replace(/\t(\S+)\t/, ' 0 $1 ')).join('\n');
+  expect(again.bytes.toString('utf8').trimEnd()).toBe(original);
+  expect(errors).toEqual([]);
+});
