@@ -6,9 +6,10 @@
  *
  * A row holds the run as TREC text (the portable form: the export is that text as it is), its metrics as
  * computed when it was made (so a reload shows them without parsing 300,000 lines again), how long the
- * ranking took and what the indexes cost to build. The judgments a row's metrics were computed with cannot
- * change under it: they change only with a new import, which deletes the collection's runs (and changes
- * `collectionVersion`).
+ * ranking took and what the indexes cost to build. Judgments and queries can change under a row (a person
+ * judges, adds or rephrases queries in the app), so a row keeps fingerprints of both (lib/judging/
+ * fingerprints.ts): metrics are reused only on the judgments they were computed with (else computed again
+ * from the stored run), and a run of other queries than the split's judged ones now is shown as stale.
  */
 import type { JudgedCoverage } from '../../lib/eval/judged.ts';
 import type { RunReport } from '../../lib/eval/run-report.ts';
@@ -88,6 +89,10 @@ export interface EvaluationRow extends RunRow {
   judged?: JudgedCoverage;
   /** The metrics on the run's condensed lists (judged documents only; absent as `judged`). */
   condensedReport?: RunReport;
+  /** Fingerprint of the judgments `report`, `judged` and `condensedReport` were computed on (absent in older rows). */
+  judgmentsKey?: string;
+  /** Fingerprint of the queries (ids and texts) the run ranked (absent in older rows). */
+  queriesKey?: string;
 }
 
 export function evaluationKey(collectionId: string, split: string, retriever: RetrieverConfig): string {

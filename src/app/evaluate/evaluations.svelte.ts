@@ -6,12 +6,15 @@
  * metrics and read back on the next visit, so nothing is ranked again after a reload.
  *
  * A column whose settings changed since its run shows that run as stale until it is evaluated again (or
- * until its settings come back to ones already evaluated).
+ * until its settings come back to ones already evaluated); so does a run of other queries than the split's
+ * judged ones now (a query judged, added or rephrased since). A judgment made in Explore changes the
+ * scope's judgments: the stored runs' metrics are then computed again on them (and stored).
  */
 import { packRun } from '../../lib/data/packed-run.ts';
 import { condenseRun, judgedAtK, type JudgedCoverage } from '../../lib/eval/judged.ts';
 import { evaluateRunReport, type RunReport } from '../../lib/eval/run-report.ts';
 import { fileSlug } from '../../lib/eval/report-export.ts';
+import { qrelsFingerprint, queriesFingerprint } from '../../lib/judging/fingerprints.ts';
 import { preparedSettings, RUN_DEPTH, retrieverLabel, type ColumnConfig, type RetrieverConfig } from '../../lib/retrievers/config.ts';
 import { database, type RunRow } from '../../lib/storage/db.ts';
 import { runOfRow, trecTextOfRow } from '../../lib/storage/run-rows.ts';
@@ -46,6 +49,8 @@ export interface ColumnEvaluation {
   createdAt: number;
   /** Read back from IndexedDB (made in an earlier visit or before a reload). */
   fromStorage: boolean;
+  /** Fingerprint of the queries the run ranked (undefined for rows made before it was kept). */
+  queriesKey?: string | undefined;
 }
 
 export type ColumnResult =
@@ -61,6 +66,8 @@ export interface EvaluationScope {
   split: string;
   /** The split's judgments; undefined when it has none (runs are made, metrics are not). */
   qrels: Qrels | undefined;
+  /** Fingerprint of the queries an evaluation ranks now (queriesFingerprint of the judged queries). */
+  queriesKey?: string;
 }
 
 export interface RunProgress {
@@ -86,6 +93,8 @@ interface RankedColumn {
   run: Run;
   missing: string[];
   queries: number;
+  /** Fingerprint of the ranked queries (a stored evaluation of other queries is outdated). */
+  queriesKey: string;
   efficiency: EfficiencyRecord;
 }
 
@@ -170,6 +179,9 @@ class Evaluations {
       this.lastOfColumn = new Map();
       this.#checked = new Set();
       this.loadedMs = null;
+    } else if (this.scope.queriesKey !== scope.queriesKey) {
+      // Queries judged, added or rephrased: the results stay, shown stale where they ranked other queries.
+      this.scope = scope;
     }
     const version = this.#scopeVersion;
     this.#remember(scope, columns);
@@ -206,16 +218,30 @@ class Evaluations {
     if (next !== undefined) this.lastOfColumn = next;
   }
 
-  /** A stored row as a result; its metrics are computed again only when they do not cover these judgments. */
+  /**
+   * A stored row as a result; its metrics are computed again (and stored) when they were computed on other
+   * judgments than these.
+   */
   async #fromRow(row: EvaluationRow, qrels: Qrels | undefined): Promise<ColumnEvaluation> {
     let reports: JudgedReports | undefined;
     if (qrels !== undefined) {
       const { report, judged, condensedReport } = row;
-      // Rows made before judged@10 and the judged-only metrics existed lack them: their run is read once.
-      reports =
-        report !== undefined && judged !== undefined && condensedReport !== undefined && coversJudgments(report, qrels) && coversJudgments(condensedReport, qrels) && coverageCovers(judged, qrels)
-          ? { report, judged, condensedReport }
-          : await judgedReports(qrels, await runOfRow(row, `${row.tag}.run`));
+      const judgmentsKey = qrelsFingerprint(qrels);
+      const current =
+        report !== undefined &&
+        judged !== undefined &&
+        condensedReport !== undefined &&
+        coversJudgments(report, qrels) &&
+        coversJudgments(condensedReport, qrels) &&
+        coverageCovers(judged, qrels) &&
+        row.judgmentsKey === judgmentsKey;
+      if (current) {
+        reports = { report, judged, condensedReport };
+      } else {
+        // Rows made before judged@10 existed, or on judgments changed since: their run is read once.
+        reports = await judgedReports(qrels, await runOfRow(row, `${row.tag}.run`));
+        await saveEvaluation(database(), { ...row, ...reports, judgmentsKey }).catch(() => undefined);
+      }
     }
     return {
       key: row.key,
@@ -229,6 +255,7 @@ class Evaluations {
       efficiency: row.efficiency,
       createdAt: row.createdAt,
       fromStorage: true,
+      queriesKey: row.queriesKey,
     };
   }
 
@@ -237,7 +264,11 @@ class Evaluations {
     const scope = this.scope;
     if (scope === null) return { status: 'none' };
     const current = this.results.get(evaluationKey(scope.collectionId, scope.split, column.retriever));
-    if (current !== undefined) return { status: 'fresh', evaluation: current };
+    if (current !== undefined) {
+      // A run of other queries (or texts) than those judged now: its numbers are not of this split any more.
+      const outdated = current.queriesKey !== undefined && scope.queriesKey !== undefined && current.queriesKey !== scope.queriesKey;
+      return { status: outdated ? 'stale' : 'fresh', evaluation: current };
+    }
     const lastKey = this.lastOfColumn.get(column.id);
     const last = lastKey === undefined ? undefined : this.results.get(lastKey);
     return last === undefined ? { status: 'none' } : { status: 'stale', evaluation: last };
@@ -356,13 +387,13 @@ class Evaluations {
       queriesPerCall,
       ...this.#indexCosts(scope, retriever),
     };
-    return { run, missing, queries: total, efficiency };
+    return { run, missing, queries: total, queriesKey: queriesFingerprint(queries), efficiency };
   }
 
   /** A ranked column's metrics (judged@10, judged-only), stored with its run. */
   async #finish(scope: EvaluationScope, retriever: RetrieverConfig, ranked: RankedColumn): Promise<ColumnEvaluation> {
     const { collectionId, split } = scope;
-    const { run, missing, queries, efficiency } = ranked;
+    const { run, missing, queries, queriesKey, efficiency } = ranked;
     const tag = runTag(retriever);
     const reports = scope.qrels === undefined ? undefined : await judgedReports(scope.qrels, run);
     const key = evaluationKey(collectionId, split, retriever);
@@ -380,7 +411,8 @@ class Evaluations {
       queries,
       missing,
       efficiency,
-      ...(reports === undefined ? {} : reports),
+      queriesKey,
+      ...(reports === undefined ? {} : { ...reports, judgmentsKey: qrelsFingerprint(scope.qrels!) }),
     };
     await saveEvaluation(database(), row);
     return {
@@ -395,6 +427,7 @@ class Evaluations {
       efficiency,
       createdAt,
       fromStorage: false,
+      queriesKey,
     };
   }
 

@@ -10,6 +10,7 @@ import { collectionLanguage, LANGUAGES } from '../../lib/analysis/language.ts';
 import type { RetrieverConfig } from '../../lib/retrievers/config.ts';
 import { getDocuments, loadQrels, loadQueries } from '../../lib/storage/collections.ts';
 import { database } from '../../lib/storage/db.ts';
+import type { JudgmentChange } from '../../lib/storage/judgments.ts';
 import type { Doc, Qrels, Query } from '../../lib/types.ts';
 import { datasets } from '../datasets/datasets.svelte.ts';
 import { notices } from '../shell/notices.svelte.ts';
@@ -46,6 +47,53 @@ class ExploreData {
       if (version === this.#version) notices.error(error);
     } finally {
       if (version === this.#version) this.loading = false;
+    }
+  }
+
+  /** Reads the queries and judgments again (after an import into the split, or a new judgment set). */
+  async reload(collectionId: string, split: string): Promise<void> {
+    this.collectionId = null;
+    this.split = null;
+    await this.load(collectionId, split);
+  }
+
+  /**
+   * A judgment made or undone in the page, applied to the loaded judgments at once (the database has it
+   * already); false when they are of another collection or split.
+   */
+  applyJudgment(collectionId: string, split: string, change: JudgmentChange): boolean {
+    if (this.collectionId !== collectionId || this.split !== split) return false;
+    const next: Qrels = new Map(this.qrels ?? []);
+    const docs = new Map(next.get(change.queryId) ?? []);
+    if (change.grade === null) docs.delete(change.docId);
+    else docs.set(change.docId, change.grade);
+    // As loadQrels reads them: a query without a judgment is not in the qrels.
+    if (docs.size === 0) next.delete(change.queryId);
+    else next.set(change.queryId, docs);
+    this.qrels = next;
+    return true;
+  }
+
+  /** A query added or changed in the page (added ones go last, as they are stored). */
+  putQuery(collectionId: string, query: Query): void {
+    if (this.collectionId !== collectionId) return;
+    const byId = new Map(this.byId);
+    byId.set(query.id, query);
+    this.byId = byId;
+    this.queries = [...byId.values()];
+  }
+
+  /** A query deleted in the page, with its judgments. */
+  removeQuery(collectionId: string, queryId: string): void {
+    if (this.collectionId !== collectionId) return;
+    const byId = new Map(this.byId);
+    byId.delete(queryId);
+    this.byId = byId;
+    this.queries = [...byId.values()];
+    if (this.qrels?.has(queryId)) {
+      const next = new Map(this.qrels);
+      next.delete(queryId);
+      this.qrels = next;
     }
   }
 
