@@ -1,6 +1,7 @@
 import type { QrelsJg } from '../data/trec.ts';
+import type { Prefs } from '../data/trec-prefs.ts';
 import type { Qrels, Run } from '../types.ts';
-import { averagePrecision, averagePrecisionAt } from './average-precision.ts';
+import { averagePrecision, averagePrecisionAt, yaap } from './average-precision.ts';
 import { cappedRecallAt, holeAt } from './beir-measures.ts';
 import { bpref, inferredAveragePrecision } from './bpref.ts';
 import { binaryG, gainG, ndcgRel, rNdcg } from './gain-measures.ts';
@@ -11,7 +12,9 @@ import { MeasureError, measureDefinition, measureNames, resolveMeasures, type Me
 import { ndcg, ndcgAt } from './ndcg.ts';
 import { precisionAt, relativePrecisionAt } from './precision.ts';
 import { rPrecision } from './r-precision.ts';
-import { compareStrcmp, rankForEvaluation } from './ranking.ts';
+import { isPrefsMeasure, prefsMeasure } from './prefs-measures.ts';
+import { countPreferences } from './prefs-counts.ts';
+import { compareStrcmp, compareTrecPrefsHits, rankForEvaluation } from './ranking.ts';
 import { recallAt } from './recall.ts';
 import { reciprocalRank } from './reciprocal-rank.ts';
 import { relString } from './relstring.ts';
@@ -60,6 +63,11 @@ export interface EvaluateOptions {
    * as trec_eval refuses them on a qrels_jg file.
    */
   judgmentGroups?: QrelsJg;
+  /**
+   * Preference judgments (`-R prefs`, `-R qrels_prefs`) for the prefs_* measures. With them, the judged
+   * queries are those of the preferences, `qrels` is not read, and measures reading qrels are refused.
+   */
+  prefs?: Prefs;
 }
 
 /** One printed value column: `P_5`, `ndcg`, `num_rel`, `relstring`… */
@@ -115,6 +123,12 @@ export function evaluate(qrels: Qrels, run: Run, options: EvaluateOptions = {}):
     if (input === 'qrels_jg' && options.judgmentGroups === undefined) {
       throw new MeasureError(`measure '${spec.family}' needs judgment groups (trec_eval -R qrels_jg)`);
     }
+    if (input === 'prefs' && options.prefs === undefined) {
+      throw new MeasureError(`measure '${spec.family}' needs preference judgments (trec_eval -R prefs or -R qrels_prefs)`);
+    }
+    if (input !== 'prefs' && input !== 'any' && options.prefs !== undefined) {
+      throw new MeasureError(`measure '${spec.family}' cannot be computed from preference judgments (-R prefs, -R qrels_prefs)`);
+    }
     if (input === 'qrels' && options.judgmentGroups !== undefined) {
       throw new MeasureError(`measure '${spec.family}' needs ordinary qrels, not judgment groups (-R qrels_jg)`);
     }
@@ -135,8 +149,9 @@ export function evaluate(qrels: Qrels, run: Run, options: EvaluateOptions = {}):
     numDocsInCollection: options.numDocsInCollection ?? 0,
   };
 
+  const judgedQueries = [...(options.prefs ?? qrels).keys()].sort(compareStrcmp);
   const queries: QueryEvaluation[] = [];
-  for (const qid of [...qrels.keys()].sort(compareStrcmp)) {
+  for (const qid of judgedQueries) {
     const hits = run.get(qid);
     const inRun = hits !== undefined && hits.length > 0;
     if (!inRun && !complete) continue;
@@ -149,8 +164,12 @@ export function evaluate(qrels: Qrels, run: Run, options: EvaluateOptions = {}):
       queries.push({ qid, inRun, values, texts });
       continue;
     }
-    let docIds = rankForEvaluation(qid, hits, maxDocs);
-    if (options.judgmentGroups !== undefined) {
+    if (options.prefs !== undefined) {
+      // form_prefs_counts.c ranks ties by increasing document id, unlike the other measures.
+      const counts = countPreferences(rankForEvaluation(qid, hits, maxDocs, compareTrecPrefsHits), options.prefs.get(qid)!);
+      for (const spec of numeric) if (isPrefsMeasure(spec.family)) values[spec.family] = prefsMeasure(spec.family, counts);
+    } else if (options.judgmentGroups !== undefined) {
+      const docIds = rankForEvaluation(qid, hits, maxDocs);
       const byName = [...(options.judgmentGroups.get(qid) ?? [])].sort(([a], [b]) => compareStrcmp(a, b));
       const groups = byName.map(([, judgments]) => judgments);
       for (const spec of numeric) {
@@ -163,25 +182,25 @@ export function evaluate(qrels: Qrels, run: Run, options: EvaluateOptions = {}):
           values[names[i]!] = value;
         });
       }
-      queries.push({ qid, inRun, values, texts });
-      continue;
-    }
-    let judged = judgeRanking(docIds, qrels.get(qid), relevanceLevel);
-    if (options.judgedDocsOnly) {
-      const grades = judged.grades;
-      docIds = docIds.filter((_, i) => grades[i]! >= 0);
-      judged = judgedOnly(judged);
-    }
-    for (const spec of numeric) {
-      if (spec.family === 'num_q') continue;
-      const names = measureNames(spec);
-      if (spec.family === 'relstring') {
-        texts[names[0]!] = relString(judged, spec.numbers![0] ?? 0);
-        continue;
+    } else {
+      let docIds = rankForEvaluation(qid, hits, maxDocs);
+      let judged = judgeRanking(docIds, qrels.get(qid), relevanceLevel);
+      if (options.judgedDocsOnly) {
+        const grades = judged.grades;
+        docIds = docIds.filter((_, i) => grades[i]! >= 0);
+        judged = judgedOnly(judged);
       }
-      computeMeasure(spec, judged, docIds, context).forEach((value, i) => {
-        values[names[i]!] = value;
-      });
+      for (const spec of numeric) {
+        if (spec.family === 'num_q') continue;
+        const names = measureNames(spec);
+        if (spec.family === 'relstring') {
+          texts[names[0]!] = relString(judged, spec.numbers![0] ?? 0);
+          continue;
+        }
+        computeMeasure(spec, judged, docIds, context).forEach((value, i) => {
+          values[names[i]!] = value;
+        });
+      }
     }
     if (options.zscores !== undefined) {
       for (const name of Object.keys(values)) values[name] = toZScore(options.zscores, qid, name, values[name]!);
@@ -191,7 +210,7 @@ export function evaluate(qrels: Qrels, run: Run, options: EvaluateOptions = {}):
 
   const all: Record<string, number> = {};
   const evaluated = queries.filter((query) => query.inRun);
-  const divisor = complete ? qrels.size : queries.length;
+  const divisor = complete ? judgedQueries.length : queries.length;
   for (const column of columns) {
     const summary = measureDefinition(column.family).summary;
     if (summary === 'none') continue;
@@ -305,6 +324,8 @@ function computeMeasure(spec: MeasureSpec, judged: JudgedRanking, docIds: readon
       return precisionAt(judged, cutoffs);
     case 'Rprec_mult_avgjg':
       return precisionAtRMultiples(judged, numbers);
+    case 'yaap':
+      return [yaap(judged)];
     case 'R_cap':
       return cappedRecallAt(judged, cutoffs);
     case 'Hole':

@@ -33,6 +33,16 @@ export function compareTrecHits(a: Hit, b: Hit): number {
   return compareStrcmp(b.docId, a.docId);
 }
 
+/**
+ * The order of form_prefs_counts.c (`comp_sim_docno`, preference measures): higher score first, then
+ * document id in INCREASING strcmp order — the opposite tie order to {@link compareTrecHits}.
+ */
+export function compareTrecPrefsHits(a: Hit, b: Hit): number {
+  if (a.score > b.score) return -1;
+  if (a.score < b.score) return 1;
+  return compareStrcmp(a.docId, b.docId);
+}
+
 /** Thrown when a ranking names the same document twice, which trec_eval refuses ("duplicate docs"). */
 export class DuplicateDocumentError extends Error {
   override readonly name = 'DuplicateDocumentError';
@@ -48,10 +58,11 @@ export class DuplicateDocumentError extends Error {
 /**
  * The document ids trec_eval evaluates for one query: hits sorted by {@link compareTrecHits}, cut to the
  * first `maxDocs` (`-M`), then checked for duplicates — after the cut, as form_res_rels.c does, so a
- * duplicate below the `-M` cutoff is tolerated exactly when trec_eval tolerates it.
+ * duplicate below the `-M` cutoff is tolerated exactly when trec_eval tolerates it. `compare` is
+ * {@link compareTrecPrefsHits} for the preference measures.
  */
-export function rankForEvaluation(queryId: string, hits: readonly Hit[], maxDocs = Infinity): string[] {
-  const sorted = [...hits].sort(compareTrecHits);
+export function rankForEvaluation(queryId: string, hits: readonly Hit[], maxDocs = Infinity, compare = compareTrecHits): string[] {
+  const sorted = [...hits].sort(compare);
   const kept = sorted.length > maxDocs ? sorted.slice(0, Math.max(0, maxDocs)) : sorted;
   const seen = new Set<string>();
   const docIds: string[] = [];
