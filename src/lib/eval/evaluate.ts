@@ -20,6 +20,7 @@ import { reciprocalRank } from './reciprocal-rank.ts';
 import { relString } from './relstring.ts';
 import { nonrelevantJudgedRetrieved, setAveragePrecision, setF, setPrecision, setRecall, setRelativePrecision, utility } from './set-measures.ts';
 import { successAt } from './success.ts';
+import { propagateNaN } from './nan-sign.ts';
 import { toZScore, type ZScores } from './zscores.ts';
 
 /**
@@ -92,6 +93,8 @@ export interface QueryEvaluation {
   values: Record<string, number>;
   /** Value per text column name (relstring). */
   texts: Record<string, string>;
+  /** Names of the values that are a NaN trec_eval prints `nan`, not `-nan` (nan-sign.ts); absent when none. */
+  positiveNaN?: string[];
 }
 
 export interface EvalResult {
@@ -101,6 +104,8 @@ export interface EvalResult {
   queries: QueryEvaluation[];
   /** The aggregate row, keyed by column name (summary columns only). */
   all: Record<string, number>;
+  /** Names of the aggregate values that are a NaN printed `nan`, not `-nan`. */
+  allPositiveNaN: string[];
   /** Set when the `runid` measure was requested. */
   runId: string | undefined;
   /** Names that nicknames such as `all_trec` stand for but that are not implemented. */
@@ -202,13 +207,19 @@ export function evaluate(qrels: Qrels, run: Run, options: EvaluateOptions = {}):
         });
       }
     }
+    const positiveNaN: string[] = [];
     if (options.zscores !== undefined) {
-      for (const name of Object.keys(values)) values[name] = toZScore(options.zscores, qid, name, values[name]!);
+      for (const name of Object.keys(values)) {
+        const z = toZScore(options.zscores, qid, name, values[name]!);
+        values[name] = z.value;
+        if (z.positiveNaN) positiveNaN.push(name);
+      }
     }
-    queries.push({ qid, inRun, values, texts });
+    queries.push({ qid, inRun, values, texts, ...(positiveNaN.length > 0 ? { positiveNaN } : {}) });
   }
 
   const all: Record<string, number> = {};
+  const allPositiveNaN: string[] = [];
   const evaluated = queries.filter((query) => query.inRun);
   const divisor = complete ? judgedQueries.length : queries.length;
   for (const column of columns) {
@@ -223,7 +234,14 @@ export function evaluate(qrels: Qrels, run: Run, options: EvaluateOptions = {}):
       continue;
     }
     let sum = 0;
-    for (const query of evaluated) sum += query.values[column.name]!;
+    let sumPositiveNaN = false;
+    for (const query of evaluated) {
+      const value = query.values[column.name]!;
+      // meas_acc.c's `sum += value` as 9.0.8's build compiles it: a NaN value replaces a NaN sum.
+      sumPositiveNaN = propagateNaN(value, query.positiveNaN?.includes(column.name) ?? false, sum, sumPositiveNaN);
+      sum += value;
+    }
+    if (sumPositiveNaN) allPositiveNaN.push(column.name);
     if (summary === 'sum') {
       all[column.name] = sum;
     } else if (summary === 'geometric') {
@@ -236,7 +254,7 @@ export function evaluate(qrels: Qrels, run: Run, options: EvaluateOptions = {}):
   }
 
   const runId = measures.some((spec) => spec.family === 'runid') ? (options.runId ?? '') : undefined;
-  return { columns, queries, all, runId, skipped, zscore: options.zscores !== undefined };
+  return { columns, queries, all, allPositiveNaN, runId, skipped, zscore: options.zscores !== undefined };
 }
 
 interface MeasureContext {
@@ -245,9 +263,9 @@ interface MeasureContext {
   numDocsInCollection: number;
 }
 
-/** log(max(v, MIN_GEO_MEAN)): the per-query value of a geometric-mean measure. */
+/** log(MAX(v, MIN_GEO_MEAN)) with C's macro `(a > b ? a : b)`, which turns a NaN into MIN_GEO_MEAN. */
 function geometricTerm(value: number): number {
-  return Math.log(Math.max(value, MIN_GEO_MEAN));
+  return Math.log(value > MIN_GEO_MEAN ? value : MIN_GEO_MEAN);
 }
 
 /** Values of one measure for one query, in the order of `measureNames(spec)`. */
