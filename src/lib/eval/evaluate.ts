@@ -35,6 +35,9 @@ import { toZScore, type ZScores } from './zscores.ts';
  * - a judged query is evaluated even when it has no relevant document (most measures are then 0);
  * - each ranking is re-sorted by score, ties by decreasing document id, then cut to `maxDocs` (`-M`), then
  *   (with `judgedDocsOnly`, `-J`) stripped of unjudged documents;
+ * - with `prefs` (`-R prefs`, `-R qrels_prefs`) the judged queries are those of the preferences and the
+ *   ranking is re-sorted with ties by INCREASING document id, as form_prefs_counts.c does (prefs-counts.ts);
+ *   `-J` and the relevance level do not apply to it;
  * - with `zscores` (`-Z`) every per-query value is replaced by its z-score before the summaries are formed;
  * - the aggregate ("all") follows each measure's summary kind (measure-spec.ts): sums for the counts, `num_q` the
  *   number of queries, geometric means for gm_*, else the mean over evaluated queries (accumulated in query
