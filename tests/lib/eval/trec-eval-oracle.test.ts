@@ -60,12 +60,13 @@ function randomCase(random: SeededRandom, format: Format): Case {
     options.maxDocs = 1 + Math.floor(random.nextFloat() * 8);
     args.push(`-M${options.maxDocs}`);
   }
+  let measures: string[];
   if (format === 'prefs' || format === 'qrels_prefs') {
-    options.measures = ['all_prefs'];
+    measures = ['all_prefs'];
   } else if (format === 'qrels_jg') {
-    options.measures = ['qrels_jg', pick(['P_avgjg.1,2,3', 'Rprec_mult_avgjg.0.5,2'])];
+    measures = ['qrels_jg', pick(['P_avgjg.1,2,3', 'Rprec_mult_avgjg.0.5,2'])];
   } else {
-    options.measures = ['all_trec', pick(QRELS_MEASURES)];
+    measures = ['all_trec', pick(QRELS_MEASURES)];
     if (chance(0.3)) options.relevanceLevel = pick([0, 2, 3]);
     if (chance(0.2)) options.judgedDocsOnly = true;
     if (chance(0.3)) options.numDocsInCollection = 50 + Math.floor(random.nextFloat() * 100);
@@ -73,7 +74,8 @@ function randomCase(random: SeededRandom, format: Format): Case {
     if (options.judgedDocsOnly) args.push('-J');
     if (options.numDocsInCollection !== undefined) args.push('-N', String(options.numDocsInCollection));
   }
-  for (const measure of options.measures) args.push('-m', measure);
+  options.measures = measures;
+  for (const measure of measures) args.push('-m', measure);
   return { judgments: judgments.map((line) => `${line}\n`).join(''), run: run.map((line) => `${line}\n`).join(''), args, options };
 }
 
