@@ -17,35 +17,27 @@ import { retrievedPrefix, type EquivalenceClass, type JudgmentGroupCounts, type 
  */
 
 export function avgjgRnonrel(counts: PrefsCounts): number {
-  let sum = 0;
-  for (const g of counts.groups) {
-    const r = g.numRel;
-    const n = g.numNonrel;
-    let fulfilled: number;
-    let possible: number;
-    if (r >= n) {
-      fulfilled = g.fulfilledRet + g.fulfilledImp + g.numRelRet * (r - n);
-      possible = g.possibleRet + g.possibleImp + g.possibleNotRetrieved + g.numRel * (r - n);
-    } else {
-      [fulfilled, possible] = g.classes !== undefined ? recountClasses(g, g.classes, counts.numJudgedRet, false) : recountArray(g, counts, false);
-    }
-    sum += fulfilled / possible;
-  }
-  return sum > 0 ? sum / counts.groups.length : 0;
+  return averageWithRNonrelevant(counts, false);
 }
 
 export function avgjgRnonrelRet(counts: PrefsCounts): number {
+  return averageWithRNonrelevant(counts, true);
+}
+
+function averageWithRNonrelevant(counts: PrefsCounts, retrievedOnly: boolean): number {
   let sum = 0;
   for (const g of counts.groups) {
-    const r = g.numRelRet;
-    const n = g.numNonrelRet;
+    const r = retrievedOnly ? g.numRelRet : g.numRel;
+    const n = retrievedOnly ? g.numNonrelRet : g.numNonrel;
     let fulfilled: number;
     let possible: number;
     if (r >= n) {
-      fulfilled = g.fulfilledRet + g.numRelRet * (r - n);
-      possible = g.possibleRet + g.numRel * (r - n);
+      fulfilled = g.fulfilledRet + (retrievedOnly ? 0 : g.fulfilledImp) + g.numRelRet * (r - n);
+      possible = g.possibleRet + (retrievedOnly ? 0 : g.possibleImp + g.possibleNotRetrieved) + g.numRel * (r - n);
+    } else if (g.classes !== undefined) {
+      [fulfilled, possible] = recountClasses(g, g.classes, counts.numJudgedRet, retrievedOnly);
     } else {
-      [fulfilled, possible] = g.classes !== undefined ? recountClasses(g, g.classes, counts.numJudgedRet, true) : recountArray(g, counts, true);
+      [fulfilled, possible] = recountArray(g, counts, retrievedOnly);
     }
     sum += fulfilled / possible;
   }

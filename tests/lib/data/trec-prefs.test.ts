@@ -1,19 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { ParseError } from '../../../src/lib/data/errors.ts';
 import { readTrecPrefs, readTrecQrelsPrefs } from '../../../src/lib/data/trec-prefs.ts';
+import { parseError } from './parse-error.ts';
 import { bytesOf } from '../eval/fixtures.ts';
 
 const readPrefs = (text: string, chunkSize?: number) => readTrecPrefs(bytesOf(text, chunkSize), { file: 'p.txt' });
 const readQrelsPrefs = (text: string) => readTrecQrelsPrefs(bytesOf(text), { file: 'q.txt' });
-
-async function parseError(promise: Promise<unknown>): Promise<ParseError> {
-  const error: unknown = await promise.then(
-    () => undefined,
-    (e: unknown) => e,
-  );
-  expect(error).toBeInstanceOf(ParseError);
-  return error as ParseError;
-}
 
 describe('readTrecPrefs', () => {
   it('reads qid jg jsg docid rel_level with any C whitespace, levels as C floats, comments and blank lines skipped', async () => {
