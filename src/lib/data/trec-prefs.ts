@@ -1,5 +1,6 @@
 import { ParseError } from './errors.ts';
 import { readLines, type ByteSource, type ReadLinesOptions } from './lines.ts';
+import type { Qrels } from '../types.ts';
 import { FLOAT, fieldsOf, parseScore } from './trec.ts';
 
 /**
@@ -63,6 +64,18 @@ async function readPreferences(source: ByteSource, options: ReadLinesOptions, la
     let judgments = prefs.get(qid);
     if (!judgments) prefs.set(qid, (judgments = []));
     judgments.push({ jg, jsg, docId, level: Math.fround(parseScore(levelText)) });
+  }
+  return prefs;
+}
+
+/**
+ * Qrels as trec_eval's `-R qrels_prefs` reads a qrels file whose second column is always 0 (the form
+ * Qrels keep): one judgment group per query, each document preferred to those with a lower grade.
+ */
+export function qrelsAsPrefs(qrels: Qrels): Prefs {
+  const prefs: Prefs = new Map();
+  for (const [qid, judgments] of qrels) {
+    prefs.set(qid, [...judgments].map(([docId, grade]) => ({ jg: '0', jsg: '0', docId, level: Math.fround(grade) })));
   }
   return prefs;
 }
