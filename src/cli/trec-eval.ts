@@ -5,7 +5,7 @@
  * trec_eval 9.0.8's command line (trec_eval.c: getopt_long options "hvqm:cl:nD:JN:M:R:T:oZ:") for the
  * measures of src/lib/eval: same flag forms (`-mP.5`, `-m P.5`, `-M100`, `-l2`, bundled `-qc`, long
  * names such as `--measure=map`, options after the files), same text output byte for byte. `-R` accepts
- * the `qrels` and `qrels_jg` formats (not the preference formats, see the README) and `-T` the
+ * all four of 9.0.8's judgment formats (`qrels`, `qrels_jg`, `prefs`, `qrels_prefs`) and `-T` the
  * `trec_results` format (9.0.8's only one); -D (debug
  * traces), -o (a flag 9.0.8 reads but no measure uses) and -v are refused rather than ignored. `-` as the
  * run file reads standard input. `--json` prints one JSON object instead of the text table.
@@ -14,10 +14,13 @@ import { createReadStream } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { ParseError } from '../lib/data/errors.ts';
 import type { ByteSource } from '../lib/data/lines.ts';
-import { mergeJudgmentGroups, readTrecQrels, readTrecQrelsJg, readTrecRun } from '../lib/data/trec.ts';
+import { mergeJudgmentGroups, readTrecQrels, readTrecQrelsJg, readTrecRun, type QrelsJg } from '../lib/data/trec.ts';
+import { readTrecPrefs, readTrecQrelsPrefs, type Prefs } from '../lib/data/trec-prefs.ts';
 import { evaluate, type EvalResult } from '../lib/eval/evaluate.ts';
 import { MEASURE_FAMILIES, MeasureError, atol } from '../lib/eval/measure-spec.ts';
+import { PrefsError } from '../lib/eval/prefs-counts.ts';
 import { DuplicateDocumentError } from '../lib/eval/ranking.ts';
+import type { Qrels } from '../lib/types.ts';
 import { formatTrecEval } from '../lib/eval/trec-eval-output.ts';
 import { parseZScores, type ZScores } from '../lib/eval/zscores.ts';
 import { CliError } from './cli-error.ts';
@@ -31,11 +34,12 @@ const usage = `usage: npm run -s cli -- trec-eval [-q] [-c] [-n] [-J] [-l N] [-M
   -M N      evaluate only the first N documents of each query
   -N N      number of documents in the collection (for utility; default 0)
   -Z file   print z-scores against the 'qid measure mean stddev' lines of file
-  -R F      relevance file format: qrels (default) or qrels_jg; -T trec_results: the only results format
-  -m M      measure, e.g. -m ndcg_cut.10 -mP.5,10 -m recall.100 -m judged.10 -m all_trec -m set (default: official)
+  -R F      relevance file format: qrels (default), qrels_jg, prefs or qrels_prefs; -T trec_results: the only results format
+  -m M      measure, e.g. -m ndcg_cut.10 -mP.5,10 -m recall.100 -m judged.10 -m all_trec -m set (default: official;
+            with -R prefs or qrels_prefs: -m all_prefs or -m prefs)
   --json    print one JSON object instead of trec_eval's text
 supported measures: ${MEASURE_FAMILIES.join(' ')}
-nicknames: official all_trec set qrels_jg
+nicknames: official all_trec set qrels_jg all_prefs prefs
 `;
 
 export interface TrecEvalArgs {
@@ -76,8 +80,8 @@ const LONG_OPTIONS: Record<string, string> = {
   version: 'v',
 };
 const REFUSED = new Set(['v', 'D', 'o']);
-/** Relevance formats of trec_eval 9.0.8 (formats.c) that this command does not read; see the README. */
-const UNSUPPORTED_REL_FORMATS = new Set(['prefs', 'qrels_prefs']);
+/** Relevance formats of trec_eval 9.0.8 (formats.c). */
+const REL_FORMATS = new Set(['qrels', 'qrels_jg', 'prefs', 'qrels_prefs']);
 
 /** Parses trec_eval's command line (GNU getopt style). Throws CliError on anything it cannot honour. */
 export function parseTrecEvalArgs(args: readonly string[]): TrecEvalArgs {
@@ -212,6 +216,25 @@ async function readInput<T>(path: string, what: string, read: (source: ByteSourc
   }
 }
 
+/**
+ * The judgments file in its `-R` format. With judgment groups `qrels` merges them (the list of judged
+ * queries); with preferences it is empty and `prefs` holds the judgments.
+ */
+async function readJudgments(path: string, format: string): Promise<{ qrels: Qrels; judgmentGroups?: QrelsJg; prefs?: Prefs }> {
+  switch (format) {
+    case 'qrels_jg': {
+      const judgmentGroups = await readInput(path, 'qrels', (source, file) => readTrecQrelsJg(source, { file }));
+      return { qrels: mergeJudgmentGroups(judgmentGroups), judgmentGroups };
+    }
+    case 'prefs':
+      return { qrels: new Map(), prefs: await readInput(path, 'prefs', (source, file) => readTrecPrefs(source, { file })) };
+    case 'qrels_prefs':
+      return { qrels: new Map(), prefs: await readInput(path, 'qrels', (source, file) => readTrecQrelsPrefs(source, { file })) };
+    default:
+      return { qrels: await readInput(path, 'qrels', (source, file) => readTrecQrels(source, { file })) };
+  }
+}
+
 async function readZScores(path: string): Promise<ZScores> {
   let text: string;
   try {
@@ -234,25 +257,16 @@ export async function trecEvalCommand(args: string[]): Promise<void> {
     process.stdout.write(usage);
     return;
   }
-  if (options.relFormat !== 'qrels' && options.relFormat !== 'qrels_jg') {
-    throw new CliError(
-      UNSUPPORTED_REL_FORMATS.has(options.relFormat)
-        ? `-R ${options.relFormat} is not supported by this trec-eval (only -R qrels and -R qrels_jg; see the README)`
-        : `illegal rel_info format '${options.relFormat}' (trec_eval 9.0.8 knows qrels, prefs, qrels_prefs, qrels_jg)`,
-    );
+  if (!REL_FORMATS.has(options.relFormat)) {
+    throw new CliError(`illegal rel_info format '${options.relFormat}' (trec_eval 9.0.8 knows qrels, prefs, qrels_prefs, qrels_jg)`);
   }
   if (options.resultsFormat !== 'trec_results') {
     throw new CliError(`illegal retrieval results format '${options.resultsFormat}' (trec_eval 9.0.8 knows trec_results only)`);
   }
   const zscores = options.zscoresPath === undefined ? undefined : await readZScores(options.zscoresPath);
-  const judgmentGroups =
-    options.relFormat === 'qrels_jg' ? await readInput(options.qrelsPath, 'qrels', (source, file) => readTrecQrelsJg(source, { file })) : undefined;
-  const qrels =
-    judgmentGroups === undefined
-      ? await readInput(options.qrelsPath, 'qrels', (source, file) => readTrecQrels(source, { file }))
-      : mergeJudgmentGroups(judgmentGroups);
+  const { qrels, judgmentGroups, prefs } = await readJudgments(options.qrelsPath, options.relFormat);
   const { run, runId } = await readInput(options.runPath, 'results', (source, file) => readTrecRun(source, { file }));
-  if (qrels.size === 0) throw new CliError(`qrels file '${options.qrelsPath}' holds no judgments`);
+  if ((prefs ?? qrels).size === 0) throw new CliError(`${options.relFormat} file '${options.qrelsPath}' holds no judgments`);
   if (run.size === 0) throw new CliError(`results file '${options.runPath}' holds no results`);
 
   let result: EvalResult;
@@ -266,10 +280,11 @@ export async function trecEvalCommand(args: string[]): Promise<void> {
       numDocsInCollection: options.numDocsInCollection,
       ...(zscores === undefined ? {} : { zscores }),
       ...(judgmentGroups === undefined ? {} : { judgmentGroups }),
+      ...(prefs === undefined ? {} : { prefs }),
       runId,
     });
   } catch (error) {
-    if (error instanceof MeasureError || error instanceof DuplicateDocumentError) throw new CliError(error.message);
+    if (error instanceof MeasureError || error instanceof DuplicateDocumentError || error instanceof PrefsError) throw new CliError(error.message);
     throw error;
   }
   if (result.queries.length === 0) throw new CliError('no queries with both results and relevance info');

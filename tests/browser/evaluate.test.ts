@@ -26,7 +26,7 @@ import type { Qrels, Query } from '../../src/lib/types.ts';
 import type { Doc } from '../../src/lib/types.ts';
 import { skipWithout } from '../requirements.ts';
 import { shared } from '../shared-dir.ts';
-import { launch, screenshot, type BrowserSession } from './harness.ts';
+import { ARTIFACTS_DIR, launch, screenshot, type BrowserSession } from './harness.ts';
 import { startHubServer, type HubServer } from './hub-server.ts';
 
 const MODEL = 'local/glove-100d-sif';
@@ -234,6 +234,39 @@ describe.skipIf(skipNoModel)('Evaluate dashboard (SciFact test, BM25 | GloVe | L
     const { run: bm25Run } = await readTrecRun(textSource(cli.get('bm25')!.trec), { file: 'bm25.run', gzip: false });
     expect(bm25Success).toEqual(evaluateMoreMeasure(qrels, bm25Run, 'success').map((v) => v.value.toFixed(4)));
     console.log(`[evaluate] more measures, success (runs already read): ${Date.now() - started} ms`);
+    // The selector groups trec_eval's measures, its preference measures and BEIR's/Pyserini's.
+    const select = more.getByRole('combobox', { name: 'More trec_eval measures' });
+    expect(await select.locator('optgroup').evaluateAll((groups) => groups.map((g) => g.getAttribute('label')))).toEqual([
+      'trec_eval', 'trec_eval preferences (qrels read as preferences)', 'BEIR and Pyserini',
+    ]);
+    // yaap and a preference measure (the qrels read as preferences), each equal to the library on the CLI's runs.
+    for (const measure of ['yaap', 'prefs_avgjg_Rnonrel']) {
+      await select.selectOption(measure);
+      await expect.poll(() => more.locator('thead th').allTextContents(), { timeout: 60_000 }).toEqual(['Column', measure]);
+      const shownValues = await more.locator('tbody td').allTextContents();
+      const expectedValues = await Promise.all(
+        ['bm25', 'dense', 'ledr'].map(async (name) => {
+          const { run } = await readTrecRun(textSource(cli.get(name)!.trec), { file: `${name}.run`, gzip: false });
+          return evaluateMoreMeasure(qrels, run, measure)[0]!.value.toFixed(4);
+        }),
+      );
+      expect(shownValues).toEqual(expectedValues);
+      console.log(`[evaluate] more measures, ${measure}: ${shownValues.join(' | ')}`);
+    }
+    expect(await more.locator('caption').textContent()).toContain('trec_eval -c -R qrels_prefs -m prefs_avgjg_Rnonrel');
+    await more.scrollIntoViewIfNeeded();
+    // A native drop-down does not appear in screenshots: the grouped list shown as a list box for one picture
+    // (with a size the select is a list box, no longer a combobox, so it is located by tag name).
+    const selectElement = more.locator('select');
+    await selectElement.evaluate((element) => {
+      element.setAttribute('size', '12');
+      (element as HTMLSelectElement).selectedOptions[0]?.scrollIntoView({ block: 'center' });
+    });
+    await more.screenshot({ path: join(ARTIFACTS_DIR, 'more-measures-list.png') });
+    await selectElement.evaluate((element) => element.removeAttribute('size'));
+    await select.selectOption('yaap');
+    await expect.poll(() => more.locator('thead th').allTextContents(), { timeout: 60_000 }).toEqual(['Column', 'yaap']);
+    await more.screenshot({ path: join(ARTIFACTS_DIR, 'more-measures.png') });
     expect(errors).toEqual([]);
   });
 

@@ -51,10 +51,12 @@ describe('trec-eval CLI', () => {
   });
 
   it.each([
-    [['-m', 'prefs_simp'], /unsupported measure 'prefs_simp'/],
+    [['-m', 'prefs_simp'], /measure 'prefs_simp' needs preference judgments/],
+    [['-m', 'bogus'], /unsupported measure 'bogus'/],
+    [['-R', 'qrels_prefs', '-m', 'map'], /measure 'map' cannot be computed from preference judgments/],
     [['-m', 'P.0'], /cutoffs must be positive/],
     [['-D', '1'], /option -D is not supported/],
-    [['-R', 'prefs'], /-R prefs is not supported/],
+    [['-R', 'prefs', '-m', 'prefs'], /qrels.test:1: expected 5 fields "qid jg jsg docid rel_level", found 4/],
     [['-R', 'qrels_jg', '-m', 'map'], /measure 'map' needs ordinary qrels/],
     [['-m', 'P_avgjg'], /measure 'P_avgjg' needs judgment groups/],
     [['-R', 'bogus'], /illegal rel_info format 'bogus'/],

@@ -37,10 +37,11 @@ export interface TrecRun {
 /** Field separators: C `isspace` in the "C" locale, minus the newline that ends the line. */
 const SEPARATORS = /[ \t\v\f\r]+/;
 const INTEGER = /^[+-]?\d+$/;
-const FLOAT = /^[+-]?(?:(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?|inf|infinity)$/i;
+/** A decimal number as C `atof` reads it whole (exponent allowed, or inf/infinity). */
+export const FLOAT = /^[+-]?(?:(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?|inf|infinity)$/i;
 
 /** Fields of a data line, or undefined for a blank or comment line. */
-function fieldsOf(text: string): string[] | undefined {
+export function fieldsOf(text: string): string[] | undefined {
   const trimmed = text.replace(/^[ \t\v\f\r]+/, '');
   if (trimmed === '' || trimmed.startsWith('#')) return undefined;
   return trimmed.replace(/[ \t\v\f\r]+$/, '').split(SEPARATORS);
@@ -170,7 +171,8 @@ export async function readTrecRun(source: ByteSource, options: ReadLinesOptions)
   return { run, tags, runId };
 }
 
-function parseScore(text: string): number {
+/** A number matching {@link FLOAT} (inf and infinity included). */
+export function parseScore(text: string): number {
   const lower = text.toLowerCase().replace(/^\+/, '');
   if (lower === 'inf' || lower === 'infinity') return Infinity;
   if (lower === '-inf' || lower === '-infinity') return -Infinity;

@@ -8,16 +8,33 @@ import type { JudgedRanking } from './judged-ranking.ts';
  *   AP = (1/R) · Σ_{rank r of a relevant retrieved doc} |relevant ∩ top r| / r,   0 when none retrieved.
  */
 export function averagePrecision(ranking: JudgedRanking): number {
+  const { sum, relRet } = precisionSum(ranking);
+  return relRet > 0 ? sum / ranking.numRel : 0;
+}
+
+/**
+ * "Yet another average precision", trec_eval `yaap` (m_yaap.c; Robertson, "On smoothing average
+ * precision", ECIR 2012): log((1 + S) / (1 + R − S)) with S the sum AP divides by R. Monotonic with AP on one
+ * query, finite at AP = 0 and 1, so its mean over queries is less dominated by extreme topics. In no
+ * trec_eval nickname; `-m yaap` asks for it.
+ */
+export function yaap(ranking: JudgedRanking): number {
+  const { sum } = precisionSum(ranking);
+  return Math.log((1 + sum) / (1 + ranking.numRel - sum));
+}
+
+/** Σ precision at the rank of each relevant retrieved document, and how many there are. */
+function precisionSum(ranking: JudgedRanking): { sum: number; relRet: number } {
   const { grades, relevanceLevel } = ranking;
-  let relSoFar = 0;
+  let relRet = 0;
   let sum = 0;
   for (let i = 0; i < ranking.numRet; i++) {
     if (grades[i]! >= relevanceLevel) {
-      relSoFar++;
-      sum += relSoFar / (i + 1);
+      relRet++;
+      sum += relRet / (i + 1);
     }
   }
-  return relSoFar > 0 ? sum / ranking.numRel : 0;
+  return { sum, relRet };
 }
 
 /**

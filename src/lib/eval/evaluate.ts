@@ -1,6 +1,7 @@
 import type { QrelsJg } from '../data/trec.ts';
+import type { Prefs } from '../data/trec-prefs.ts';
 import type { Qrels, Run } from '../types.ts';
-import { averagePrecision, averagePrecisionAt } from './average-precision.ts';
+import { averagePrecision, averagePrecisionAt, yaap } from './average-precision.ts';
 import { cappedRecallAt, holeAt } from './beir-measures.ts';
 import { bpref, inferredAveragePrecision } from './bpref.ts';
 import { binaryG, gainG, ndcgRel, rNdcg } from './gain-measures.ts';
@@ -11,12 +12,15 @@ import { MeasureError, measureDefinition, measureNames, resolveMeasures, type Me
 import { ndcg, ndcgAt } from './ndcg.ts';
 import { precisionAt, relativePrecisionAt } from './precision.ts';
 import { rPrecision } from './r-precision.ts';
-import { compareStrcmp, rankForEvaluation } from './ranking.ts';
+import { isPrefsMeasure, prefsMeasure } from './prefs-measures.ts';
+import { countPreferences } from './prefs-counts.ts';
+import { compareStrcmp, compareTrecPrefsHits, rankForEvaluation } from './ranking.ts';
 import { recallAt } from './recall.ts';
 import { reciprocalRank } from './reciprocal-rank.ts';
 import { relString } from './relstring.ts';
 import { nonrelevantJudgedRetrieved, setAveragePrecision, setF, setPrecision, setRecall, setRelativePrecision, utility } from './set-measures.ts';
 import { successAt } from './success.ts';
+import { propagateNaN } from './nan-sign.ts';
 import { toZScore, type ZScores } from './zscores.ts';
 
 /**
@@ -31,6 +35,9 @@ import { toZScore, type ZScores } from './zscores.ts';
  * - a judged query is evaluated even when it has no relevant document (most measures are then 0);
  * - each ranking is re-sorted by score, ties by decreasing document id, then cut to `maxDocs` (`-M`), then
  *   (with `judgedDocsOnly`, `-J`) stripped of unjudged documents;
+ * - with `prefs` (`-R prefs`, `-R qrels_prefs`) the judged queries are those of the preferences and the
+ *   ranking is re-sorted with ties by INCREASING document id, as form_prefs_counts.c does (prefs-counts.ts);
+ *   `-J` and the relevance level do not apply to it;
  * - with `zscores` (`-Z`) every per-query value is replaced by its z-score before the summaries are formed;
  * - the aggregate ("all") follows each measure's summary kind (measure-spec.ts): sums for the counts, `num_q` the
  *   number of queries, geometric means for gm_*, else the mean over evaluated queries (accumulated in query
@@ -60,6 +67,11 @@ export interface EvaluateOptions {
    * as trec_eval refuses them on a qrels_jg file.
    */
   judgmentGroups?: QrelsJg;
+  /**
+   * Preference judgments (`-R prefs`, `-R qrels_prefs`) for the prefs_* measures. With them, the judged
+   * queries are those of the preferences, `qrels` is not read, and measures reading qrels are refused.
+   */
+  prefs?: Prefs;
 }
 
 /** One printed value column: `P_5`, `ndcg`, `num_rel`, `relstring`… */
@@ -84,6 +96,8 @@ export interface QueryEvaluation {
   values: Record<string, number>;
   /** Value per text column name (relstring). */
   texts: Record<string, string>;
+  /** Names of the values that are a NaN trec_eval prints `nan`, not `-nan` (nan-sign.ts); absent when none. */
+  positiveNaN?: string[];
 }
 
 export interface EvalResult {
@@ -93,6 +107,8 @@ export interface EvalResult {
   queries: QueryEvaluation[];
   /** The aggregate row, keyed by column name (summary columns only). */
   all: Record<string, number>;
+  /** Names of the aggregate values that are a NaN printed `nan`, not `-nan`. */
+  allPositiveNaN: string[];
   /** Set when the `runid` measure was requested. */
   runId: string | undefined;
   /** Names that nicknames such as `all_trec` stand for but that are not implemented. */
@@ -115,6 +131,12 @@ export function evaluate(qrels: Qrels, run: Run, options: EvaluateOptions = {}):
     if (input === 'qrels_jg' && options.judgmentGroups === undefined) {
       throw new MeasureError(`measure '${spec.family}' needs judgment groups (trec_eval -R qrels_jg)`);
     }
+    if (input === 'prefs' && options.prefs === undefined) {
+      throw new MeasureError(`measure '${spec.family}' needs preference judgments (trec_eval -R prefs or -R qrels_prefs)`);
+    }
+    if (input !== 'prefs' && input !== 'any' && options.prefs !== undefined) {
+      throw new MeasureError(`measure '${spec.family}' cannot be computed from preference judgments (-R prefs, -R qrels_prefs)`);
+    }
     if (input === 'qrels' && options.judgmentGroups !== undefined) {
       throw new MeasureError(`measure '${spec.family}' needs ordinary qrels, not judgment groups (-R qrels_jg)`);
     }
@@ -135,8 +157,9 @@ export function evaluate(qrels: Qrels, run: Run, options: EvaluateOptions = {}):
     numDocsInCollection: options.numDocsInCollection ?? 0,
   };
 
+  const judgedQueries = [...(options.prefs ?? qrels).keys()].sort(compareStrcmp);
   const queries: QueryEvaluation[] = [];
-  for (const qid of [...qrels.keys()].sort(compareStrcmp)) {
+  for (const qid of judgedQueries) {
     const hits = run.get(qid);
     const inRun = hits !== undefined && hits.length > 0;
     if (!inRun && !complete) continue;
@@ -149,8 +172,12 @@ export function evaluate(qrels: Qrels, run: Run, options: EvaluateOptions = {}):
       queries.push({ qid, inRun, values, texts });
       continue;
     }
-    let docIds = rankForEvaluation(qid, hits, maxDocs);
-    if (options.judgmentGroups !== undefined) {
+    if (options.prefs !== undefined) {
+      // form_prefs_counts.c ranks ties by increasing document id, unlike the other measures.
+      const counts = countPreferences(rankForEvaluation(qid, hits, maxDocs, compareTrecPrefsHits), options.prefs.get(qid)!);
+      for (const spec of numeric) if (isPrefsMeasure(spec.family)) values[spec.family] = prefsMeasure(spec.family, counts);
+    } else if (options.judgmentGroups !== undefined) {
+      const docIds = rankForEvaluation(qid, hits, maxDocs);
       const byName = [...(options.judgmentGroups.get(qid) ?? [])].sort(([a], [b]) => compareStrcmp(a, b));
       const groups = byName.map(([, judgments]) => judgments);
       for (const spec of numeric) {
@@ -163,35 +190,41 @@ export function evaluate(qrels: Qrels, run: Run, options: EvaluateOptions = {}):
           values[names[i]!] = value;
         });
       }
-      queries.push({ qid, inRun, values, texts });
-      continue;
-    }
-    let judged = judgeRanking(docIds, qrels.get(qid), relevanceLevel);
-    if (options.judgedDocsOnly) {
-      const grades = judged.grades;
-      docIds = docIds.filter((_, i) => grades[i]! >= 0);
-      judged = judgedOnly(judged);
-    }
-    for (const spec of numeric) {
-      if (spec.family === 'num_q') continue;
-      const names = measureNames(spec);
-      if (spec.family === 'relstring') {
-        texts[names[0]!] = relString(judged, spec.numbers![0] ?? 0);
-        continue;
+    } else {
+      let docIds = rankForEvaluation(qid, hits, maxDocs);
+      let judged = judgeRanking(docIds, qrels.get(qid), relevanceLevel);
+      if (options.judgedDocsOnly) {
+        const grades = judged.grades;
+        docIds = docIds.filter((_, i) => grades[i]! >= 0);
+        judged = judgedOnly(judged);
       }
-      computeMeasure(spec, judged, docIds, context).forEach((value, i) => {
-        values[names[i]!] = value;
-      });
+      for (const spec of numeric) {
+        if (spec.family === 'num_q') continue;
+        const names = measureNames(spec);
+        if (spec.family === 'relstring') {
+          texts[names[0]!] = relString(judged, spec.numbers![0] ?? 0);
+          continue;
+        }
+        computeMeasure(spec, judged, docIds, context).forEach((value, i) => {
+          values[names[i]!] = value;
+        });
+      }
     }
+    const positiveNaN: string[] = [];
     if (options.zscores !== undefined) {
-      for (const name of Object.keys(values)) values[name] = toZScore(options.zscores, qid, name, values[name]!);
+      for (const name of Object.keys(values)) {
+        const z = toZScore(options.zscores, qid, name, values[name]!);
+        values[name] = z.value;
+        if (z.positiveNaN) positiveNaN.push(name);
+      }
     }
-    queries.push({ qid, inRun, values, texts });
+    queries.push({ qid, inRun, values, texts, ...(positiveNaN.length > 0 ? { positiveNaN } : {}) });
   }
 
   const all: Record<string, number> = {};
+  const allPositiveNaN: string[] = [];
   const evaluated = queries.filter((query) => query.inRun);
-  const divisor = complete ? qrels.size : queries.length;
+  const divisor = complete ? judgedQueries.length : queries.length;
   for (const column of columns) {
     const summary = measureDefinition(column.family).summary;
     if (summary === 'none') continue;
@@ -204,7 +237,14 @@ export function evaluate(qrels: Qrels, run: Run, options: EvaluateOptions = {}):
       continue;
     }
     let sum = 0;
-    for (const query of evaluated) sum += query.values[column.name]!;
+    let sumPositiveNaN = false;
+    for (const query of evaluated) {
+      const value = query.values[column.name]!;
+      // meas_acc.c's `sum += value` as 9.0.8's build compiles it: a NaN value replaces a NaN sum.
+      sumPositiveNaN = propagateNaN(value, query.positiveNaN?.includes(column.name) ?? false, sum, sumPositiveNaN);
+      sum += value;
+    }
+    if (sumPositiveNaN) allPositiveNaN.push(column.name);
     if (summary === 'sum') {
       all[column.name] = sum;
     } else if (summary === 'geometric') {
@@ -217,7 +257,7 @@ export function evaluate(qrels: Qrels, run: Run, options: EvaluateOptions = {}):
   }
 
   const runId = measures.some((spec) => spec.family === 'runid') ? (options.runId ?? '') : undefined;
-  return { columns, queries, all, runId, skipped, zscore: options.zscores !== undefined };
+  return { columns, queries, all, allPositiveNaN, runId, skipped, zscore: options.zscores !== undefined };
 }
 
 interface MeasureContext {
@@ -226,9 +266,9 @@ interface MeasureContext {
   numDocsInCollection: number;
 }
 
-/** log(max(v, MIN_GEO_MEAN)): the per-query value of a geometric-mean measure. */
+/** log(MAX(v, MIN_GEO_MEAN)) with C's macro `(a > b ? a : b)`, which turns a NaN into MIN_GEO_MEAN. */
 function geometricTerm(value: number): number {
-  return Math.log(Math.max(value, MIN_GEO_MEAN));
+  return Math.log(value > MIN_GEO_MEAN ? value : MIN_GEO_MEAN);
 }
 
 /** Values of one measure for one query, in the order of `measureNames(spec)`. */
@@ -305,6 +345,8 @@ function computeMeasure(spec: MeasureSpec, judged: JudgedRanking, docIds: readon
       return precisionAt(judged, cutoffs);
     case 'Rprec_mult_avgjg':
       return precisionAtRMultiples(judged, numbers);
+    case 'yaap':
+      return [yaap(judged)];
     case 'R_cap':
       return cappedRecallAt(judged, cutoffs);
     case 'Hole':

@@ -1,5 +1,6 @@
 import { formatFixed } from './c-format.ts';
 import type { GainParam } from './ndcg.ts';
+import { PREFS_MEASURES } from './prefs-measures.ts';
 
 /**
  * Measure names as trec_eval 9.0.8 spells them on its command line (`-m name[.params]`, trec_eval.c
@@ -41,9 +42,9 @@ export interface MeasureDefinition {
   summary: SummaryKind;
   /**
    * The judgments it needs: ordinary qrels, judgment groups (`-R qrels_jg`: the value is averaged over the
-   * groups of the query), or either (runid, num_q).
+   * groups of the query), preferences (`-R prefs` or `-R qrels_prefs`), or any (runid, num_q).
    */
-  input?: 'qrels' | 'qrels_jg' | 'any';
+  input?: 'qrels' | 'qrels_jg' | 'prefs' | 'any';
 }
 
 const TREC_CUTOFFS = [5, 10, 15, 20, 30, 100, 200, 500, 1000];
@@ -61,8 +62,7 @@ const mean = (name: string, params: ParamKind = 'none', defaults?: readonly numb
 const count = (name: string, summary: SummaryKind = 'sum'): MeasureDefinition => ({ name, params: 'none', value: 'integer', perQuery: true, summary });
 
 /**
- * Every supported measure, in trec_eval 9.0.8's output order (measures.c; its preference measures, which
- * would sit between num_nonrel_judged_ret and map_avgjg, are not implemented), then BEIR's two, then
+ * Every supported measure, in trec_eval 9.0.8's output order (measures.c), then BEIR's two, then
  * Pyserini's `judged` (judged.ts; Pyserini also prints it after trec_eval's lines). No nickname includes the
  * three, so `-m all_trec` and the others print exactly trec_eval's lines.
  */
@@ -101,9 +101,11 @@ export const MEASURE_DEFINITIONS: readonly MeasureDefinition[] = [
   mean('set_map'),
   mean('set_F', 'numbers', [1]),
   count('num_nonrel_judged_ret'),
+  ...PREFS_MEASURES.map((name): MeasureDefinition => ({ ...(name.startsWith('prefs_num_') ? count(name) : mean(name)), input: 'prefs' })),
   { ...mean('map_avgjg'), input: 'qrels_jg' },
   { ...mean('P_avgjg', 'cutoffs', TREC_CUTOFFS), input: 'qrels_jg' },
   { ...mean('Rprec_mult_avgjg', 'fractions', [0.2, 0.4, 0.6, 0.8, 1, 1.2, 1.4, 1.6, 1.8, 2]), input: 'qrels_jg' },
+  mean('yaap'),
   mean('R_cap', 'cutoffs', BEIR_CUTOFFS),
   mean('Hole', 'cutoffs', BEIR_CUTOFFS),
   mean('judged', 'cutoffs', [10]),

@@ -33,6 +33,16 @@ export function compareTrecHits(a: Hit, b: Hit): number {
   return compareStrcmp(b.docId, a.docId);
 }
 
+/**
+ * The order of form_prefs_counts.c (`comp_sim_docno`, preference measures): higher score first, then
+ * document id in INCREASING strcmp order — the opposite tie order to {@link compareTrecHits}.
+ */
+export function compareTrecPrefsHits(a: Hit, b: Hit): number {
+  if (a.score > b.score) return -1;
+  if (a.score < b.score) return 1;
+  return compareStrcmp(a.docId, b.docId);
+}
+
 /** Thrown when a ranking names the same document twice, which trec_eval refuses ("duplicate docs"). */
 export class DuplicateDocumentError extends Error {
   override readonly name = 'DuplicateDocumentError';
@@ -48,17 +58,20 @@ export class DuplicateDocumentError extends Error {
 /**
  * The document ids trec_eval evaluates for one query: hits sorted by {@link compareTrecHits}, cut to the
  * first `maxDocs` (`-M`), then checked for duplicates — after the cut, as form_res_rels.c does, so a
- * duplicate below the `-M` cutoff is tolerated exactly when trec_eval tolerates it.
+ * duplicate below the `-M` cutoff is tolerated exactly when trec_eval tolerates it. `compare` is
+ * {@link compareTrecPrefsHits} for the preference measures.
  *
- * The whole ranking of a hit list is remembered (weakly, with the list): the dashboard evaluates the same
- * run for its report, its `-M 10` measure and judged@10, and ranking 1,000 hits — the duplicate check above
- * all — cost more than the measures. The returned array is shared: callers must not modify it.
+ * The whole ranking of a hit list in trec_eval's order is remembered (weakly, with the list): the dashboard
+ * evaluates the same run for its report, its `-M 10` measure and judged@10, and ranking 1,000 hits — the
+ * duplicate check above all — cost more than the measures. The returned array is shared: callers must not
+ * modify it.
  */
-export function rankForEvaluation(queryId: string, hits: readonly Hit[], maxDocs = Infinity): string[] {
-  const whole = rankedWhole.get(hits);
+export function rankForEvaluation(queryId: string, hits: readonly Hit[], maxDocs = Infinity, compare = compareTrecHits): string[] {
+  const remembered = compare === compareTrecHits;
+  const whole = remembered ? rankedWhole.get(hits) : undefined;
   if (whole !== undefined) return whole.length > maxDocs ? whole.slice(0, Math.max(0, maxDocs)) : whole;
   // Rankings from the playground's retrievers arrive in this order already: checking is linear.
-  const sorted = inTrecOrder(hits) ? hits : [...hits].sort(compareTrecHits);
+  const sorted = inOrder(hits, compare) ? hits : [...hits].sort(compare);
   const cut = sorted.length > maxDocs;
   const kept = cut ? sorted.slice(0, Math.max(0, maxDocs)) : sorted;
   const seen = new Set<string>();
@@ -68,13 +81,13 @@ export function rankForEvaluation(queryId: string, hits: readonly Hit[], maxDocs
     seen.add(hit.docId);
     docIds.push(hit.docId);
   }
-  if (!cut) rankedWhole.set(hits, docIds);
+  if (!cut && remembered) rankedWhole.set(hits, docIds);
   return docIds;
 }
 
 const rankedWhole = new WeakMap<readonly Hit[], string[]>();
 
-function inTrecOrder(hits: readonly Hit[]): boolean {
-  for (let i = 1; i < hits.length; i++) if (compareTrecHits(hits[i - 1]!, hits[i]!) > 0) return false;
+function inOrder(hits: readonly Hit[], compare: (a: Hit, b: Hit) => number): boolean {
+  for (let i = 1; i < hits.length; i++) if (compare(hits[i - 1]!, hits[i]!) > 0) return false;
   return true;
 }

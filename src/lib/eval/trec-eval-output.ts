@@ -23,7 +23,7 @@ export function formatTrecEval(result: EvalResult, options: { perQuery?: boolean
         lines.push(
           column.text
             ? `${padRight(column.name, 22)}\t${query.qid}\t'${query.texts[column.name]}'`
-            : `${prefix}${formatLine(column, query.qid, query.values[column.name]!, result.zscore)}`,
+            : `${prefix}${formatLine(column, query.qid, query.values[column.name]!, result.zscore, query.positiveNaN?.includes(column.name))}`,
         );
       }
     }
@@ -31,18 +31,24 @@ export function formatTrecEval(result: EvalResult, options: { perQuery?: boolean
   if (options.summary ?? true) {
     if (result.runId !== undefined) lines.push(`${padRight('runid', 22)}\tall\t${result.runId}`);
     for (const column of result.columns) {
-      if (column.summary) lines.push(`${prefix}${formatLine(column, 'all', result.all[column.name]!, result.zscore)}`);
+      if (column.summary) {
+        lines.push(`${prefix}${formatLine(column, 'all', result.all[column.name]!, result.zscore, result.allPositiveNaN.includes(column.name))}`);
+      }
     }
   }
   return lines.map((line) => `${line}\n`).join('');
 }
 
 /** One output line without its newline (and without the `Z` of z-scores). */
-export function formatLine(column: Pick<EvalColumn, 'name' | 'integer'>, qid: string, value: number, zscore = false): string {
-  return `${padRight(column.name, 22)}\t${qid}\t${formatValue(column, value, zscore)}`;
+export function formatLine(column: Pick<EvalColumn, 'name' | 'integer'>, qid: string, value: number, zscore = false, positiveNaN = false): string {
+  return `${padRight(column.name, 22)}\t${qid}\t${formatValue(column, value, zscore, positiveNaN)}`;
 }
 
-/** A value as trec_eval prints it: `%ld` of the value cast to long for counts (not z-scores), else `%6.4f`. */
-export function formatValue(column: Pick<EvalColumn, 'integer'>, value: number, zscore = false): string {
+/**
+ * A value as trec_eval prints it: `%ld` of the value cast to long for counts (not z-scores), else `%6.4f`;
+ * a NaN as x86-64 glibc prints it, `-nan` unless `positiveNaN` (nan-sign.ts).
+ */
+export function formatValue(column: Pick<EvalColumn, 'integer'>, value: number, zscore = false, positiveNaN = false): string {
+  if (Number.isNaN(value)) return (positiveNaN ? 'nan' : '-nan').padStart(6);
   return column.integer && !zscore ? String(Math.trunc(value)) : formatFixed(value, 4).padStart(6);
 }

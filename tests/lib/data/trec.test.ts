@@ -1,21 +1,13 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { ParseError } from '../../../src/lib/data/errors.ts';
 import { formatTrecRun, readTrecQrels, readTrecRun } from '../../../src/lib/data/trec.ts';
 import type { Run } from '../../../src/lib/types.ts';
+import { ParseError } from '../../../src/lib/data/errors.ts';
+import { parseError } from './parse-error.ts';
 import { bytesOf, qrelsOf, runOf } from '../eval/fixtures.ts';
 
 const readQrels = (text: string, chunkSize?: number) => readTrecQrels(bytesOf(text, chunkSize), { file: 'q.txt' });
 const readRun = (text: string, chunkSize?: number) => readTrecRun(bytesOf(text, chunkSize), { file: 'r.txt' });
-
-async function parseError(promise: Promise<unknown>): Promise<ParseError> {
-  const error: unknown = await promise.then(
-    () => undefined,
-    (e: unknown) => e,
-  );
-  expect(error).toBeInstanceOf(ParseError);
-  return error as ParseError;
-}
 
 describe('readTrecQrels', () => {
   it('reads qid iter docid grade with any C whitespace, skipping comments and blank lines', async () => {

@@ -45,8 +45,8 @@ export interface ReferenceRun {
   relevanceLevel?: number;
   /** A zscores file, relative to shared/trec_eval. */
   zscores?: string;
-  /** `-R`: the qrels file holds judgment groups. */
-  relFormat?: 'qrels_jg';
+  /** `-R`: the qrels file holds judgment groups or preferences (`qrels_prefs`: a qrels file read as preferences). */
+  relFormat?: 'qrels_jg' | 'prefs' | 'qrels_prefs';
 }
 
 const ALL_TREC = ['-m', 'all_trec'];
@@ -97,5 +97,15 @@ export const REFERENCE_RUNS: readonly ReferenceRun[] = [
   {
     output: 'out.test.qrels_jg', qrels: 'qrels.123', run: 'results.test', measures: ['qrels_jg'], relFormat: 'qrels_jg',
     cliArgs: ['-m', 'qrels_jg', '-q', '-R', 'qrels_jg'], perQuery: true,
+  },
+  // trec_eval -m all_prefs -q -R prefs prefs.test prefs.results.test > out.test.prefs
+  {
+    output: 'out.test.prefs', qrels: 'prefs.test', run: 'prefs.results.test', measures: ['all_prefs'], relFormat: 'prefs',
+    cliArgs: ['-m', 'all_prefs', '-q', '-R', 'prefs'], perQuery: true,
+  },
+  // trec_eval -m all_prefs -q -R qrels_prefs qrels.test results.test > out.test.qrels_prefs
+  {
+    output: 'out.test.qrels_prefs', qrels: 'qrels.test', run: 'results.test', measures: ['all_prefs'], relFormat: 'qrels_prefs',
+    cliArgs: ['-m', 'all_prefs', '-q', '-R', 'qrels_prefs'], perQuery: true,
   },
 ];

@@ -33,7 +33,7 @@ describe('parseMeasure', () => {
     expect(measureNames(parseMeasure('Hole.1,10'))).toEqual(['Hole_1', 'Hole_10']);
   });
 
-  it.each(['prefs_simp', 'yaap', 'P.0', 'P.5,5', 'P.', 'P.abc', 'map.5', 'ndcg.1=', 'ndcg.x=2', 'ndcg.1=3,'])('refuses %s', (text) => {
+  it.each(['rbp', 'unj_P', 'prefs_simp.5', 'yaap.1', 'P.0', 'P.5,5', 'P.', 'P.abc', 'map.5', 'ndcg.1=', 'ndcg.x=2', 'ndcg.1=3,'])('refuses %s', (text) => {
     expect(() => parseMeasure(text)).toThrow(MeasureError);
   });
 
@@ -69,8 +69,9 @@ describe('resolveMeasures', () => {
     expect(resolveMeasures(['all_trec']).skipped).toEqual([]);
     expect(resolveMeasures(['qrels_jg']).skipped).toEqual([]);
     const { measures, skipped } = resolveMeasures(['prefs']);
-    expect(measures.map((m) => m.family)).toEqual(['runid', 'num_q']);
-    expect(skipped).toEqual(['prefs_num_prefs_poss', 'prefs_num_prefs_ful', 'prefs_num_prefs_ful_ret', 'prefs_simp', 'prefs_pair', 'prefs_avgjg']);
+    expect(measures.map((m) => m.family)).toEqual(['runid', 'num_q', 'prefs_num_prefs_poss', 'prefs_num_prefs_ful', 'prefs_num_prefs_ful_ret', 'prefs_simp', 'prefs_pair', 'prefs_avgjg']);
+    expect(skipped).toEqual([]);
+    expect(resolveMeasures(['all_prefs']).measures).toHaveLength(16);
   });
 
   it('lets explicit parameters override a nickname default', () => {

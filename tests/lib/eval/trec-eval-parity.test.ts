@@ -2,22 +2,36 @@
  * Parity with trec_eval 9.0.8's own test suite: the qrels/results files of shared/trec_eval and the
  * outputs 9.0.8 printed for them, read in place from shared/trec_eval/9.0.8 (the commands are listed in
  * fixtures.ts REFERENCE_RUNS). EVERY line of every output — all measures of `-m all_trec`, measure
- * parameters, -q -c -M -l -Z, judgment groups (-R qrels_jg) — must be printed byte for byte, in order.
+ * parameters, -q -c -M -l -Z, judgment groups (-R qrels_jg), preferences (-R prefs, -R qrels_prefs with
+ * `-m all_prefs`) — must be printed byte for byte, in order.
  */
 import { createReadStream, readFileSync } from 'node:fs';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { mergeJudgmentGroups, readTrecQrels, readTrecQrelsJg, readTrecRun } from '../../../src/lib/data/trec.ts';
+import { readTrecPrefs, readTrecQrelsPrefs, type Prefs } from '../../../src/lib/data/trec-prefs.ts';
 import { evaluate, type EvalResult } from '../../../src/lib/eval/evaluate.ts';
 import { formatTrecEval } from '../../../src/lib/eval/trec-eval-output.ts';
 import { parseZScores } from '../../../src/lib/eval/zscores.ts';
 import { shared } from '../../shared-dir.ts';
 import { REFERENCE_RUNS, outputLines, type ReferenceRun } from './fixtures.ts';
 
+async function readPrefs(reference: ReferenceRun, file: string): Promise<Prefs | undefined> {
+  if (reference.relFormat === 'prefs') return readTrecPrefs(createReadStream(file), { file });
+  if (reference.relFormat === 'qrels_prefs') return readTrecQrelsPrefs(createReadStream(file), { file });
+  return undefined;
+}
+
 async function evaluateReference(reference: ReferenceRun): Promise<EvalResult> {
   const qrelsFile = shared('trec_eval', reference.qrels);
   const runFile = shared('trec_eval', reference.run);
   const judgmentGroups = reference.relFormat === 'qrels_jg' ? await readTrecQrelsJg(createReadStream(qrelsFile), { file: qrelsFile }) : undefined;
-  const qrels = judgmentGroups === undefined ? await readTrecQrels(createReadStream(qrelsFile), { file: qrelsFile }) : mergeJudgmentGroups(judgmentGroups);
+  const prefs = await readPrefs(reference, qrelsFile);
+  const qrels =
+    judgmentGroups !== undefined
+      ? mergeJudgmentGroups(judgmentGroups)
+      : prefs !== undefined
+        ? new Map()
+        : await readTrecQrels(createReadStream(qrelsFile), { file: qrelsFile });
   const { run, runId } = await readTrecRun(createReadStream(runFile), { file: runFile });
   const zscoresFile = reference.zscores === undefined ? undefined : shared('trec_eval', reference.zscores);
   return evaluate(qrels, run, {
@@ -27,6 +41,7 @@ async function evaluateReference(reference: ReferenceRun): Promise<EvalResult> {
     relevanceLevel: reference.relevanceLevel,
     runId,
     ...(judgmentGroups === undefined ? {} : { judgmentGroups }),
+    ...(prefs === undefined ? {} : { prefs }),
     ...(zscoresFile === undefined ? {} : { zscores: parseZScores(readFileSync(zscoresFile, 'utf8'), zscoresFile) }),
   });
 }
