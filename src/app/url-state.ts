@@ -10,7 +10,10 @@
  *     &col=dense;m=local/glove-100d-sif;dt=fp32;s=exact
  *     &col=ledr;K=1000;k1=0.9;b=0.4;an=english;m=local/glove-100d-sif;dt=fp32;s=exact
  *
- * `q=` carries typed text, or with `qid=` the edited text of a stored query. A column is its kind and
+ * `q=` carries typed text, or with `qid=` the edited text of a stored query. A BM25 column whose query
+ * terms were edited in its terms panel carries them as `qt=` in canonical weighted syntax
+ * (`col=bm25;k1=0.9;b=0.4;an=english;qt=%2Bbread^2+%2Bstale`); they are not settings (not part of
+ * `settingsKey`), since they belong to the one query on screen. A column is its kind and
  * `key=value` fields separated by `;`; each field value is percent-encoded on its own (so a model id or run
  * name may hold `;`, `=` or `&`). Fields equal to their default are still written, except the device
  * (`dev`, default auto) and the HNSW build settings (`M`, `efc`, `ef`) when they are the defaults: a link
@@ -47,6 +50,8 @@ export interface UrlState {
   /** null: the address has no columns (the view keeps or picks its defaults). */
   columns: RetrieverConfig[] | null;
   query: UrlQuery;
+  /** Edited query terms of the columns, aligned with `columns` (undefined: none; '' : every term dropped). */
+  termEdits?: Array<string | undefined>;
 }
 
 export interface DecodedUrl {
@@ -138,6 +143,19 @@ function retrieverFields(retriever: RetrieverConfig): Fields {
 /** One column as its `col=` value (already encoded for the address). */
 export function encodeRetriever(retriever: RetrieverConfig): string {
   return [retriever.kind, ...retrieverFields(retriever).map(([key, value]) => `${key}=${encodeComponent(value)}`)].join(';');
+}
+
+/** The `qt=` field of a raw (still encoded) `col=` value: the column's edited query terms, if any. */
+export function decodeTermEdit(raw: string): string | undefined {
+  for (const piece of raw.split(';').slice(1)) {
+    if (!piece.startsWith('qt=')) continue;
+    try {
+      return decodeComponent(piece.slice(3));
+    } catch {
+      throw new UrlStateError('the edited query terms (qt) are not properly encoded');
+    }
+  }
+  return undefined;
 }
 
 /** A malformed column; the message names the field. */
@@ -251,7 +269,10 @@ export function encodeUrlState(state: UrlState, others: readonly string[] = []):
   if (state.split !== null) parts.push(`split=${encodeComponent(state.split)}`);
   if (state.query.id !== undefined) parts.push(`qid=${encodeComponent(state.query.id)}`);
   if (state.query.text !== undefined) parts.push(`q=${encodeComponent(state.query.text)}`);
-  for (const column of state.columns ?? []) parts.push(`col=${encodeRetriever(column)}`);
+  (state.columns ?? []).forEach((column, i) => {
+    const edit = state.termEdits?.[i];
+    parts.push(`col=${encodeRetriever(column)}${edit === undefined ? '' : `;qt=${encodeComponent(edit)}`}`);
+  });
   return `?${[...parts, ...others].join('&')}`;
 }
 
@@ -261,6 +282,7 @@ export function decodeUrlState(search: string): DecodedUrl {
   const others: string[] = [];
   const problems: string[] = [];
   const columns: RetrieverConfig[] = [];
+  const termEdits: Array<string | undefined> = [];
   const body = search.startsWith('?') ? search.slice(1) : search;
   for (const part of body.split('&')) {
     if (part === '') continue;
@@ -273,7 +295,10 @@ export function decodeUrlState(search: string): DecodedUrl {
     }
     if (key === 'col') {
       try {
-        columns.push(decodeRetriever(raw));
+        const column = decodeRetriever(raw);
+        const edit = column.kind === 'bm25' ? decodeTermEdit(raw) : undefined;
+        columns.push(column);
+        termEdits.push(edit);
       } catch (error) {
         problems.push(error instanceof Error ? error.message : String(error));
       }
@@ -306,6 +331,7 @@ export function decodeUrlState(search: string): DecodedUrl {
     }
   }
   if (columns.length > 0) state.columns = columns;
+  if (termEdits.some((edit) => edit !== undefined)) state.termEdits = termEdits;
   return { state, others, problems };
 }
 

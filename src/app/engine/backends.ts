@@ -6,6 +6,7 @@
 import type { AnalyzerName } from '../../lib/analysis/analyzers.ts';
 import type { IndexInfo, IndexProgress } from '../../lib/bm25-wasm/bm25-service.ts';
 import type { Bm25Explanation } from '../../lib/bm25/bm25-explain.ts';
+import type { QueryTermWeight } from '../../lib/bm25/bm25-query.ts';
 import type { Bm25Params } from '../../lib/bm25/bm25-similarity.ts';
 import type { DenseSettings } from '../../lib/retrievers/config.ts';
 import type { Hit, Run } from '../../lib/types.ts';
@@ -22,10 +23,10 @@ export interface Bm25Backend {
   open(collectionId: string, analyzer: AnalyzerName, onProgress: (progress: IndexProgress) => void, signal: AbortSignal): Promise<IndexInfo>;
   /** Starts the analyzer's worker and its WebAssembly kernel ahead of any collection (first-visit speed). */
   warm(analyzer: AnalyzerName): void;
-  /** Top-k hits of each query, in the order given (the index must be open). */
+  /** Top-k hits of each query, in the order given (the index must be open); a query's `weighted` bag, when given, replaces its text. */
   search(collectionId: string, analyzer: AnalyzerName, queries: readonly QueryInput[], params: Bm25SearchParams): Promise<Hit[][]>;
-  /** Lucene's explanation of one document's score, term by term. */
-  explain(collectionId: string, analyzer: AnalyzerName, queryText: string, docId: string, params: Bm25Params): Promise<Bm25Explanation>;
+  /** Lucene's explanation of one document's score, term by term, for query text or a weighted bag. */
+  explain(collectionId: string, analyzer: AnalyzerName, query: string | readonly QueryTermWeight[], docId: string, params: Bm25Params): Promise<Bm25Explanation>;
 }
 
 /** Progress of opening a dense corpus: model files, reading documents, embedding, HNSW. */

@@ -13,6 +13,7 @@ import type { Bm25WorkerApi } from '../../../workers/bm25.worker.ts';
 import type { AnalyzerName } from '../../lib/analysis/analyzers.ts';
 import type { IndexInfo, IndexProgress } from '../../lib/bm25-wasm/bm25-service.ts';
 import type { Bm25Explanation } from '../../lib/bm25/bm25-explain.ts';
+import type { QueryTermWeight } from '../../lib/bm25/bm25-query.ts';
 import type { Bm25Params } from '../../lib/bm25/bm25-similarity.ts';
 import { unpackHits } from '../../lib/retrievers/packed-hits.ts';
 import type { Hit } from '../../lib/types.ts';
@@ -97,7 +98,11 @@ export class Bm25Workers implements Bm25Backend {
    */
   async search(collectionId: string, analyzer: AnalyzerName, queries: readonly QueryInput[], params: Bm25SearchParams): Promise<Hit[][]> {
     const options = { k: params.k, k1: params.k1, b: params.b };
-    const request = queries.map((query) => (query.id === undefined ? { text: query.text } : { id: query.id, text: query.text }));
+    // Only the fields the worker reads cross the boundary: the bag when there is one, else the text.
+    const request = queries.map(({ id, text, weighted }) => {
+      const body = weighted === undefined ? { text } : { weighted };
+      return id === undefined ? body : { id, ...body };
+    });
     const [docIds, packed] = await Promise.all([
       this.docIds(collectionId, analyzer),
       this.call(analyzer, (api) => api.searchManyPacked(collectionId, request, options)),
@@ -116,8 +121,8 @@ export class Bm25Workers implements Bm25Backend {
     return ids;
   }
 
-  explain(collectionId: string, analyzer: AnalyzerName, queryText: string, docId: string, params: Bm25Params): Promise<Bm25Explanation> {
-    return this.call(analyzer, (api) => api.explain(collectionId, queryText, docId, { k1: params.k1, b: params.b }));
+  explain(collectionId: string, analyzer: AnalyzerName, query: string | readonly QueryTermWeight[], docId: string, params: Bm25Params): Promise<Bm25Explanation> {
+    return this.call(analyzer, (api) => api.explain(collectionId, query, docId, { k1: params.k1, b: params.b }));
   }
 
   /** Stops every worker (indexes stay stored in IndexedDB). */

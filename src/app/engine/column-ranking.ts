@@ -7,6 +7,7 @@ import type { ConvexPart } from '../../lib/fusion/convex.ts';
 import type { FusedHit } from '../../lib/fusion/fused-hit.ts';
 import type { LedrParts } from '../../lib/fusion/ledr.ts';
 import type { RrfPart } from '../../lib/fusion/rrf.ts';
+import type { QueryTermWeight } from '../../lib/bm25/bm25-query.ts';
 import type { Hit } from '../../lib/types.ts';
 
 export type ColumnRanking =
@@ -29,10 +30,25 @@ export interface RankResult {
   note?: string;
 }
 
-/** A query to rank: a stored query (its id keys judgments and imported runs) or typed text (no id). */
+/**
+ * A query to rank: a stored query (its id keys judgments and imported runs) or typed text (no id). `text` is
+ * what dense models read; `weighted`, when given, is the bag of index terms BM25 ranks with instead of
+ * analyzing `text` (the weighted query syntax, or a column's edited query terms).
+ */
 export interface QueryInput {
   id?: string;
   text: string;
+  weighted?: readonly QueryTermWeight[];
+}
+
+/** The weighted bag as a key part ('' for none); exact weights, so two bags share a key only when equal. */
+export function weightedKey(query: QueryInput): string {
+  return query.weighted === undefined ? '' : query.weighted.map(({ term, weight }) => `${term}^${weight}`).join('\u0001');
+}
+
+/** Identifies what a query ranks: its id, text and weighted bag. */
+export function queryKey(query: QueryInput): string {
+  return `${query.id ?? ''}\u0000${query.text}\u0000${weightedKey(query)}`;
 }
 
 /** Hits without their parts (smaller, for runs of many queries). */

@@ -30,7 +30,7 @@ import {
 } from '../../lib/retrievers/config.ts';
 import type { Hit, Run } from '../../lib/types.ts';
 import type { Bm25Backend, DenseBackend, DenseOpenInfo, DenseProgress, JobSink, RunBackend } from './backends.ts';
-import { plainHits, type QueryInput, type RankResult } from './column-ranking.ts';
+import { plainHits, weightedKey, type QueryInput, type RankResult } from './column-ranking.ts';
 import { PhaseJobs } from './phase-jobs.ts';
 
 /** Queries whose BM25 rankings an evaluation leaves for the next column (SciFact's test split is 300). */
@@ -360,7 +360,7 @@ export class RetrievalEngine {
   }
 
   private bm25Key(collectionId: string, settings: Bm25Settings, k: number, query: QueryInput): string {
-    return `${this.scope(collectionId)}${bm25Part(settings)}|${settings.k1}|${settings.b}|${k}|${query.id ?? ''}|${query.text}`;
+    return `${this.scope(collectionId)}${bm25Part(settings)}|${settings.k1}|${settings.b}|${k}|${query.id ?? ''}|${query.text}|${weightedKey(query)}`;
   }
 
   /**
@@ -575,7 +575,7 @@ export class RetrievalEngine {
           const hits = isBlank(query.text) ? [] : await this.bm25Hits(collectionId, settings, query, depth);
           const part: NonNullable<HitExplanation['bm25']> = { settings, rank: rankOf(hits, docId), depth };
           try {
-            part.explanation = await this.options.bm25.explain(collectionId, settings.analyzer, query.text, docId, { k1: settings.k1, b: settings.b });
+            part.explanation = await this.options.bm25.explain(collectionId, settings.analyzer, query.weighted ?? query.text, docId, { k1: settings.k1, b: settings.b });
           } catch (error) {
             part.error = message(error);
           }

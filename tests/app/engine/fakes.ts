@@ -9,6 +9,7 @@ import type { IndexInfo, IndexProgress } from '../../../src/lib/bm25-wasm/bm25-s
 import { indexCorpus } from '../../../src/lib/bm25/bm25-corpus.ts';
 import { explainBm25, type Bm25Explanation } from '../../../src/lib/bm25/bm25-explain.ts';
 import type { Bm25Index } from '../../../src/lib/bm25/bm25-index.ts';
+import type { QueryTermWeight } from '../../../src/lib/bm25/bm25-query.ts';
 import { searchBm25 } from '../../../src/lib/bm25/bm25-search.ts';
 import type { Bm25Params } from '../../../src/lib/bm25/bm25-similarity.ts';
 import { exactSearch, rowIndex } from '../../../src/lib/dense/exact-search.ts';
@@ -116,8 +117,10 @@ export class FakeBm25 implements Bm25Backend {
 
   /** The reference ranking, for comparisons. */
   reference(collectionId: string, analyzer: AnalyzerName, query: QueryInput, params: Bm25SearchParams): Hit[] {
-    const terms = createAnalyzer(analyzer).analyze(query.text);
-    return searchBm25(this.index(collectionId, analyzer), { id: query.id, terms }, { k: params.k, params: { k1: params.k1, b: params.b } });
+    const options = { k: params.k, params: { k1: params.k1, b: params.b } };
+    const index = this.index(collectionId, analyzer);
+    if (query.weighted !== undefined) return searchBm25(index, { id: query.id, weighted: query.weighted }, options);
+    return searchBm25(index, { id: query.id, terms: createAnalyzer(analyzer).analyze(query.text) }, options);
   }
 
   async search(collectionId: string, analyzer: AnalyzerName, queries: readonly QueryInput[], params: Bm25SearchParams): Promise<Hit[][]> {
@@ -125,8 +128,12 @@ export class FakeBm25 implements Bm25Backend {
     return queries.map((query) => this.reference(collectionId, analyzer, query, params));
   }
 
-  async explain(collectionId: string, analyzer: AnalyzerName, queryText: string, docId: string, params: Bm25Params): Promise<Bm25Explanation> {
-    return explainBm25(this.index(collectionId, analyzer), { terms: createAnalyzer(analyzer).analyze(queryText) }, docId, params);
+  explains: Array<string | readonly QueryTermWeight[]> = [];
+
+  async explain(collectionId: string, analyzer: AnalyzerName, query: string | readonly QueryTermWeight[], docId: string, params: Bm25Params): Promise<Bm25Explanation> {
+    this.explains.push(query);
+    const bm25 = typeof query === 'string' ? { terms: createAnalyzer(analyzer).analyze(query) } : { weighted: query };
+    return explainBm25(this.index(collectionId, analyzer), bm25, docId, params);
   }
 }
 

@@ -1,0 +1,52 @@
+/**
+ * What one column ranks for the query in the box. The weighted query syntax (`term^2.5`, `+term^w`,
+ * src/lib/bm25/query-syntax.ts) applies to text the person typed or edited; a stored query as written is
+ * ranked as plain text, exactly as the Evaluate view and the CLI rank it.
+ *
+ * - BM25 parts (BM25, LEDR, RRF, convex) rank with the weighted bag parsed with the column's analyzer when
+ *   the text uses the syntax, or with the column's edited query terms (the terms panel) when it has them;
+ *   otherwise with the text, analyzed in the worker as before.
+ * - Dense parts read the text with weights and `+` markers stripped (`bread^2 +stale` → `bread stale`):
+ *   an embedding has no per-term weights to give, and reading the added words keeps them in the query.
+ */
+import type { Analyzer } from '../../lib/analysis/analyzer.ts';
+import { bagOfTerms, type QueryTermWeight } from '../../lib/bm25/bm25-query.ts';
+import { parseWeightedQuery, stripQuerySyntax, type ParsedQuery } from '../../lib/bm25/query-syntax.ts';
+import type { QueryInput } from '../engine/column-ranking.ts';
+
+/** The query as the box holds it. */
+export interface BoxQuery {
+  /** The stored query's id (its judgments apply), if any. */
+  id?: string;
+  text: string;
+  /** True when the text was typed or edited, so the weighted syntax applies. */
+  typed: boolean;
+}
+
+export interface ColumnQuery {
+  /** What the engine ranks. */
+  input: QueryInput;
+  /** The parse of typed text with the column's BM25 analyzer (syntax errors, dropped boosts, notes). */
+  parsed?: ParsedQuery;
+  /** The column's bag before any edit in the terms panel (BM25 columns only): what reset returns to. */
+  typedBag?: QueryTermWeight[];
+  /** The edited bag ranked instead (the panel's terms), when there is one. */
+  edited?: QueryTermWeight[];
+}
+
+/**
+ * The column's query. `analyzer` is its BM25 analyzer (undefined for a column without BM25); `edit` is
+ * its edited query terms in canonical syntax (`formatWeightedQuery`), or undefined.
+ */
+export function columnQuery(box: BoxQuery, analyzer: Pick<Analyzer, 'analyze'> | undefined, edit: string | undefined): ColumnQuery {
+  const plain = box.typed ? stripQuerySyntax(box.text) : { text: box.text, weighted: false };
+  const input: QueryInput = box.id === undefined ? { text: plain.text } : { id: box.id, text: plain.text };
+  if (analyzer === undefined) return { input };
+  const parsed = box.typed ? parseWeightedQuery(box.text, analyzer) : undefined;
+  const typedBag = parsed?.terms ?? bagOfTerms(analyzer.analyze(box.text));
+  // Canonical text holds `+term` tokens only, which the parser takes verbatim (the analyzer is not applied).
+  const edited = edit === undefined ? undefined : parseWeightedQuery(edit, analyzer).terms;
+  const weighted = edited ?? (plain.weighted ? parsed?.terms : undefined);
+  if (weighted !== undefined) input.weighted = weighted;
+  return { input, typedBag, ...(parsed ? { parsed } : {}), ...(edited ? { edited } : {}) };
+}
