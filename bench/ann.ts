@@ -12,7 +12,7 @@ import { annRecallAtK } from '../src/lib/dense/ann-recall.ts';
 import { exactTopK } from '../src/lib/dense/exact-search.ts';
 import { DEFAULT_HNSW, HnswIndex, type HnswParams } from '../src/lib/dense/hnsw-index.ts';
 import { scaledUpVectors } from '../src/lib/dense/synthetic-vectors.ts';
-import type { ScoredRow } from '../src/lib/dense/top-k.ts';
+import type { ScoredRow } from '../src/lib/dense/exact-search.ts';
 import { matrixRow, type VectorMatrix } from '../src/lib/dense/vector-matrix.ts';
 import { shared } from '../tests/shared-dir.ts';
 import { buildModels } from '../scripts/models/build-models.ts';

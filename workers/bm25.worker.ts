@@ -15,7 +15,15 @@ import { packedBuffers } from '../src/lib/retrievers/packed-hits.ts';
 import { database } from '../src/lib/storage/db.ts';
 import './policy-violations.ts';
 
-const service = new Bm25Service({ db: database(), loadKernel: () => fetchBm25Kernel() });
+/** A loadable analyzer's file (the WordPiece vocabulary), from the app's public folder. */
+async function loadAnalyzerFile(file: string): Promise<string> {
+  const url = `${import.meta.env.BASE_URL}${file}`;
+  const response = await fetch(url);
+  if (!response.ok) throw new Error(`HTTP ${response.status} for ${url} (is the app built with npm run models?)`);
+  return response.text();
+}
+
+const service = new Bm25Service({ db: database(), loadKernel: () => fetchBm25Kernel(), loadAnalyzerFile });
 
 const api = {
   /** Answers as soon as the worker's event loop is free (the page's liveness check). */
@@ -35,6 +43,8 @@ const api = {
     return Comlink.transfer(packed, packedBuffers(packed));
   },
   explain: (...args: Parameters<Bm25Service['explain']>) => service.explain(...args),
+  /** RM3 or Bo1 of many queries: each one's expanded query, feedback documents and second-pass hits. */
+  searchPrfMany: (...args: Parameters<Bm25Service['searchPrfMany']>) => service.searchPrfMany(...args),
   close: (collectionId: string) => service.close(collectionId),
 };
 

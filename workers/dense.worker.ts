@@ -5,6 +5,11 @@
  * read from IndexedDB here, vectors from the embedding cache or embedded here, exact and HNSW search here.
  * Only query texts, hit lists and progress cross to the page. Every use of the model — corpus embedding,
  * query embedding, scoring — goes through the session's queue, one at a time.
+ *
+ * A Re-rank column's cross-encoder (src/lib/rerank) can live here too: `loadReranker` once (after `load`:
+ * both set transformers.js's file source, and the embedding model has its files by then), then `rerank`
+ * scores (query, [docId, text]) pairs with progress; `cancel` stops it between batches. Scores are cached
+ * per (model, query, doc id) for the worker's life.
  */
 import * as Comlink from 'comlink';
 import type { DenseProgress } from '../src/app/engine/backends.ts';
@@ -16,6 +21,38 @@ import type { VectorMatrix } from '../src/lib/dense/vector-matrix.ts';
 import type { HnswSettings } from '../src/lib/retrievers/config.ts';
 import { database } from '../src/lib/storage/db.ts';
 import { ModelSession, type DownloadListener, type LoadedInfo, type LoadRequest } from './model-session.ts';
+import { configureModelSource, type ModelSourceConfig } from '../src/lib/dense/model-source.ts';
+import type { EmbeddingDtype } from '../src/lib/dense/registry.ts';
+import { loadCrossEncoder, type CrossEncoder, type RerankProgress } from '../src/lib/rerank/cross-encoder.ts';
+import type { RerankerSpec } from '../src/lib/rerank/registry.ts';
+import { rerankDocText } from '../src/lib/rerank/rerank.ts';
+import { getDocuments } from '../src/lib/storage/collections.ts';
+import { prepareOnnxRuntime } from './onnx-runtime.ts';
+
+export interface RerankerLoadRequest {
+  spec: RerankerSpec;
+  device: 'wasm' | 'webgpu';
+  dtype: EmbeddingDtype;
+  source: ModelSourceConfig;
+  /** Tokens per pair; default the model's. */
+  maxLength?: number;
+}
+
+export interface RerankerInfo {
+  model: string;
+  device: 'wasm' | 'webgpu';
+  dtype: EmbeddingDtype;
+  maxLength: number;
+  loadMs: number;
+}
+
+/** Scores aligned with `docIds` (the order given); `cached` pairs came from the cache. */
+export interface RerankScores {
+  docIds: string[];
+  scores: Float32Array;
+  cached: number;
+  ms: number;
+}
 
 /** Graphs in hnswlib-wasm's file system, mirrored to IndexedDB. */
 const hnswFiles: HnswFiles = {
@@ -31,6 +68,9 @@ const hnswFiles: HnswFiles = {
 
 const session = new ModelSession();
 let service: DenseCorpusService | undefined;
+let crossEncoder: CrossEncoder | undefined;
+/** Running `rerankDocs` calls by the page's call id, so one can be stopped without stopping the others. */
+const rerankCalls = new Map<number, AbortController>();
 
 function corpus(): DenseCorpusService {
   if (!service) throw new Error('no model loaded in this worker');
@@ -89,6 +129,86 @@ const api = {
     });
   },
 
+  /** Loads the cross-encoder of a Re-rank column (one per worker; a second call with another model fails). */
+  async loadReranker(request: RerankerLoadRequest, onDownload?: DownloadListener): Promise<RerankerInfo> {
+    if (crossEncoder) {
+      if (crossEncoder.spec.id === request.spec.id && crossEncoder.dtype === request.dtype) {
+        return { model: crossEncoder.spec.id, device: request.device, dtype: crossEncoder.dtype, maxLength: crossEncoder.maxLength, loadMs: 0 };
+      }
+      throw new Error(`this worker already holds the cross-encoder ${crossEncoder.spec.id}; use a fresh worker`);
+    }
+    const t0 = performance.now();
+    configureModelSource(request.spec, request.source);
+    await prepareOnnxRuntime();
+    crossEncoder = await loadCrossEncoder({ spec: request.spec, device: request.device, dtype: request.dtype, maxLength: request.maxLength, onDownload });
+    return { model: request.spec.id, device: request.device, dtype: request.dtype, maxLength: crossEncoder.maxLength, loadMs: performance.now() - t0 };
+  },
+
+  /** Cross-encoder scores of (query, text) for each [docId, text]; progress per batch; stopped by `cancel`. */
+  rerank(query: string, pairs: Array<[string, string]>, options: { batchSize?: number } = {}, onProgress?: (p: RerankProgress) => void): Promise<RerankScores> {
+    return session.cancellable(async (signal) => {
+      if (!crossEncoder) throw new Error('no cross-encoder loaded in this worker (loadReranker first)');
+      const t0 = performance.now();
+      let cached = 0;
+      const scores = await crossEncoder.score(query, pairs.map(([id, text]) => ({ id, text })), {
+        batchSize: options.batchSize,
+        signal,
+        onProgress: (p) => {
+          cached = p.cached;
+          onProgress?.(p);
+        },
+      });
+      const result = { docIds: pairs.map(([id]) => id), scores, cached, ms: performance.now() - t0 };
+      return Comlink.transfer(result, [scores.buffer]);
+    });
+  },
+
+  /**
+   * `rerank` of documents given by id: their texts (title + text, as BEIR's re-ranking) are read from the
+   * collection in IndexedDB here, so only ids cross. `cancelRerank(callId)` stops this call alone.
+   */
+  rerankDocs(
+    callId: number,
+    collectionId: string,
+    query: string,
+    docIds: string[],
+    options: { batchSize?: number } = {},
+    onProgress?: (p: RerankProgress) => void,
+  ): Promise<RerankScores> {
+    const own = new AbortController();
+    rerankCalls.set(callId, own);
+    return session
+      .cancellable(async (signal) => {
+        if (!crossEncoder) throw new Error('no cross-encoder loaded in this worker (loadReranker first)');
+        const both = AbortSignal.any([signal, own.signal]);
+        const t0 = performance.now();
+        const docs = await getDocuments(database(), collectionId, docIds);
+        both.throwIfAborted();
+        const pairs = docIds.map((id, i) => {
+          const doc = docs[i];
+          if (doc === undefined) throw new Error(`document ${id} is not in collection ${collectionId}`);
+          return { id, text: rerankDocText(doc) };
+        });
+        let cached = 0;
+        const scores = await crossEncoder.score(query, pairs, {
+          batchSize: options.batchSize,
+          signal: both,
+          onProgress: (p) => {
+            cached = p.cached;
+            onProgress?.(p);
+          },
+        });
+        const result = { docIds, scores, cached, ms: performance.now() - t0 };
+        return Comlink.transfer(result, [scores.buffer]);
+      })
+      .finally(() => rerankCalls.delete(callId));
+  },
+
+  /** Stops one `rerankDocs` call between two batches (it rejects with an AbortError). */
+  cancelRerank(callId: number): void {
+    rerankCalls.get(callId)?.abort(new DOMException('re-ranking cancelled', 'AbortError'));
+  },
+
   /** Stops embeddings and graph builds in progress (not searches); their promises reject with an AbortError. */
   cancel(): void {
     session.cancel();
@@ -99,6 +219,9 @@ const api = {
     api.cancel();
     service?.dispose();
     service = undefined;
+    const held = crossEncoder;
+    crossEncoder = undefined;
+    await held?.dispose();
     await session.dispose();
   },
 };

@@ -7,7 +7,7 @@ import * as Comlink from 'comlink';
 import { annRecallAtK } from '../src/lib/dense/ann-recall.ts';
 import { exactTopK } from '../src/lib/dense/exact-search.ts';
 import { HnswIndex, type HnswParams } from '../src/lib/dense/hnsw-index.ts';
-import type { ScoredRow } from '../src/lib/dense/top-k.ts';
+import type { ScoredRow } from '../src/lib/dense/exact-search.ts';
 import { matrixRow, type VectorMatrix } from '../src/lib/dense/vector-matrix.ts';
 import './policy-violations.ts';
 

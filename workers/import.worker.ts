@@ -13,6 +13,7 @@ import * as Comlink from 'comlink';
 import { catalogEntry } from '../src/lib/catalog/index.ts';
 import type { ErrorPolicy } from '../src/lib/data/record-stream.ts';
 import type { Inspection } from '../src/lib/import/classify.ts';
+import type { FieldMapping } from '../src/lib/import/field-mapping.ts';
 import { hubFileSizes, hubImportPlan } from '../src/lib/import/hub.ts';
 import { importFailure, runImport, type ImportFailure, type ImportOutcome, type ImportProgress } from '../src/lib/import/importer.ts';
 import { expandInputs, inspectEntries, localImportPlan, type LocalInput } from '../src/lib/import/local.ts';
@@ -81,13 +82,13 @@ const api = {
     }
   },
 
-  /** Imports local files as a new collection named `name`. */
-  importLocal(request: { importId: string; inputs: LocalInput[]; name: string; onError: ErrorPolicy }, onProgress?: Progress): Promise<ImportOutcome> {
+  /** Imports local files as a new collection named `name`; `fields`: the corpus's field mapping as chosen in the preview. */
+  importLocal(request: { importId: string; inputs: LocalInput[]; name: string; onError: ErrorPolicy; fields?: FieldMapping }, onProgress?: Progress): Promise<ImportOutcome> {
     return tracked(request.importId, async (signal) => {
       const entries = await expandInputs(request.inputs);
       const inspection = await inspectEntries(entries);
       const meta = { id: localId(), name: request.name, source: { kind: 'local' as const, detail: describeInputs(request.inputs) } };
-      const plan = localImportPlan(entries, inspection, meta);
+      const plan = localImportPlan(entries, inspection, meta, request.fields);
       return runImport(database(), plan, { signal, onError: request.onError, ...(onProgress ? { onProgress } : {}) });
     });
   },

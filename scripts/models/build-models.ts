@@ -9,6 +9,9 @@
  *     local/tiny-bert        1-layer BERT-shaped encoder, random weights, WordPiece tokenizer of
  *                            all-MiniLM-L6-v2 read from SHARED_DIR/tokenizers (the diagnostics page's
  *                            self-test of the transformer path)
+ *     local/tiny-cross-encoder  a cross-encoder in the hub layout of Xenova/ms-marco-MiniLM-L-6-v2 whose logit
+ *                            is a known function of the token ids (tiny-cross-encoder.ts), same tokenizer
+ *                            (the re-rank tests and the offline re-rank column)
  * - .cache/models/local/<name>/ — reference models that only tests, benchmarks and the CLI read (never
  *   served, never in dist/), in the transformers.js layout:
  *     local/glove-100d-sif-onnx  the same SIF model as ONNX graphs, fp32 + q8, full vocabulary (the form the
@@ -39,6 +42,7 @@ import {
 } from './glove-static.ts';
 import { STATIC_TABLE_FILES } from '../../src/lib/dense/static-table.ts';
 import { tinyBertConfig, tinyBertModel } from './tiny-bert.ts';
+import { crossEncoderTokenizerJson, tinyCrossEncoderConfig, tinyCrossEncoderModel } from './tiny-cross-encoder.ts';
 
 /** Bump when a generator's output changes, so stale folders are rebuilt. */
 const GENERATOR_VERSION = 7;
@@ -139,11 +143,32 @@ const tinyBert: ModelJob = {
   },
 };
 
+const tinyCrossEncoder: ModelJob = {
+  name: 'tiny-cross-encoder',
+  place: 'app',
+  build(dir) {
+    const tokenizerDir = shared('tokenizers', 'all-MiniLM-L6-v2');
+    const vocabSize = readFileSync(join(tokenizerDir, 'vocab.txt'), 'utf8').trimEnd().split('\n').length;
+    mkdirSync(join(dir, 'onnx'), { recursive: true });
+    writeFileSync(join(dir, 'onnx', 'model.onnx'), tinyCrossEncoderModel(vocabSize, 'fp32'));
+    writeFileSync(join(dir, 'onnx', 'model_quantized.onnx'), tinyCrossEncoderModel(vocabSize, 'q8'));
+    for (const file of ['special_tokens_map.json', 'vocab.txt']) copyFileSync(join(tokenizerDir, file), join(dir, file));
+    const tokenizer = JSON.parse(readFileSync(join(tokenizerDir, 'tokenizer.json'), 'utf8')) as object;
+    writeJson(join(dir, 'tokenizer.json'), crossEncoderTokenizerJson(tokenizer));
+    const tokenizerConfig = JSON.parse(readFileSync(join(tokenizerDir, 'tokenizer_config.json'), 'utf8')) as Record<string, unknown>;
+    // The source's config names a file on its author's machine; a hub cross-encoder's has no such key.
+    delete tokenizerConfig.special_tokens_map_file;
+    writeJson(join(dir, 'tokenizer_config.json'), { ...tokenizerConfig, model_max_length: 512 });
+    writeJson(join(dir, 'config.json'), tinyCrossEncoderConfig(vocabSize));
+  },
+};
+
 export const MODEL_JOBS: ModelJob[] = [
   gloveSifTable,
   gloveJob('glove-100d-sif-onnx', { kind: 'sif', a: 1e-4 }, ['fp32', 'q8']),
   gloveJob('glove-100d-avg', { kind: 'none' }, ['fp32']),
   tinyBert,
+  tinyCrossEncoder,
 ];
 
 /** Older versions built the reference models into public/models, from where they reached dist/. */

@@ -9,7 +9,10 @@
  *     &col=bm25;k1=0.9;b=0.4;an=english
  *     &col=dense;m=local/glove-100d-sif;dt=fp32;s=exact
  *     &col=ledr;K=1000;k1=0.9;b=0.4;an=english;m=local/glove-100d-sif;dt=fp32;s=exact
+ *     &col=rm3;ft=10;fd=10;w=0.5;k1=0.9;b=0.4;an=wordpiece
+ *     &col=rerank;d=100;m=local/tiny-cross-encoder;dt=fp32;fs=bm25%3Bk1%3D0.9%3Bb%3D0.4%3Ban%3Denglish
  *
+ * A Re-rank column's first stage (`fs`) is a whole column value of its own, encoded as one field value.
  * `q=` carries typed text, or with `qid=` the edited text of a stored query. A BM25 column whose query
  * terms were edited in its terms panel carries them as `qt=` in canonical weighted syntax
  * (`col=bm25;k1=0.9;b=0.4;an=english;qt=%2Bbread^2+%2Bstale`); they are not settings (not part of
@@ -20,19 +23,25 @@
  * states the settings that make its numbers. Parameters this module does not know are kept as they are
  * (other views may add their own).
  */
-import { analyzerNames, isAnalyzerName } from '../lib/analysis/analyzers.ts';
+import { bm25AnalyzerNames, isBm25AnalyzerName } from '../lib/analysis/analyzers.ts';
 import type { EmbeddingDtype } from '../lib/dense/registry.ts';
 import {
   DEFAULT_BM25,
   DEFAULT_DENSE,
   DEFAULT_HNSW,
   type Bm25Settings,
+  DEFAULT_RERANK_DEPTH,
+  defaultRerankSettings,
   type DenseSettings,
   type DeviceChoice,
+  type FirstStageConfig,
   type HnswSettings,
+  type RerankSettings,
   settingsKey,
   type RetrieverConfig,
 } from '../lib/retrievers/config.ts';
+import { ANSERINI_RM3_PARAMS } from '../lib/prf/rm3.ts';
+import { TERRIER_BO1_PARAMS } from '../lib/prf/bo1.ts';
 import type { View } from './app-state.svelte.ts';
 
 export const URL_VIEWS: readonly View[] = ['explore', 'evaluate', 'datasets'];
@@ -120,10 +129,25 @@ function denseFields(settings: DenseSettings): Fields {
   return fields;
 }
 
+function rerankFields(settings: RerankSettings): Fields {
+  const fields: Fields = [
+    ['m', settings.model],
+    ['dt', settings.dtype],
+  ];
+  if (settings.device !== 'auto') fields.push(['dev', settings.device]);
+  return fields;
+}
+
 function retrieverFields(retriever: RetrieverConfig): Fields {
   switch (retriever.kind) {
     case 'bm25':
       return bm25Fields(retriever.bm25);
+    case 'rm3':
+      return [['ft', number(retriever.fbTerms)], ['fd', number(retriever.fbDocs)], ['w', number(retriever.originalQueryWeight)], ...bm25Fields(retriever.bm25)];
+    case 'bo1':
+      return [['ft', number(retriever.fbTerms)], ['fd', number(retriever.fbDocs)], ...bm25Fields(retriever.bm25)];
+    case 'rerank':
+      return [['d', number(retriever.depth)], ...rerankFields(retriever.rerank), ['fs', encodeRetriever(retriever.firstStage)]];
     case 'dense':
       return denseFields(retriever.dense);
     case 'ledr':
@@ -194,8 +218,8 @@ class FieldReader {
 const isCount = (x: number) => Number.isInteger(x) && x >= 1;
 
 function readBm25(r: FieldReader): Bm25Settings {
-  const analyzer = r.choice('an', DEFAULT_BM25.analyzer, analyzerNames);
-  if (!isAnalyzerName(analyzer)) throw new UrlStateError(`unknown analyzer ${analyzer}`);
+  const analyzer = r.choice('an', DEFAULT_BM25.analyzer, bm25AnalyzerNames);
+  if (!isBm25AnalyzerName(analyzer)) throw new UrlStateError(`unknown analyzer ${analyzer}`);
   return {
     k1: r.number('k1', DEFAULT_BM25.k1, (x) => x >= 0, 'a number ≥ 0'),
     b: r.number('b', DEFAULT_BM25.b, (x) => x >= 0 && x <= 1, 'between 0 and 1'),
@@ -218,6 +242,33 @@ function readDense(r: FieldReader): DenseSettings {
     },
   };
 }
+
+const DEFAULT_RERANK = defaultRerankSettings();
+
+function readRerank(r: FieldReader): RerankSettings {
+  const model = r.string('m', DEFAULT_RERANK.model).trim();
+  if (model === '') throw new UrlStateError('rerank column with an empty model id');
+  return {
+    model,
+    dtype: r.choice('dt', defaultRerankSettings(model).dtype, DTYPES),
+    device: r.choice('dev', 'auto', DEVICES),
+  };
+}
+
+/** A Re-rank column's first stage: `fs` holds a column value (BM25 when absent); a Re-rank in it is refused. */
+function readFirstStage(r: FieldReader): FirstStageConfig {
+  const raw = r.string('fs', 'bm25');
+  let inner: RetrieverConfig;
+  try {
+    inner = decodeRetriever(raw);
+  } catch (error) {
+    throw new UrlStateError(`rerank column: its first stage: ${error instanceof Error ? error.message : String(error)}`);
+  }
+  if (inner.kind === 'rerank') throw new UrlStateError('rerank column: its first stage cannot be another re-ranking');
+  return inner;
+}
+
+const isFraction = (x: number) => x >= 0 && x <= 1;
 
 /** Parses a raw (still encoded) `col=` value. Throws UrlStateError. */
 export function decodeRetriever(raw: string): RetrieverConfig {
@@ -255,6 +306,28 @@ export function decodeRetriever(raw: string): RetrieverConfig {
       };
     case 'run':
       return { kind, runKey: r.string('key', undefined), name: r.string('name', 'run') };
+    case 'rm3':
+      return {
+        kind,
+        fbTerms: r.number('ft', ANSERINI_RM3_PARAMS.fbTerms, isCount, 'a whole number ≥ 1'),
+        fbDocs: r.number('fd', ANSERINI_RM3_PARAMS.fbDocs, isCount, 'a whole number ≥ 1'),
+        originalQueryWeight: r.number('w', ANSERINI_RM3_PARAMS.originalQueryWeight, isFraction, 'between 0 and 1'),
+        bm25: readBm25(r),
+      };
+    case 'bo1':
+      return {
+        kind,
+        fbTerms: r.number('ft', TERRIER_BO1_PARAMS.fbTerms, isCount, 'a whole number ≥ 1'),
+        fbDocs: r.number('fd', TERRIER_BO1_PARAMS.fbDocs, isCount, 'a whole number ≥ 1'),
+        bm25: readBm25(r),
+      };
+    case 'rerank':
+      return {
+        kind,
+        depth: r.number('d', DEFAULT_RERANK_DEPTH, isCount, 'a whole number ≥ 1'),
+        rerank: readRerank(r),
+        firstStage: readFirstStage(r),
+      };
     default:
       throw new UrlStateError(`unknown column kind "${kind}"`);
   }

@@ -123,7 +123,16 @@ export function startUrlSync(): void {
   $effect.root(() => {
     $effect(() => {
       latest = currentState();
-      if (!datasets.ready || timer !== undefined) return;
+      if (!datasets.ready) return;
+      // A navigation (another view, query or collection) is its own history entry: written at once, so Back
+      // and a reload right after it find it.
+      if (written !== undefined && isNavigation(written.state, latest.state)) {
+        clearTimeout(timer);
+        timer = undefined;
+        write(latest);
+        return;
+      }
+      if (timer !== undefined) return;
       // At most WRITE_DELAY_MS after the first change, with the page as it is then: a stream of changes
       // (a slider dragged) makes one entry, and never postpones the address indefinitely.
       timer = setTimeout(() => {

@@ -11,7 +11,7 @@
  */
 import { createInterface } from 'node:readline';
 import { parseArgs } from 'node:util';
-import { analyzerNames, createAnalyzer, isAnalyzerName } from '../lib/analysis/analyzers.ts';
+import { cliAnalyzerNames, isCliAnalyzerName, loadAnalyzer } from './analyzer.ts';
 import type { Analyzer } from '../lib/analysis/analyzer.ts';
 import { CliError } from './cli-error.ts';
 
@@ -24,7 +24,7 @@ const OPTIONS = {
 } as const;
 
 const USAGE = `usage: npm run -s cli -- analyze [options] < lines
-  --analyzer <name>   ${analyzerNames.join(' | ')} (default english)
+  --analyzer <name>   ${cliAnalyzerNames.join(' | ')} (default english)
   --text <T>          analyze T instead of stdin (each of its lines separately)
   --json              one JSON array of terms per line
   --stems             one word per line in, "word<TAB>term" out (empty term for a stop word)`;
@@ -56,8 +56,8 @@ export async function analyzeCommand(args: string[]): Promise<void> {
     process.stdout.write(`${USAGE}\n`);
     return;
   }
-  if (!isAnalyzerName(values.analyzer)) throw new CliError(`--analyzer ${values.analyzer}: expected one of ${analyzerNames.join(', ')}`);
-  const analyzer = createAnalyzer(values.analyzer);
+  if (!isCliAnalyzerName(values.analyzer)) throw new CliError(`--analyzer ${values.analyzer}: expected one of ${cliAnalyzerNames.join(', ')}`);
+  const analyzer = await loadAnalyzer(values.analyzer);
   const mode = { json: values.json, stems: values.stems };
   const out: string[] = [];
   const flush = () => {

@@ -29,6 +29,9 @@ export const MODELS_DIR = join(REPO, 'public', 'models');
 /** Where `npm run models` writes the reference models (tests, benchmarks, CLI; never served). */
 export const REFERENCE_MODELS_DIR = join(REPO, '.cache', 'models');
 
+/** The CLI's dense model when none is named: the app's default (a static table, offline). */
+export const DEFAULT_DENSE_MODEL = 'local/glove-100d-sif';
+
 export interface NodeModel {
   spec: ModelSpec;
   /** The folder transformers.js reads `<id>/…` from. */

@@ -8,16 +8,19 @@
 import { writeFile } from 'node:fs/promises';
 import { basename, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { analyzerNames, createAnalyzer, isAnalyzerName, type AnalyzerName } from '../lib/analysis/analyzers.ts';
 import { judgedQueries, type BeirCollection } from '../lib/data/beir.ts';
 import { formatTrecRun } from '../lib/data/trec.ts';
 import { evaluate } from '../lib/eval/evaluate.ts';
 import { formatTrecEval } from '../lib/eval/trec-eval-output.ts';
 import type { Normalization } from '../lib/fusion/normalize.ts';
 import type { Qrels } from '../lib/types.ts';
+import { cliAnalyzerNames, isCliAnalyzerName } from './analyzer.ts';
 import { CliError } from './cli-error.ts';
 import { loadBeirDir } from './dataset.ts';
-import { retrieve, RETRIEVERS, type RetrieverName, type RetrieverSettings } from './retrievers.ts';
+import { DEFAULT_RERANKER, TEST_RERANKER } from '../lib/rerank/registry.ts';
+import { firstStageCeiling } from '../lib/rerank/rerank.ts';
+import { DEFAULT_DENSE_MODEL } from './dense.ts';
+import { FIRST_STAGES, LEXICAL_STAGES, retrieve, RETRIEVERS, type FirstStageName, type LexicalName, type RetrieverName, type RetrieverSettings } from './retrievers.ts';
 
 /**
  * The trec_eval measures of BEIR's and Pyserini's tables, and judged@10 (Pyserini's `judged.10`: how much
@@ -34,13 +37,21 @@ const OPTIONS = {
   analyzer: { type: 'string', default: 'english' },
   'top-k': { type: 'string', default: '1000' },
   'keep-identical-ids': { type: 'boolean', default: false },
-  model: { type: 'string', default: 'local/glove-100d-sif' },
+  model: { type: 'string' },
+  'dense-model': { type: 'string' },
+  'first-stage': { type: 'string', default: 'bm25' },
+  depth: { type: 'string', default: '100' },
+  'rerank-batch': { type: 'string', default: '16' },
   dtype: { type: 'string' },
   search: { type: 'string', default: 'exact' },
   'ledr-k': { type: 'string', default: '1000' },
+  lexical: { type: 'string', default: 'bm25' },
   'rrf-k': { type: 'string', default: '60' },
   alpha: { type: 'string', default: '0.5' },
   normalization: { type: 'string', default: 'min-max' },
+  'fb-terms': { type: 'string' },
+  'fb-docs': { type: 'string' },
+  'orig-weight': { type: 'string' },
   'run-out': { type: 'string' },
   json: { type: 'boolean', default: false },
   help: { type: 'boolean', short: 'h', default: false },
@@ -50,16 +61,26 @@ const USAGE = `usage: npm run -s cli -- eval --dataset <BEIR dir> [options]
   --split <name>            qrels split to evaluate (default test)
   --retriever <name>        ${Object.keys(RETRIEVERS).join(' | ')} (default bm25)
   --k1 <n> --b <n>          BM25 parameters (default 0.9, 0.4: Anserini/Pyserini)
-  --analyzer <name>         ${analyzerNames.join(' | ')} (default english: Lucene EnglishAnalyzer)
+  --analyzer <name>         ${cliAnalyzerNames.join(' | ')} (default english: Lucene EnglishAnalyzer;
+                            wordpiece: BERT WordPiece tokens of all-MiniLM-L6-v2's vocabulary)
   --top-k <n>               hits per query in the run (default 1000)
   --keep-identical-ids      keep hits whose id equals the query id (default: removed, as BEIR/Pyserini)
-  --model <id|folder>       dense model: registry id, hub id or model folder (default local/glove-100d-sif)
-  --dtype <fp32|fp16|q8>    dense model weights
+  --model <id|folder>       dense model: registry id, hub id or model folder (default local/glove-100d-sif);
+                            with rerank, the cross-encoder (default ${DEFAULT_RERANKER}; offline: ${TEST_RERANKER})
+  --dtype <fp32|fp16|q8>    model weights (default: the model's)
+  --first-stage <name>      rerank: ${FIRST_STAGES.join(' | ')} (default bm25)
+  --depth <n>               rerank: first-stage hits re-ranked per query (default 100)
+  --dense-model <id>        rerank: the first stage's dense model (default local/glove-100d-sif)
+  --rerank-batch <n>        rerank: pairs per model call (default 16)
   --search <exact|hnsw>     dense search (default exact)
   --ledr-k <n>              LEDR: BM25 candidates per query (default 1000)
+  --lexical <name>          LEDR: the lexical ranking scored, ${LEXICAL_STAGES.join(' | ')} (default bm25; rm3/bo1 take --fb-*)
   --rrf-k <n>               RRF constant (default 60)
   --alpha <n>               convex: weight of BM25 (default 0.5)
   --normalization <name>    convex: min-max | z-score (default min-max)
+  --fb-terms <n>            rm3, bo1: feedback terms (default 10)
+  --fb-docs <n>             rm3, bo1: feedback documents (default 10 for rm3, 3 for bo1)
+  --orig-weight <n>         rm3: weight of the original query, 0..1 (default 0.5)
   --run-out <file>          also write the TREC run
   --json                    print one JSON object`;
 
@@ -85,7 +106,17 @@ function parseEvalArgs(args: string[]) {
   if (!Object.hasOwn(RETRIEVERS, values.retriever)) {
     throw new CliError(`--retriever ${values.retriever}: expected one of ${Object.keys(RETRIEVERS).join(', ')}`);
   }
-  if (!isAnalyzerName(values.analyzer)) throw new CliError(`--analyzer ${values.analyzer}: expected one of ${analyzerNames.join(', ')}`);
+  if (!isCliAnalyzerName(values.analyzer)) throw new CliError(`--analyzer ${values.analyzer}: expected one of ${cliAnalyzerNames.join(', ')}`);
+
+  if (!(LEXICAL_STAGES as readonly string[]).includes(values.lexical)) {
+    throw new CliError(`--lexical ${values.lexical}: expected one of ${LEXICAL_STAGES.join(', ')}`);
+  }
+  if (values.lexical !== 'bm25' && values.retriever !== 'ledr') throw new CliError('--lexical applies to --retriever ledr only');
+  const prfMethod = values.retriever === 'ledr' ? values.lexical : values.retriever;
+  if ((values['fb-terms'] !== undefined || values['fb-docs'] !== undefined) && prfMethod !== 'rm3' && prfMethod !== 'bo1') {
+    throw new CliError('--fb-terms and --fb-docs apply to --retriever rm3 or bo1 (or ledr with --lexical rm3|bo1) only');
+  }
+  if (values['orig-weight'] !== undefined && prfMethod !== 'rm3') throw new CliError('--orig-weight applies to --retriever rm3 (or ledr with --lexical rm3) only');
   if (values.search !== 'exact' && values.search !== 'hnsw') throw new CliError(`--search ${values.search}: expected exact or hnsw`);
   if (values.normalization !== 'min-max' && values.normalization !== 'z-score') {
     throw new CliError(`--normalization ${values.normalization}: expected min-max or z-score`);
@@ -93,21 +124,35 @@ function parseEvalArgs(args: string[]) {
   if (values.dtype !== undefined && !['fp32', 'fp16', 'q8'].includes(values.dtype)) {
     throw new CliError(`--dtype ${values.dtype}: expected fp32, fp16 or q8`);
   }
+  if (!(FIRST_STAGES as readonly string[]).includes(values['first-stage'])) {
+    throw new CliError(`--first-stage ${values['first-stage']}: expected one of ${FIRST_STAGES.join(', ')}`);
+  }
+  const reranking = values.retriever === 'rerank';
   const k1 = numberOption('k1', values.k1, (n) => n >= 0, 'a number ≥ 0') ?? 0.9;
   const b = numberOption('b', values.b, (n) => n >= 0 && n <= 1, 'a number between 0 and 1') ?? 0.4;
   const settings: RetrieverSettings = {
     retriever: values.retriever as RetrieverName,
-    analyzer: values.analyzer as AnalyzerName,
+    analyzer: values.analyzer,
     bm25: { k1, b },
     topK: numberOption('top-k', values['top-k'], positiveInteger, 'a positive integer')!,
     ignoreIdenticalIds: !values['keep-identical-ids'],
-    model: values.model,
+    model: values.model ?? (reranking ? DEFAULT_RERANKER : DEFAULT_DENSE_MODEL),
     dtype: values.dtype as RetrieverSettings['dtype'],
+    denseModel: values['dense-model'],
+    firstStage: values['first-stage'] as FirstStageName,
+    depth: numberOption('depth', values.depth, positiveInteger, 'a positive integer')!,
+    rerankBatch: numberOption('rerank-batch', values['rerank-batch'], positiveInteger, 'a positive integer')!,
     search: values.search,
     ledrK: numberOption('ledr-k', values['ledr-k'], positiveInteger, 'a positive integer')!,
+    lexical: values.lexical as LexicalName,
     rrfK: numberOption('rrf-k', values['rrf-k'], (n) => n >= 0, 'a number ≥ 0')!,
     alpha: numberOption('alpha', values.alpha, (n) => n >= 0 && n <= 1, 'a number between 0 and 1')!,
     normalization: values.normalization as Exclude<Normalization, 'none'>,
+    prf: {
+      fbTerms: numberOption('fb-terms', values['fb-terms'], (n) => Number.isInteger(n) && n >= 0, 'an integer ≥ 0'),
+      fbDocs: numberOption('fb-docs', values['fb-docs'], (n) => Number.isInteger(n) && n >= 0, 'an integer ≥ 0'),
+      originalQueryWeight: numberOption('orig-weight', values['orig-weight'], (n) => n >= 0 && n <= 1, 'a number between 0 and 1'),
+    },
   };
   return { dataset: resolve(values.dataset), split: values.split, runOut: values['run-out'], json: values.json, settings };
 }
@@ -137,7 +182,9 @@ export async function evalCommand(args: string[]): Promise<void> {
   if (queries.length === 0) throw new CliError(`split "${split}" judges no query of ${dataset}/queries.jsonl`);
   progress(`loaded ${collection.docs.length} documents and ${queries.length} ${split} queries in ${loadMs.toFixed(0)} ms`);
 
-  const { run, timings, description } = await retrieve(collection.docs, queries, settings, progress);
+  const { run, timings, description, firstStage } = await retrieve(collection.docs, queries, settings, progress);
+  // Re-ranking cannot find what the first stage missed: its recall@depth is the ceiling.
+  const ceiling = firstStage && settings.depth !== undefined ? firstStageCeiling(qrels, firstStage, settings.depth).mean : undefined;
   if (options.runOut !== undefined) {
     await writeFile(options.runOut, formatTrecRun(run, settings.retriever));
     progress(`wrote ${options.runOut}`);
@@ -154,6 +201,7 @@ export async function evalCommand(args: string[]): Promise<void> {
       docs: collection.docs.length,
       settings: description,
       metrics: Object.fromEntries(result.columns.map((column) => [column.name, result.all[column.name]!])),
+      ...(ceiling === undefined ? {} : { first_stage: { [`recall_${settings.depth}`]: ceiling } }),
       timings: allTimings,
     };
     process.stdout.write(`${JSON.stringify(report)}\n`);
@@ -164,6 +212,7 @@ export async function evalCommand(args: string[]): Promise<void> {
       `${settings.retriever} (${Object.entries(description).map(([k, v]) => `${k} ${v}`).join(', ')}); trec_eval -c\n`,
   );
   process.stdout.write(formatTrecEval(result));
+  if (ceiling !== undefined) process.stdout.write(`${`first_stage_recall_${settings.depth}`.padEnd(22)}\tall\t${ceiling.toFixed(4)}\n`);
   for (const [name, value] of Object.entries(allTimings)) {
     process.stdout.write(`${name.padEnd(22)}\t${value < 10 ? value.toFixed(3) : value.toFixed(0)}\n`);
   }

@@ -3,8 +3,10 @@
  * the core's code: BM25 (Lucene-equal TypeScript reference), dense (transformers.js on onnxruntime-node),
  * and the fusions of the two (LEDR, RRF, convex combination).
  */
-import { createAnalyzer, type AnalyzerName } from '../lib/analysis/analyzers.ts';
+import type { Analyzer } from '../lib/analysis/analyzer.ts';
 import { analyzeQuery, indexCorpus } from '../lib/bm25/bm25-corpus.ts';
+import type { Bm25Index } from '../lib/bm25/bm25-index.ts';
+import { bagOfTerms } from '../lib/bm25/bm25-query.ts';
 import { searchBm25 } from '../lib/bm25/bm25-search.ts';
 import type { Bm25Params } from '../lib/bm25/bm25-similarity.ts';
 import type { EmbeddingDtype } from '../lib/dense/registry.ts';
@@ -12,35 +14,70 @@ import { convexCombination } from '../lib/fusion/convex.ts';
 import { lexiconEnhancedDense } from '../lib/fusion/ledr.ts';
 import type { Normalization } from '../lib/fusion/normalize.ts';
 import { reciprocalRankFusion } from '../lib/fusion/rrf.ts';
+import { searchBo1, TERRIER_BO1_PARAMS } from '../lib/prf/bo1.ts';
+import { bm25FeedbackIndex } from '../lib/prf/feedback-index.ts';
+import { ANSERINI_RM3_PARAMS, searchRm3 } from '../lib/prf/rm3.ts';
 import type { Doc, Hit, Query, Run } from '../lib/types.ts';
-import { denseRetrieve } from './dense.ts';
+import { loadAnalyzer, type CliAnalyzerName } from './analyzer.ts';
+import { DEFAULT_DENSE_MODEL, denseRetrieve } from './dense.ts';
+import { loadNodeCrossEncoder, rerankRun, resolveNodeReranker } from './rerank.ts';
 
 export const RETRIEVERS = {
   bm25: 'BM25, Lucene 8.7 / Pyserini bm25-flat semantics',
+  rm3: 'BM25 + RM3 pseudo-relevance feedback (Anserini Rm3Reranker; fbTerms 10, fbDocs 10, weight 0.5)',
+  bo1: 'BM25 + Bo1 query expansion (Terrier/PyTerrier; 10 terms, 3 documents)',
   dense: 'dense embeddings (exact or HNSW search)',
   ledr: 'LaPraDoR LEDR: dense cosine × BM25 over the BM25 top K',
   rrf: 'reciprocal rank fusion of BM25 and dense',
   convex: 'alpha · BM25 + (1 − alpha) · dense over normalized scores',
+  rerank: 'a cross-encoder re-ranks the first stage’s top depth (--first-stage, --depth, --model)',
 } as const;
 
 export type RetrieverName = keyof typeof RETRIEVERS;
+/** Retrievers a re-ranker can follow. */
+export type FirstStageName = Exclude<RetrieverName, 'rerank'>;
+export type LexicalName = 'bm25' | 'rm3' | 'bo1';
+export const LEXICAL_STAGES: readonly LexicalName[] = ['bm25', 'rm3', 'bo1'];
+
+export const FIRST_STAGES: readonly FirstStageName[] = ['bm25', 'rm3', 'bo1', 'dense', 'ledr', 'rrf', 'convex'];
+
+/** Pseudo-relevance feedback settings; an absent count takes the method's default. */
+export interface PrfSettings {
+  fbTerms?: number;
+  fbDocs?: number;
+  /** RM3 only. */
+  originalQueryWeight?: number;
+}
 
 export interface RetrieverSettings {
   retriever: RetrieverName;
-  analyzer: AnalyzerName;
+  analyzer: CliAnalyzerName;
   bm25: Bm25Params;
   /** Hits per query in the run. */
   topK: number;
   /** Drop hits whose document id equals the query id (BEIR `ignore_identical_ids`, Pyserini `--remove-query`). */
   ignoreIdenticalIds: boolean;
+  /** The dense model; with `rerank`, the cross-encoder (the first stage's dense model is `denseModel`). */
   model: string;
   dtype: EmbeddingDtype | undefined;
+  /** rerank: the first stage's dense model (default local/glove-100d-sif). */
+  denseModel?: string;
+  /** rerank: the retriever whose top `depth` is re-ranked. */
+  firstStage?: FirstStageName;
+  /** rerank: first-stage hits re-ranked per query. */
+  depth?: number;
+  /** rerank: pairs per model call. */
+  rerankBatch?: number;
   search: 'exact' | 'hnsw';
   /** LEDR's K: the BM25 candidates per query. */
   ledrK: number;
+  /** LEDR: the lexical ranking whose top K the dense model scores (default bm25; rm3 and bo1 use `prf`). */
+  lexical?: LexicalName;
   rrfK: number;
   alpha: number;
   normalization: Exclude<Normalization, 'none'>;
+  /** RM3 / Bo1 settings; absent: the methods' defaults. */
+  prf?: PrfSettings;
 }
 
 export interface RetrievalResult {
@@ -49,6 +86,8 @@ export interface RetrievalResult {
   timings: Record<string, number>;
   /** The settings that shaped the run, for the report header. */
   description: Record<string, string | number>;
+  /** rerank: the first stage's run (its recall@depth is the ceiling of the re-ranking). */
+  firstStage?: Run;
 }
 
 type Progress = (message: string) => void;
@@ -58,14 +97,18 @@ interface Bm25Result {
   timings: { index_ms: number; query_ms_mean: number };
 }
 
-function bm25Run(docs: readonly Doc[], queries: readonly Query[], settings: RetrieverSettings, depth: number, progress: Progress): Bm25Result {
-  const analyzer = createAnalyzer(settings.analyzer);
+async function buildIndex(docs: readonly Doc[], settings: RetrieverSettings, progress: Progress): Promise<{ analyzer: Analyzer; index: Bm25Index; indexMs: number }> {
+  const analyzer = await loadAnalyzer(settings.analyzer);
   const indexStart = performance.now();
   const index = indexCorpus(docs, analyzer, {
     progressEvery: 5000,
     onProgress: (done, total) => progress(`bm25: indexed ${done}/${total} documents`),
   });
-  const indexMs = performance.now() - indexStart;
+  return { analyzer, index, indexMs: performance.now() - indexStart };
+}
+
+async function bm25Run(docs: readonly Doc[], queries: readonly Query[], settings: RetrieverSettings, depth: number, progress: Progress): Promise<Bm25Result> {
+  const { analyzer, index, indexMs } = await buildIndex(docs, settings, progress);
   const run: Run = new Map();
   const queryStart = performance.now();
   for (const query of queries) {
@@ -78,6 +121,34 @@ function bm25Run(docs: readonly Doc[], queries: readonly Query[], settings: Retr
   const queryMs = (performance.now() - queryStart) / Math.max(1, queries.length);
   progress(`bm25: ${index.terms.length} terms; index ${indexMs.toFixed(0)} ms, ${queryMs.toFixed(3)} ms per query`);
   return { run, timings: { index_ms: indexMs, query_ms_mean: queryMs } };
+}
+
+/** BM25 then RM3 or Bo1, every query through the core's `searchRm3` / `searchBo1`. */
+async function prfRun(docs: readonly Doc[], queries: readonly Query[], settings: RetrieverSettings, progress: Progress): Promise<RetrievalResult> {
+  const { analyzer, index, indexMs } = await buildIndex(docs, settings, progress);
+  const { retriever, topK } = settings;
+  const prf = settings.prf ?? {};
+  const run: Run = new Map();
+  const queryStart = performance.now();
+  for (const query of queries) {
+    const feedbackIndex = bm25FeedbackIndex(index, { params: settings.bm25, ignoreIdenticalIds: settings.ignoreIdenticalIds, queryId: query.id });
+    const bag = bagOfTerms(analyzer.analyze(query.text));
+    const result =
+      retriever === 'rm3'
+        ? searchRm3(feedbackIndex, bag, { ...prf, k: topK })
+        : searchBo1(feedbackIndex, bag, { fbTerms: prf.fbTerms, fbDocs: prf.fbDocs, k: topK });
+    run.set(query.id, result.hits);
+  }
+  const queryMs = (performance.now() - queryStart) / Math.max(1, queries.length);
+  progress(`${retriever}: index ${indexMs.toFixed(0)} ms, ${queryMs.toFixed(3)} ms per query (both passes)`);
+  const defaults = retriever === 'rm3' ? ANSERINI_RM3_PARAMS : TERRIER_BO1_PARAMS;
+  const description: Record<string, string | number> = {
+    ...bm25Description(settings),
+    fbTerms: prf.fbTerms ?? defaults.fbTerms,
+    fbDocs: prf.fbDocs ?? defaults.fbDocs,
+    ...(retriever === 'rm3' ? { originalQueryWeight: prf.originalQueryWeight ?? ANSERINI_RM3_PARAMS.originalQueryWeight } : {}),
+  };
+  return { run, timings: { index_ms: indexMs, query_ms_mean: queryMs }, description };
 }
 
 function withoutIdenticalIds(run: Run, enabled: boolean): Run {
@@ -129,14 +200,20 @@ function bm25Description(settings: RetrieverSettings): Record<string, string | n
 /** Runs `settings.retriever` over `queries`; progress lines go to `progress` (stderr in the CLI). */
 export async function retrieve(docs: readonly Doc[], queries: readonly Query[], settings: RetrieverSettings, progress: Progress): Promise<RetrievalResult> {
   const { retriever, topK } = settings;
+  if (retriever === 'rerank') return rerankRetrieve(docs, queries, settings, progress);
   if (retriever === 'bm25') {
-    const bm25 = bm25Run(docs, queries, settings, topK, progress);
+    const bm25 = await bm25Run(docs, queries, settings, topK, progress);
     return { ...bm25, description: bm25Description(settings) };
   }
   if (retriever === 'dense') return denseRun(docs, queries, settings, progress);
+  if (retriever === 'rm3' || retriever === 'bo1') return prfRun(docs, queries, settings, progress);
 
   const bm25Depth = retriever === 'ledr' ? settings.ledrK : topK;
-  const bm25 = bm25Run(docs, queries, settings, bm25Depth, progress);
+  const lexical = retriever === 'ledr' ? (settings.lexical ?? 'bm25') : 'bm25';
+  const bm25 =
+    lexical === 'bm25'
+      ? { ...(await bm25Run(docs, queries, settings, bm25Depth, progress)), description: bm25Description(settings) }
+      : await prfRun(docs, queries, { ...settings, retriever: lexical, topK: bm25Depth }, progress);
   const timings: Record<string, number> = { bm25_index_ms: bm25.timings.index_ms, bm25_query_ms_mean: bm25.timings.query_ms_mean };
   const emptyHits: Hit[] = [];
   if (retriever === 'ledr') {
@@ -147,7 +224,8 @@ export async function retrieve(docs: readonly Doc[], queries: readonly Query[], 
       const cosine = new Map((dense.run.get(qid) ?? emptyHits).map((hit) => [hit.docId, hit.score]));
       return lexiconEnhancedDense(bm25.run.get(qid) ?? emptyHits, cosine, { k: settings.ledrK, limit: topK });
     });
-    return { run, timings: { ...timings, ...dense.timings }, description: { ...bm25Description(settings), ...dense.description, K: settings.ledrK } };
+    const lexicalDescription = lexical === 'bm25' ? bm25.description : { lexical, ...bm25.description };
+    return { run, timings: { ...timings, ...dense.timings }, description: { ...lexicalDescription, ...dense.description, K: settings.ledrK } };
   }
 
   const dense = await denseRun(docs, queries, settings, progress);
@@ -161,5 +239,70 @@ export async function retrieve(docs: readonly Doc[], queries: readonly Query[], 
         });
   const extra: Record<string, string | number> =
     retriever === 'rrf' ? { k: settings.rrfK } : { alpha: settings.alpha, normalization: settings.normalization };
-  return { run, timings: { ...timings, ...dense.timings }, description: { ...bm25Description(settings), ...dense.description, ...extra } };
+  return { run, timings: { ...timings, ...dense.timings }, description: { ...bm25.description, ...dense.description, ...extra } };
+}
+
+function percentile(sorted: readonly number[], p: number): number {
+  if (sorted.length === 0) return 0;
+  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
+}
+
+/** The first stage at depth `depth`, then its top `depth` per query re-ranked by the cross-encoder. */
+async function rerankRetrieve(docs: readonly Doc[], queries: readonly Query[], settings: RetrieverSettings, progress: Progress): Promise<RetrievalResult> {
+  const depth = settings.depth ?? 100;
+  const firstStage = settings.firstStage ?? 'bm25';
+  const first = await retrieve(
+    docs,
+    queries,
+    { ...settings, retriever: firstStage, topK: depth, model: settings.denseModel ?? DEFAULT_DENSE_MODEL, dtype: undefined },
+    progress,
+  );
+  const loadStart = performance.now();
+  const crossEncoder = await loadNodeCrossEncoder(resolveNodeReranker(settings.model), { dtype: settings.dtype });
+  const loadMs = performance.now() - loadStart;
+  progress(`rerank: ${crossEncoder.spec.id} (${crossEncoder.dtype}, ${crossEncoder.maxLength} tokens per pair) loaded in ${loadMs.toFixed(0)} ms`);
+  try {
+    let reported = -1;
+    const started = performance.now();
+    const { run, msPerQuery } = await rerankRun({
+      docs,
+      queries,
+      firstStage: first.run,
+      depth,
+      crossEncoder,
+      batchSize: settings.rerankBatch,
+      onProgress: (done, total) => {
+        const step = Math.floor((done * 10) / Math.max(1, total));
+        if (step === reported) return;
+        reported = step;
+        progress(`rerank: ${done}/${total} queries`);
+      },
+    });
+    const totalMs = performance.now() - started;
+    const pairs = [...run.values()].reduce((n, hits) => n + hits.length, 0);
+    const sorted = [...msPerQuery].sort((a, b) => a - b);
+    const limited: Run = new Map([...run].map(([qid, hits]) => [qid, hits.slice(0, settings.topK).map(({ docId, score }) => ({ docId, score }))]));
+    const prefixed = Object.fromEntries(Object.entries(first.timings).map(([k, v]) => [`first_stage_${k}`, v]));
+    return {
+      run: limited,
+      firstStage: first.run,
+      timings: {
+        ...prefixed,
+        rerank_model_load_ms: loadMs,
+        rerank_ms_mean: totalMs / Math.max(1, queries.length),
+        rerank_ms_p95: percentile(sorted, 95),
+        rerank_pairs_per_s: pairs / (totalMs / 1000),
+      },
+      description: {
+        first_stage: firstStage,
+        ...Object.fromEntries(Object.entries(first.description).map(([k, v]) => [`first_stage_${k}`, v])),
+        depth,
+        model: crossEncoder.spec.id,
+        dtype: crossEncoder.dtype,
+        max_length: crossEncoder.maxLength,
+      },
+    };
+  } finally {
+    await crossEncoder.dispose();
+  }
 }

@@ -2,28 +2,47 @@
  * `search`: one query's ranking on a BEIR dataset, with the weighted query it was parsed to.
  *
  *   npm run -s cli -- search --dataset <BEIR dir | name under SHARED_DIR/beir> --query "text"
- *       [--retriever bm25] [--top-k 10] [--analyzer english] [--k1 0.9 --b 0.4] [--json]
+ *       [--retriever bm25|rm3|bo1] [--fb-terms N --fb-docs N --orig-weight W] [--top-k 10] [--analyzer english]
+ *       [--k1 0.9 --b 0.4] [--json]
+ *   npm run -s cli -- search … --retriever rerank [--depth 100] [--model <cross-encoder>] [--dtype q8]
  *
  * The query takes the weighted syntax (src/lib/bm25/query-syntax.ts): `word^2.5` boosts a word, `+term^w`
  * adds an index term verbatim with weight w. Plain text searches exactly as `eval` does. Syntax problems
- * are reported on stderr (with line and column) and the rest of the query is still searched.
+ * are reported on stderr (with line and column) and the rest of the query is still searched. With rm3 or
+ * bo1 the parsed query goes through pseudo-relevance feedback (src/lib/prf) and the expanded weighted
+ * query is printed before the ranking.
+ * With `--retriever rerank` the BM25 top `depth` is re-ranked by a cross-encoder, which reads the query as
+ * typed (boosts are a BM25 notion; the cross-encoder sees the text without the syntax's `^w` and `+`).
  */
 import { basename } from 'node:path';
 import { parseArgs } from 'node:util';
-import { analyzerNames, createAnalyzer, isAnalyzerName, type AnalyzerName } from '../lib/analysis/analyzers.ts';
 import { indexCorpus } from '../lib/bm25/bm25-corpus.ts';
-import { weightQueryTerms } from '../lib/bm25/bm25-query.ts';
+import { weightQueryTerms, type QueryTermWeight } from '../lib/bm25/bm25-query.ts';
 import { searchBm25 } from '../lib/bm25/bm25-search.ts';
 import type { Bm25Params } from '../lib/bm25/bm25-similarity.ts';
 import { formatWeightedQuery, parseWeightedQuery, type ParsedQuery } from '../lib/bm25/query-syntax.ts';
-import type { Doc } from '../lib/types.ts';
+import { searchBo1 } from '../lib/prf/bo1.ts';
+import { bm25FeedbackIndex } from '../lib/prf/feedback-index.ts';
+import type { PrfResult } from '../lib/prf/prf-result.ts';
+import { searchRm3 } from '../lib/prf/rm3.ts';
+import type { Doc, Hit } from '../lib/types.ts';
+import { DEFAULT_RERANKER, TEST_RERANKER } from '../lib/rerank/registry.ts';
+import { docScorerFor, rerank, rerankDocText, type RerankedHit } from '../lib/rerank/rerank.ts';
+import type { EmbeddingDtype } from '../lib/dense/registry.ts';
+import { cliAnalyzerNames, isCliAnalyzerName, loadAnalyzer, type CliAnalyzerName } from './analyzer.ts';
 import { CliError } from './cli-error.ts';
 import { loadBeirDir, resolveDatasetDir } from './dataset.ts';
+import { loadNodeCrossEncoder, resolveNodeReranker } from './rerank.ts';
 
 /** Retrievers `search` runs (the weighted syntax is a BM25 query). */
 export const SEARCH_RETRIEVERS = {
   bm25: 'BM25, Lucene 8.7 / Pyserini bm25-flat semantics, weighted query syntax',
+  rm3: 'BM25 + RM3 (Anserini): prints the expanded query',
+  bo1: 'BM25 + Bo1 (Terrier): prints the expanded query',
+  rerank: 'BM25 top depth re-ranked by a cross-encoder',
 } as const;
+
+type SearchRetriever = keyof typeof SEARCH_RETRIEVERS;
 
 const OPTIONS = {
   dataset: { type: 'string' },
@@ -33,6 +52,12 @@ const OPTIONS = {
   analyzer: { type: 'string', default: 'english' },
   k1: { type: 'string' },
   b: { type: 'string' },
+  'fb-terms': { type: 'string' },
+  'fb-docs': { type: 'string' },
+  'orig-weight': { type: 'string' },
+  depth: { type: 'string', default: '100' },
+  model: { type: 'string', default: DEFAULT_RERANKER },
+  dtype: { type: 'string' },
   json: { type: 'boolean', default: false },
   help: { type: 'boolean', short: 'h', default: false },
 } as const;
@@ -42,18 +67,31 @@ const USAGE = `usage: npm run -s cli -- search --dataset <BEIR dir | name> --que
   --query <text>         the query; word^2.5 boosts a word, +term^0.5 adds an index term (verbatim)
   --retriever <name>     ${Object.keys(SEARCH_RETRIEVERS).join(' | ')} (default bm25)
   --top-k <n>            hits to print (default 10)
-  --analyzer <name>      ${analyzerNames.join(' | ')} (default english)
+  --analyzer <name>      ${cliAnalyzerNames.join(' | ')} (default english)
   --k1 <n> --b <n>       BM25 parameters (default 0.9, 0.4)
+  --fb-terms <n>         rm3, bo1: feedback terms (default 10)
+  --fb-docs <n>          rm3, bo1: feedback documents (default 10 for rm3, 3 for bo1)
+  --orig-weight <n>      rm3: weight of the original query, 0..1 (default 0.5)
+  --depth <n>            rerank: BM25 hits re-ranked (default 100)
+  --model <id|folder>    rerank: the cross-encoder (default ${DEFAULT_RERANKER}; offline: ${TEST_RERANKER})
+  --dtype <fp32|fp16|q8> rerank: its weights (default: the model's)
   --json                 print one JSON object`;
 
 const SNIPPET_CHARS = 70;
 
 interface SearchOptions {
+  depth: number;
+  model: string;
+  dtype: EmbeddingDtype | undefined;
   dataset: string;
   query: string;
+  retriever: SearchRetriever;
   topK: number;
-  analyzer: AnalyzerName;
+  analyzer: CliAnalyzerName;
   params: Bm25Params;
+  fbTerms: number | undefined;
+  fbDocs: number | undefined;
+  originalQueryWeight: number | undefined;
   json: boolean;
 }
 
@@ -78,10 +116,24 @@ function parseSearchArgs(args: string[]): SearchOptions | undefined {
   if (!Object.hasOwn(SEARCH_RETRIEVERS, values.retriever)) {
     throw new CliError(`--retriever ${values.retriever}: expected one of ${Object.keys(SEARCH_RETRIEVERS).join(', ')}`);
   }
-  if (!isAnalyzerName(values.analyzer)) throw new CliError(`--analyzer ${values.analyzer}: expected one of ${analyzerNames.join(', ')}`);
+  if (!isCliAnalyzerName(values.analyzer)) throw new CliError(`--analyzer ${values.analyzer}: expected one of ${cliAnalyzerNames.join(', ')}`);
+  if (values.dtype !== undefined && !['fp32', 'fp16', 'q8'].includes(values.dtype)) throw new CliError(`--dtype ${values.dtype}: expected fp32, fp16 or q8`);
+  const retriever = values.retriever as SearchRetriever;
+  if (values['orig-weight'] !== undefined && retriever !== 'rm3') throw new CliError('--orig-weight applies to --retriever rm3 only');
+  if ((values['fb-terms'] !== undefined || values['fb-docs'] !== undefined) && retriever !== 'rm3' && retriever !== 'bo1') {
+    throw new CliError('--fb-terms and --fb-docs apply to --retriever rm3 or bo1 only');
+  }
+  const count = (n: number) => Number.isInteger(n) && n >= 0;
   return {
+    depth: numberOption('depth', values.depth, (n) => Number.isInteger(n) && n > 0, 'a positive integer')!,
+    model: values.model,
+    dtype: values.dtype as EmbeddingDtype | undefined,
     dataset: values.dataset,
     query: values.query,
+    retriever,
+    fbTerms: numberOption('fb-terms', values['fb-terms'], count, 'an integer ≥ 0'),
+    fbDocs: numberOption('fb-docs', values['fb-docs'], count, 'an integer ≥ 0'),
+    originalQueryWeight: numberOption('orig-weight', values['orig-weight'], (n) => n >= 0 && n <= 1, 'a number between 0 and 1'),
     topK: numberOption('top-k', values['top-k'], (n) => Number.isInteger(n) && n > 0, 'a positive integer')!,
     analyzer: values.analyzer,
     params: {
@@ -90,6 +142,18 @@ function parseSearchArgs(args: string[]): SearchOptions | undefined {
     },
     json: values.json,
   };
+}
+
+/**
+ * The query as a cross-encoder should read it: the weighted syntax's boosts (`^2.5`) and added-term marks
+ * (a `+` starting a word) removed, lines joined.
+ */
+export function plainQueryText(query: string): string {
+  return query
+    .replace(/\^[0-9]*\.?[0-9]*/g, '')
+    .replace(/(^|\s)\+(?=\S)/g, '$1')
+    .replace(/\s+/g, ' ')
+    .trim();
 }
 
 /** The title, or the start of the text when there is none, cut to one short line. */
@@ -118,23 +182,64 @@ export async function searchCommand(args: string[]): Promise<void> {
   }
   const dir = await resolveDatasetDir(options.dataset);
   const collection = await loadBeirDir(dir);
-  const analyzer = createAnalyzer(options.analyzer);
+  const analyzer = await loadAnalyzer(options.analyzer);
   const index = indexCorpus(collection.docs, analyzer);
   const parsed = parseWeightedQuery(options.query, analyzer);
   for (const line of syntaxReport(parsed)) process.stderr.write(`${line}\n`);
 
   const started = performance.now();
-  const hits = searchBm25(index, { weighted: parsed.terms }, { k: options.topK, params: options.params });
+  const reranking = options.retriever === 'rerank';
+  const firstDepth = reranking ? options.depth : options.topK;
+  let hits: Array<Hit | RerankedHit>;
+  let prf: PrfResult | undefined;
+  if (options.retriever === 'rm3' || options.retriever === 'bo1') {
+    const feedbackIndex = bm25FeedbackIndex(index, { params: options.params });
+    const prfOptions = { fbTerms: options.fbTerms, fbDocs: options.fbDocs, k: options.topK };
+    prf =
+      options.retriever === 'rm3'
+        ? searchRm3(feedbackIndex, parsed.terms, { ...prfOptions, originalQueryWeight: options.originalQueryWeight })
+        : searchBo1(feedbackIndex, parsed.terms, prfOptions);
+    hits = prf.hits;
+  } else {
+    hits = searchBm25(index, { weighted: parsed.terms }, { k: firstDepth, params: options.params });
+  }
   const searchMs = performance.now() - started;
   const clauses = weightQueryTerms(index, { weighted: parsed.terms });
   const docsById = new Map(collection.docs.map((doc) => [doc.id, doc]));
-  const rows = hits.map((hit, i) => ({ rank: i + 1, docId: hit.docId, score: hit.score, title: snippet(docsById.get(hit.docId)!) }));
+  let rerankInfo: { model: string; dtype: string; depth: number; max_length: number; rerank_ms: number } | undefined;
+  if (reranking) {
+    const crossEncoder = await loadNodeCrossEncoder(resolveNodeReranker(options.model), { dtype: options.dtype });
+    try {
+      const t0 = performance.now();
+      const text = plainQueryText(options.query);
+      const textOf = (id: string) => {
+        const doc = docsById.get(id);
+        return doc === undefined ? undefined : rerankDocText(doc);
+      };
+      hits = (await rerank(hits, options.depth, docScorerFor(crossEncoder, text, textOf))).slice(0, options.topK);
+      rerankInfo = { model: crossEncoder.spec.id, dtype: crossEncoder.dtype, depth: options.depth, max_length: crossEncoder.maxLength, rerank_ms: performance.now() - t0 };
+    } finally {
+      await crossEncoder.dispose();
+    }
+  }
+  const rows = hits.map((hit, i) => ({
+    rank: i + 1,
+    ...('firstStageRank' in hit ? { firstStageRank: hit.firstStageRank, firstStageScore: hit.firstStageScore } : {}),
+    docId: hit.docId,
+    score: hit.score,
+    title: snippet(docsById.get(hit.docId)!),
+  }));
 
   if (options.json) {
     const report = {
       dataset: basename(dir),
-      retriever: 'bm25',
-      settings: { ...options.params, analyzer: options.analyzer },
+      retriever: options.retriever,
+      settings: {
+        ...options.params,
+        analyzer: options.analyzer,
+        ...prfSettings(options),
+        ...(rerankInfo ? { depth: rerankInfo.depth, model: rerankInfo.model, dtype: rerankInfo.dtype, max_length: rerankInfo.max_length } : {}),
+      },
       query: options.query,
       parsed: {
         canonical: formatWeightedQuery(parsed.terms),
@@ -143,14 +248,17 @@ export async function searchCommand(args: string[]): Promise<void> {
         errors: parsed.errors,
         notes: parsed.notes,
       },
+      ...(prf === undefined ? {} : { expanded: { canonical: formatWeightedQuery(prf.expanded), terms: prf.expanded }, feedbackDocIds: prf.feedbackDocIds }),
       hits: rows,
       search_ms: searchMs,
+      ...(rerankInfo ? { rerank_ms: rerankInfo.rerank_ms } : {}),
     };
     process.stdout.write(`${JSON.stringify(report)}\n`);
     return;
   }
   const out: string[] = [];
-  out.push(`# ${basename(dir)}: ${collection.docs.length} documents; bm25 (k1 ${options.params.k1}, b ${options.params.b}, analyzer ${options.analyzer})`);
+  const extra = Object.entries(prfSettings(options)).map(([name, value]) => `, ${name} ${value}`).join('');
+  out.push(`# ${basename(dir)}: ${collection.docs.length} documents; ${options.retriever} (k1 ${options.params.k1}, b ${options.params.b}, analyzer ${options.analyzer}${extra})`);
   out.push(`# query: ${options.query.replace(/\n/g, ' ⏎ ')}`);
   out.push(`# parsed: ${parsed.terms.length === 0 ? '(no terms)' : formatWeightedQuery(parsed.terms)}`);
   for (const { term, boost, df, idf } of clauses) {
@@ -158,8 +266,36 @@ export async function searchCommand(args: string[]): Promise<void> {
   }
   const dropped = parsed.dropped.map((d) => d.text);
   if (dropped.length > 0) out.push(`# dropped: ${dropped.join(' ')}`);
-  out.push('rank\tdoc\tscore\ttitle');
-  for (const row of rows) out.push(`${row.rank}\t${row.docId}\t${row.score.toFixed(4)}\t${row.title}`);
+  if (prf !== undefined) {
+    out.push(`# feedback documents: ${prf.feedbackDocIds.join(' ') || '(none)'}`);
+    out.push(`# expanded: ${prf.expanded.length === 0 ? '(no terms)' : formatWeightedQuery(prf.expanded)}`);
+    for (const line of expandedTable(prf.expanded, parsed.terms)) out.push(line);
+  }
+  if (rerankInfo) {
+    out.push(`# re-ranked: BM25 top ${rerankInfo.depth} by ${rerankInfo.model} (${rerankInfo.dtype}, ${rerankInfo.max_length} tokens per pair) in ${rerankInfo.rerank_ms.toFixed(0)} ms`);
+    out.push('rank\tbm25\tdoc\tscore\ttitle');
+    for (const row of rows) out.push(`${row.rank}\t${row.firstStageRank}\t${row.docId}\t${row.score.toFixed(4)}\t${row.title}`);
+  } else {
+    out.push('rank\tdoc\tscore\ttitle');
+    for (const row of rows) out.push(`${row.rank}\t${row.docId}\t${row.score.toFixed(4)}\t${row.title}`);
+  }
   if (rows.length === 0) out.push('(no document matches)');
   process.stdout.write(`${out.join('\n')}\n`);
+}
+
+/** The settings of a feedback retriever that were given (the rest are the method's defaults). */
+function prfSettings(options: SearchOptions): Record<string, number> {
+  if (options.retriever !== 'rm3' && options.retriever !== 'bo1') return {};
+  const given: Record<string, number | undefined> = {
+    fbTerms: options.fbTerms,
+    fbDocs: options.fbDocs,
+    originalQueryWeight: options.originalQueryWeight,
+  };
+  return Object.fromEntries(Object.entries(given).filter((entry): entry is [string, number] => entry[1] !== undefined));
+}
+
+/** One line per expanded term: its weight, and whether it was in the query. */
+function expandedTable(expanded: readonly QueryTermWeight[], original: readonly QueryTermWeight[]): string[] {
+  const inQuery = new Set(original.map((t) => t.term));
+  return expanded.map(({ term, weight }) => `#   ${term.padEnd(20)} weight ${weight.toFixed(6)}${inQuery.has(term) ? '  (query term)' : ''}`);
 }

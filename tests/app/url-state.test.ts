@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { analyzerNames } from '../../src/lib/analysis/analyzers.ts';
-import { DEFAULT_HNSW, defaultRetriever, type Bm25Settings, type DenseSettings, type RetrieverConfig } from '../../src/lib/retrievers/config.ts';
+import { bm25AnalyzerNames } from '../../src/lib/analysis/analyzers.ts';
+import { DEFAULT_HNSW, defaultRetriever, type Bm25Settings, type DenseSettings, type FirstStageConfig, type RerankSettings, type RetrieverConfig } from '../../src/lib/retrievers/config.ts';
 import {
   decodeComponent,
   decodeRetriever,
@@ -27,7 +27,7 @@ const count = fc.integer({ min: 1, max: 100_000 });
 const bm25: fc.Arbitrary<Bm25Settings> = fc.record({
   k1: double(0, 1e6),
   b: double(0, 1),
-  analyzer: fc.constantFrom(...analyzerNames),
+  analyzer: fc.constantFrom(...bm25AnalyzerNames),
 });
 
 const dense: fc.Arbitrary<DenseSettings> = fc.record({
@@ -38,8 +38,16 @@ const dense: fc.Arbitrary<DenseSettings> = fc.record({
   hnsw: fc.oneof(fc.constant({ ...DEFAULT_HNSW }), fc.record({ M: count, efConstruction: count, efSearch: count })),
 });
 
-const retriever: fc.Arbitrary<RetrieverConfig> = fc.oneof(
+const rerankSettings: fc.Arbitrary<RerankSettings> = fc.record({
+  model: text.map((s) => wellFormed(s).trim()).filter((s) => s !== ''),
+  dtype: fc.constantFrom('fp32', 'fp16', 'q8'),
+  device: fc.constantFrom('auto', 'webgpu', 'wasm'),
+});
+
+const firstStage: fc.Arbitrary<FirstStageConfig> = fc.oneof(
   fc.record({ kind: fc.constant('bm25' as const), bm25 }),
+  fc.record({ kind: fc.constant('rm3' as const), bm25, fbTerms: count, fbDocs: count, originalQueryWeight: double(0, 1) }),
+  fc.record({ kind: fc.constant('bo1' as const), bm25, fbTerms: count, fbDocs: count }),
   fc.record({ kind: fc.constant('dense' as const), dense }),
   fc.record({ kind: fc.constant('ledr' as const), bm25, dense, k: count }),
   fc.record({ kind: fc.constant('rrf' as const), bm25, dense, k: double(0, 1e6) }),
@@ -51,6 +59,11 @@ const retriever: fc.Arbitrary<RetrieverConfig> = fc.oneof(
     normalization: fc.constantFrom('min-max' as const, 'z-score' as const),
   }),
   fc.record({ kind: fc.constant('run' as const), runKey: text.map(wellFormed), name: text.map(wellFormed) }),
+);
+
+const retriever: fc.Arbitrary<RetrieverConfig> = fc.oneof(
+  firstStage,
+  fc.record({ kind: fc.constant('rerank' as const), firstStage, depth: count, rerank: rerankSettings }),
 );
 
 const urlState: fc.Arbitrary<UrlState> = fc.record({
@@ -105,6 +118,36 @@ describe('url-state', () => {
     expect(encodeUrlState({ view: 'explore', collection: 'beir/scifact', split: 'test', columns: null, query: { text: 'bread & butter' } })).toBe(
       '?view=explore&collection=beir/scifact&split=test&q=bread+%26+butter',
     );
+  });
+
+  it('writes RM3, Bo1 and Re-rank columns, the first stage as one encoded field', () => {
+    expect(encodeRetriever(defaultRetriever('rm3'))).toBe('rm3;ft=10;fd=10;w=0.5;k1=0.9;b=0.4;an=english');
+    expect(encodeRetriever(defaultRetriever('bo1'))).toBe('bo1;ft=10;fd=3;k1=0.9;b=0.4;an=english');
+    const rerank: RetrieverConfig = {
+      kind: 'rerank',
+      depth: 50,
+      rerank: { model: 'local/tiny-cross-encoder', dtype: 'fp32', device: 'auto' },
+      firstStage: { kind: 'rm3', bm25: { k1: 0.9, b: 0.4, analyzer: 'wordpiece' }, fbTerms: 5, fbDocs: 3, originalQueryWeight: 0.7 },
+    };
+    const encoded = encodeRetriever(rerank);
+    expect(encoded).toBe('rerank;d=50;m=local/tiny-cross-encoder;dt=fp32;fs=rm3%3Bft%3D5%3Bfd%3D3%3Bw%3D0.7%3Bk1%3D0.9%3Bb%3D0.4%3Ban%3Dwordpiece');
+    expect(decodeRetriever(encoded)).toEqual(rerank);
+    // A model id with separators survives both levels of encoding.
+    const odd: RetrieverConfig = { ...rerank, firstStage: { kind: 'run', runKey: 'a;b=c&d e', name: 'x+y' } };
+    expect(decodeRetriever(encodeRetriever(odd))).toEqual(odd);
+  });
+
+  it('reads a Re-rank column without fields as BM25 top 100 with the registry default model; refuses a re-ranking as first stage', () => {
+    expect(decodeRetriever('rerank')).toEqual(defaultRetriever('rerank'));
+    expect(decodeRetriever('rm3;an=wordpiece')).toEqual({ ...defaultRetriever('rm3'), bm25: { k1: 0.9, b: 0.4, analyzer: 'wordpiece' } });
+    const decoded = decodeUrlState(`?col=rerank;fs=${encodeComponent('rerank;d=5')}&col=rerank;fs=${encodeComponent('bm25;b=3')}&col=rm3;w=2&col=bo1;fd=0`);
+    expect(decoded.state.columns).toBeNull();
+    expect(decoded.problems).toEqual([
+      'rerank column: its first stage cannot be another re-ranking',
+      'rerank column: its first stage: bm25 column: b=3 is not between 0 and 1',
+      'rm3 column: w=2 is not between 0 and 1',
+      'bo1 column: fd=0 is not a whole number ≥ 1',
+    ]);
   });
 
   it('fills missing fields with the defaults and reports bad columns without dropping the others', () => {

@@ -412,7 +412,7 @@ describe.skipIf(skipNoModel)('Evaluate dashboard (SciFact test, BM25 | GloVe | L
     await allFresh(page, 3);
     await page.getByRole('button', { name: 'Run all again' }).click();
     // The dashboard's own bar (the tray has one more, with the cancel button).
-    await page.getByRole('progressbar', { name: 'Evaluating 1 · BM25 (k1 0.9, b 0.4)', exact: true }).waitFor();
+    await page.getByRole('progressbar', { name: 'Evaluating 1 · BM25 (k1 0.9, b 0.4)', exact: true }).waitFor({ timeout: 30_000 });
     await screenshot(page, 'evaluate-progress');
     const cancel = page.getByRole('button', { name: 'Cancel Evaluating 1 · BM25 (k1 0.9, b 0.4) · 300 queries' });
     await cancel.click({ timeout: 10_000 });

@@ -80,7 +80,7 @@ describe('eval: bad arguments fail with one line and a non-zero exit', () => {
   it.each([
     [['eval'], /--dataset <BEIR dir> is required/],
     [['eval', '--dataset', '/nonexistent-dir'], /nonexistent-dir/],
-    [['eval', '--dataset', '.', '--retriever', 'tfidf'], /--retriever tfidf: expected one of bm25, dense, ledr, rrf, convex/],
+    [['eval', '--dataset', '.', '--retriever', 'tfidf'], /--retriever tfidf: expected one of bm25, rm3, bo1, dense, ledr, rrf, convex, rerank/],
     [['eval', '--dataset', '.', '--k1', 'abc'], /--k1 abc: expected a number/],
     [['eval', '--dataset', '.', '--top-k', '0'], /--top-k 0: expected a positive integer/],
     [['eval', '--dataset', '.', '--bogus'], /Unknown option '--bogus'/],

@@ -3,6 +3,7 @@ import { collectionLanguage, LANGUAGES, languageCodes, type Language } from '../
 import type { CatalogEntry } from '../../lib/catalog/catalog.ts';
 import type { ErrorPolicy } from '../../lib/data/record-stream.ts';
 import type { Inspection } from '../../lib/import/classify.ts';
+import type { FieldMapping } from '../../lib/import/field-mapping.ts';
 import { canRetrySkipping, type ImportFailure, type ImportOutcome, type ImportProgress } from '../../lib/import/importer.ts';
 import type { LocalInput } from '../../lib/import/local.ts';
 import { defaultRetriever } from '../../lib/retrievers/config.ts';
@@ -287,15 +288,17 @@ class DatasetsState {
   }
 
   /**
-   * Imports local files as a new collection, then opens it. When it stops at a bad line, the report offers
+   * Imports local files as a new collection, then opens it; `fields` is the corpus's field mapping as the
+   * person confirmed it in the preview (default: the guess). When it stops at a bad line, the report offers
    * to import them again skipping bad lines (`retrySkippingBadLines`).
    */
-  async importLocal(inputs: LocalInput[], name: string, onError: ErrorPolicy): Promise<ImportOutcome> {
+  async importLocal(inputs: LocalInput[], name: string, onError: ErrorPolicy, fields?: FieldMapping): Promise<ImportOutcome> {
     const title = onError === 'skip' ? `Import ${name} (skipping bad lines)` : `Import ${name}`;
-    const outcome = await this.runImport('local', title, (importId, onProgress) => importWorker().importLocal({ importId, inputs, name, onError }, onProgress), {
+    const request = { name, onError, inputs, ...(fields === undefined ? {} : { fields: { ...fields } }) };
+    const outcome = await this.runImport('local', title, (importId, onProgress) => importWorker().importLocal({ importId, ...request }, onProgress), {
       source: 'local',
       onError,
-      retrySkipping: () => this.importLocal(inputs, name, 'skip'),
+      retrySkipping: () => this.importLocal(inputs, name, 'skip', fields),
     });
     if (outcome.status === 'done') this.open(outcome.collection.id);
     return outcome;

@@ -3,12 +3,14 @@
  * (bm25-workers.ts, dense-workers.ts, imported-runs.ts), unit tests to in-memory fakes. Every call that
  * builds something takes an AbortSignal and reports progress; searches are fast and are not cancelled.
  */
-import type { AnalyzerName } from '../../lib/analysis/analyzers.ts';
+import type { Bm25AnalyzerName as AnalyzerName } from '../../lib/analysis/analyzers.ts';
 import type { IndexInfo, IndexProgress } from '../../lib/bm25-wasm/bm25-service.ts';
 import type { Bm25Explanation } from '../../lib/bm25/bm25-explain.ts';
 import type { QueryTermWeight } from '../../lib/bm25/bm25-query.ts';
 import type { Bm25Params } from '../../lib/bm25/bm25-similarity.ts';
-import type { DenseSettings } from '../../lib/retrievers/config.ts';
+import type { PrfRequest } from '../../lib/bm25-wasm/bm25-service.ts';
+import type { PrfResult } from '../../lib/prf/prf-result.ts';
+import type { DenseSettings, RerankSettings } from '../../lib/retrievers/config.ts';
 import type { Hit, Run } from '../../lib/types.ts';
 import type { QueryInput } from './column-ranking.ts';
 
@@ -27,6 +29,8 @@ export interface Bm25Backend {
   search(collectionId: string, analyzer: AnalyzerName, queries: readonly QueryInput[], params: Bm25SearchParams): Promise<Hit[][]>;
   /** Lucene's explanation of one document's score, term by term, for query text or a weighted bag. */
   explain(collectionId: string, analyzer: AnalyzerName, query: string | readonly QueryTermWeight[], docId: string, params: Bm25Params): Promise<Bm25Explanation>;
+  /** RM3 or Bo1 of each query (src/lib/prf): its expanded weighted query, feedback documents and top-k hits. */
+  searchPrf(collectionId: string, analyzer: AnalyzerName, queries: readonly QueryInput[], prf: PrfRequest, params: Bm25SearchParams): Promise<PrfResult[]>;
 }
 
 /** Progress of opening a dense corpus: model files, reading documents, embedding, HNSW. */
@@ -65,6 +69,42 @@ export interface DenseBackend {
   search(collectionId: string, settings: DenseSettings, texts: readonly string[], k: number): Promise<Hit[][]>;
   /** Similarity of each query text to each of its candidate documents (aligned with `candidates[i]`; unknown ids give NaN). */
   score(collectionId: string, settings: DenseSettings, texts: readonly string[], candidates: readonly (readonly string[])[]): Promise<number[][]>;
+}
+
+/** How a cross-encoder was opened. */
+export interface RerankerOpenInfo {
+  model: string;
+  /** The device it runs on (after any WebGPU → WASM fallback). */
+  device: string;
+  dtype: string;
+  /** Tokens per (query, document) pair. */
+  maxLength: number;
+  loadMs: number;
+  fallbackReason?: string;
+}
+
+/** Progress of scoring one query's pairs: pairs done (cached ones count at once) of all. */
+export interface RerankScoreProgress {
+  done: number;
+  total: number;
+  cached: number;
+}
+
+/** Cross-encoders of Re-rank columns: one per (model, device, dtype), texts read from the collection. */
+export interface RerankBackend {
+  /** Loads the model (downloading its files when they are not cached). */
+  open(settings: RerankSettings, onDownload: (progress: { file: string; loaded: number; total: number }) => void, signal: AbortSignal): Promise<RerankerOpenInfo>;
+  /**
+   * Scores of (query, document) for each id, aligned with `docIds`; cached per (model, query, document).
+   * Rejects with an AbortError when `signal` aborts (the model stops between two batches).
+   */
+  score(
+    collectionId: string,
+    settings: RerankSettings,
+    query: string,
+    docIds: readonly string[],
+    options?: { signal?: AbortSignal; onProgress?: (progress: RerankScoreProgress) => void },
+  ): Promise<Float32Array>;
 }
 
 /** Imported TREC runs (the `runs` table). */

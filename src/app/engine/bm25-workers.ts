@@ -10,11 +10,13 @@
  */
 import * as Comlink from 'comlink';
 import type { Bm25WorkerApi } from '../../../workers/bm25.worker.ts';
-import type { AnalyzerName } from '../../lib/analysis/analyzers.ts';
-import type { IndexInfo, IndexProgress } from '../../lib/bm25-wasm/bm25-service.ts';
+// Every BM25 analyzer, the loadable WordPiece one included (its worker fetches the vocabulary).
+import type { Bm25AnalyzerName as AnalyzerName } from '../../lib/analysis/analyzers.ts';
+import type { IndexInfo, IndexProgress, PrfRequest } from '../../lib/bm25-wasm/bm25-service.ts';
 import type { Bm25Explanation } from '../../lib/bm25/bm25-explain.ts';
 import type { QueryTermWeight } from '../../lib/bm25/bm25-query.ts';
 import type { Bm25Params } from '../../lib/bm25/bm25-similarity.ts';
+import type { PrfResult } from '../../lib/prf/prf-result.ts';
 import { unpackHits } from '../../lib/retrievers/packed-hits.ts';
 import type { Hit } from '../../lib/types.ts';
 import { WorkerWatch, type WorkerCrashedError } from '../../lib/workers/worker-watch.ts';
@@ -123,6 +125,12 @@ export class Bm25Workers implements Bm25Backend {
 
   explain(collectionId: string, analyzer: AnalyzerName, query: string | readonly QueryTermWeight[], docId: string, params: Bm25Params): Promise<Bm25Explanation> {
     return this.call(analyzer, (api) => api.explain(collectionId, query, docId, { k1: params.k1, b: params.b }));
+  }
+
+  /** Pseudo-relevance feedback of every query in one worker call (both passes run in the worker). */
+  searchPrf(collectionId: string, analyzer: AnalyzerName, queries: readonly QueryInput[], prf: PrfRequest, params: Bm25SearchParams): Promise<PrfResult[]> {
+    const request = queries.map((query) => (query.id === undefined ? { text: query.text } : { id: query.id, text: query.text }));
+    return this.call(analyzer, (api) => api.searchPrfMany(collectionId, request, prf, { k: params.k, k1: params.k1, b: params.b }));
   }
 
   /** Stops every worker (indexes stay stored in IndexedDB). */

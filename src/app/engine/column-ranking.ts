@@ -8,6 +8,8 @@ import type { FusedHit } from '../../lib/fusion/fused-hit.ts';
 import type { LedrParts } from '../../lib/fusion/ledr.ts';
 import type { RrfPart } from '../../lib/fusion/rrf.ts';
 import type { QueryTermWeight } from '../../lib/bm25/bm25-query.ts';
+import type { RerankedHit } from '../../lib/rerank/rerank.ts';
+import type { RetrieverConfig } from '../../lib/retrievers/config.ts';
 import type { Hit } from '../../lib/types.ts';
 
 export type ColumnRanking =
@@ -19,7 +21,14 @@ export type ColumnRanking =
   | { kind: 'rrf'; hits: FusedHit<RrfPart[]>[] }
   /** parts[0] = BM25 (weight alpha), parts[1] = dense (weight 1 − alpha): raw, normalized, contribution. */
   | { kind: 'convex'; hits: FusedHit<[ConvexPart, ConvexPart]>[] }
-  | { kind: 'run'; hits: Hit[] };
+  | { kind: 'run'; hits: Hit[] }
+  /** RM3 / Bo1: the second pass's hits, the expanded weighted query it searched, the feedback documents. */
+  | { kind: 'rm3' | 'bo1'; hits: Hit[]; expanded: QueryTermWeight[]; feedbackDocIds: string[] }
+  /**
+   * The first stage's top `depth` in the cross-encoder's order (each hit with its first-stage rank and score),
+   * and that first-stage list itself (its recall@depth is the ceiling of the re-ranking).
+   */
+  | { kind: 'rerank'; hits: RerankedHit[]; firstStage: Hit[]; depth: number };
 
 /** The result of ranking one query with one column. */
 export interface RankResult {
@@ -49,6 +58,19 @@ export function weightedKey(query: QueryInput): string {
 /** Identifies what a query ranks: its id, text and weighted bag. */
 export function queryKey(query: QueryInput): string {
   return `${query.id ?? ''}\u0000${query.text}\u0000${weightedKey(query)}`;
+}
+
+/** A column's ranking with no hits (a blank query). */
+export function emptyRanking(retriever: RetrieverConfig): ColumnRanking {
+  switch (retriever.kind) {
+    case 'rm3':
+    case 'bo1':
+      return { kind: retriever.kind, hits: [], expanded: [], feedbackDocIds: [] };
+    case 'rerank':
+      return { kind: 'rerank', hits: [], firstStage: [], depth: retriever.depth };
+    default:
+      return { kind: retriever.kind, hits: [] };
+  }
 }
 
 /** Hits without their parts (smaller, for runs of many queries). */

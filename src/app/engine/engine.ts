@@ -20,6 +20,7 @@ import { Bm25Workers } from './bm25-workers.ts';
 import type { QueryInput } from './column-ranking.ts';
 import { DenseWorkers } from './dense-workers.ts';
 import { StoredRuns } from './imported-runs.ts';
+import { RerankWorkers } from './rerank-workers.ts';
 import { RetrievalEngine, type RankedRun, type RankQueriesOptions } from './retrieval-engine.ts';
 
 // A worker that dies is restarted on next use; the engine prepares its columns again (they show the
@@ -41,9 +42,17 @@ const dense = new DenseWorkers({
   },
 });
 
+const rerank = new RerankWorkers({
+  onLost: (settings, error) => {
+    engine.lostReranker(settings);
+    notices.info(error.message);
+  },
+});
+
 export const engine = new RetrievalEngine({
   bm25,
   dense,
+  rerank,
   runs: new StoredRuns(database),
   jobs,
   collectionName: (collectionId) => datasets.collections.find((c) => c.id === collectionId)?.name ?? collectionId,

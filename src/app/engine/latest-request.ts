@@ -23,6 +23,8 @@ export class LatestRequest<Request, Result> {
   private request: Request | undefined;
   private timer: ReturnType<typeof setTimeout> | undefined;
   private controller: AbortController | undefined;
+  /** The run stopped by `cancel` (its AbortError is reported, unlike a superseded one's). */
+  private cancelled: AbortController | undefined;
 
   constructor(
     private readonly work: (request: Request, signal: AbortSignal) => Promise<Result>,
@@ -45,6 +47,17 @@ export class LatestRequest<Request, Result> {
   /** Runs the last request again, now (after a failure). */
   retry(): void {
     if (this.request !== undefined) this.schedule(0);
+  }
+
+  /**
+   * Stops the running request as a failure: `onError` gets the AbortError, and `retry` runs it again (asking
+   * for the same request does not). Nothing happens when nothing runs.
+   */
+  cancel(): void {
+    const controller = this.controller;
+    if (controller === undefined) return;
+    this.cancelled = controller;
+    controller.abort(new DOMException('cancelled', 'AbortError'));
   }
 
   /** Drops what is pending or running; the next `ask` runs even if it repeats the last request. */
@@ -76,9 +89,10 @@ export class LatestRequest<Request, Result> {
       const result = await this.work(request, controller.signal);
       if (!controller.signal.aborted) this.handlers.onResult(request, result);
     } catch (error) {
-      if (!controller.signal.aborted) this.handlers.onError(request, error);
+      if (!controller.signal.aborted || this.cancelled === controller) this.handlers.onError(request, error);
     } finally {
       if (this.controller === controller) this.controller = undefined;
+      if (this.cancelled === controller) this.cancelled = undefined;
     }
   }
 }

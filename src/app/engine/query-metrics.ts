@@ -6,6 +6,9 @@
  * Rankings are re-sorted by score with trec_eval's tie order before being cut (as trec_eval does).
  */
 import { evaluate } from '../../lib/eval/evaluate.ts';
+import { judgedAt } from '../../lib/eval/judged.ts';
+import { judgeRanking, NOT_IN_POOL } from '../../lib/eval/judged-ranking.ts';
+import { rankForEvaluation } from '../../lib/eval/ranking.ts';
 import type { Hit } from '../../lib/types.ts';
 
 export interface QueryMetrics {
@@ -62,4 +65,31 @@ export function relevantCount(judgments: ReadonlyMap<string, number>): number {
   let n = 0;
   for (const grade of judgments.values()) if (grade >= 1) n += 1;
   return n;
+}
+
+/** Below this judged@10 a query's metrics rest on too many unjudged documents to be read as they are. */
+export const JUDGED_WARNING_BELOW = 0.9;
+
+/** How much of a ranking's top k the judgments cover (trec_eval-equal judged@k) and what they leave out. */
+export interface JudgedCoverageOfQuery {
+  k: number;
+  /** judged@k: judged documents (any grade) in the top k ÷ k (src/lib/eval/judged.ts). */
+  judged: number;
+  /** The unjudged documents of the top k, best first, with their 1-based rank in the ranking as shown. */
+  unjudged: Array<{ docId: string; rank: number }>;
+}
+
+/**
+ * judged@k of `hits` for a query judged by `judgments`, ranked as trec_eval ranks them (score, then its tie
+ * order), so the value equals the Evaluate dashboard's per-query judged@10.
+ */
+export function judgedCoverage(judgments: ReadonlyMap<string, number>, hits: readonly Hit[], k = 10): JudgedCoverageOfQuery {
+  const docIds = rankForEvaluation('q', hits).slice(0, k);
+  const ranking = judgeRanking(docIds, judgments);
+  const shownRank = new Map(hits.map((hit, i) => [hit.docId, i + 1]));
+  const unjudged = docIds
+    .filter((_, i) => ranking.grades[i] === NOT_IN_POOL)
+    .map((docId) => ({ docId, rank: shownRank.get(docId)! }))
+    .sort((a, b) => a.rank - b.rank);
+  return { k, judged: judgedAt(ranking, [k])[0]!, unjudged };
 }

@@ -18,19 +18,25 @@
  */
 import type { IndexInfo } from '../../lib/bm25-wasm/bm25-service.ts';
 import type { Bm25Explanation } from '../../lib/bm25/bm25-explain.ts';
+import type { QueryTermWeight } from '../../lib/bm25/bm25-query.ts';
 import { convexCombination } from '../../lib/fusion/convex.ts';
 import { lexiconEnhancedDense } from '../../lib/fusion/ledr.ts';
 import { reciprocalRankFusion } from '../../lib/fusion/rrf.ts';
+import { rerank } from '../../lib/rerank/rerank.ts';
 import {
   preparedSettings,
   RUN_DEPTH,
+  settingsKey,
   type Bm25Settings,
   type DenseSettings,
+  type RerankSettings,
   type RetrieverConfig,
 } from '../../lib/retrievers/config.ts';
+import type { PrfRequest } from '../../lib/bm25-wasm/bm25-service.ts';
+import type { PrfResult } from '../../lib/prf/prf-result.ts';
 import type { Hit, Run } from '../../lib/types.ts';
-import type { Bm25Backend, DenseBackend, DenseOpenInfo, DenseProgress, JobSink, RunBackend } from './backends.ts';
-import { plainHits, weightedKey, type QueryInput, type RankResult } from './column-ranking.ts';
+import type { Bm25Backend, DenseBackend, DenseOpenInfo, DenseProgress, JobSink, RerankBackend, RerankerOpenInfo, RerankScoreProgress, RunBackend } from './backends.ts';
+import { emptyRanking, plainHits, weightedKey, type QueryInput, type RankResult } from './column-ranking.ts';
 import { PhaseJobs } from './phase-jobs.ts';
 
 /** Queries whose BM25 rankings an evaluation leaves for the next column (SciFact's test split is 300). */
@@ -40,6 +46,8 @@ export interface EngineOptions {
   bm25: Bm25Backend;
   dense: DenseBackend;
   runs: RunBackend;
+  /** Cross-encoders of Re-rank columns (absent: such a column fails with a message). */
+  rerank?: RerankBackend;
   jobs: JobSink;
   /** A collection's name for job titles (default: its id). */
   collectionName?: (collectionId: string) => string;
@@ -56,7 +64,7 @@ export interface EngineOptions {
 
 /** What a column is waiting for while it prepares, for a status line. */
 export interface PrepareStatus {
-  resource: 'bm25' | 'dense';
+  resource: 'bm25' | 'dense' | 'rerank';
   message: string;
   done?: number;
   total?: number;
@@ -69,6 +77,8 @@ export interface RankOptions {
   signal?: AbortSignal;
   /** Status of the preparations the ranking waits for. */
   onPrepare?: (status: PrepareStatus) => void;
+  /** A Re-rank column's scoring of one query's pairs (pairs done of all, cached ones counted at once). */
+  onScore?: (progress: RerankScoreProgress) => void;
 }
 
 export interface RankQueriesOptions extends RankOptions {
@@ -96,6 +106,8 @@ export interface HitExplanation {
     /** 1-based rank in the column's BM25 ranking (its top K for LEDR), null when outside it. */
     rank: number | null;
     depth: number;
+    /** RM3 / Bo1: the expanded weighted query the explanation is of (the rank is in its ranking). */
+    expanded?: QueryTermWeight[];
   };
   dense?: {
     settings: DenseSettings;
@@ -161,7 +173,19 @@ function rankOf(hits: readonly Hit[], docId: string): number | null {
   return index < 0 ? null : index + 1;
 }
 
-function modelName(settings: DenseSettings): string {
+/** The cross-encoder a setting loads (one per model, device and dtype, whatever the collection). */
+function rerankPart(settings: RerankSettings): string {
+  return `rerank|${settings.model}|${settings.device}|${settings.dtype}`;
+}
+
+/** What RM3 or Bo1 is asked to do, from a column's settings. */
+function prfRequest(retriever: Extract<RetrieverConfig, { kind: 'rm3' | 'bo1' }>): PrfRequest {
+  return retriever.kind === 'rm3'
+    ? { method: 'rm3', fbTerms: retriever.fbTerms, fbDocs: retriever.fbDocs, originalQueryWeight: retriever.originalQueryWeight }
+    : { method: 'bo1', fbTerms: retriever.fbTerms, fbDocs: retriever.fbDocs };
+}
+
+function modelName(settings: { model: string }): string {
   return settings.model.split('/').pop() ?? settings.model;
 }
 
@@ -191,6 +215,7 @@ export class RetrievalEngine {
     const waits: Promise<unknown>[] = [];
     if (needs.bm25) waits.push(this.watch(this.bm25Resource(collectionId, needs.bm25), options.onPrepare));
     if (needs.dense) waits.push(this.watch(this.denseResource(collectionId, needs.dense), options.onPrepare));
+    if (needs.rerank) waits.push(this.watch(this.rerankResource(needs.rerank), options.onPrepare));
     await raceAbort(Promise.all(waits), options.signal);
   }
 
@@ -200,7 +225,8 @@ export class RetrievalEngine {
     const ready = (key: string) => this.resources.get(key)?.ready === true;
     return (
       (needs.bm25 === undefined || ready(this.scope(collectionId) + bm25Part(needs.bm25))) &&
-      (needs.dense === undefined || ready(this.scope(collectionId) + densePart(needs.dense)))
+      (needs.dense === undefined || ready(this.scope(collectionId) + densePart(needs.dense))) &&
+      (needs.rerank === undefined || ready(rerankPart(needs.rerank)))
     );
   }
 
@@ -224,6 +250,43 @@ export class RetrievalEngine {
   /** How a column's dense model was opened (the device after any fallback, cached vectors or not). */
   denseInfo(collectionId: string, settings: DenseSettings): DenseOpenInfo | undefined {
     return this.resources.get(this.scope(collectionId) + densePart(settings))?.value as DenseOpenInfo | undefined;
+  }
+
+  /** How a Re-rank column's cross-encoder was opened (device after any fallback, pair length). */
+  rerankInfo(settings: RerankSettings): RerankerOpenInfo | undefined {
+    return this.resources.get(rerankPart(settings))?.value as RerankerOpenInfo | undefined;
+  }
+
+  private rerankBackend(): RerankBackend {
+    if (this.options.rerank === undefined) throw new Error('re-ranking is not available here (no cross-encoder backend)');
+    return this.options.rerank;
+  }
+
+  private rerankResource(settings: RerankSettings): Resource {
+    return this.resource(rerankPart(settings), async (report) => {
+      const controller = new AbortController();
+      const phases = new PhaseJobs(this.options.jobs, (reason) => controller.abort(reason));
+      const model = modelName(settings);
+      report({ resource: 'rerank', message: `Loading the cross-encoder ${model}` });
+      try {
+        const info = await this.rerankBackend().open(
+          settings,
+          (progress) => {
+            const job = phases.enter('model', `Loading cross-encoder ${model} (${settings.dtype}, ${settings.device === 'auto' ? 'auto device' : settings.device})`, { unit: 'kB' });
+            const kb = (bytes: number) => Math.round(bytes / 1024);
+            job.progress(kb(progress.loaded), progress.total > 0 ? kb(progress.total) : undefined, progress.file);
+            report({ resource: 'rerank', message: `Loading the cross-encoder ${model}`, done: progress.loaded, total: progress.total || undefined });
+          },
+          controller.signal,
+        );
+        phases.finish(`${model} on ${info.device} in ${Math.round(info.loadMs)} ms`);
+        if (info.fallbackReason !== undefined) this.options.onNotice?.(`${model} runs on WASM: WebGPU failed (${info.fallbackReason}).`);
+        return info;
+      } catch (error) {
+        phases.fail(error);
+        throw error;
+      }
+    });
   }
 
   private watch(resource: Resource, listener: ((status: PrepareStatus) => void) | undefined): Promise<unknown> {
@@ -420,13 +483,13 @@ export class RetrievalEngine {
     const depth = options.depth ?? RUN_DEPTH;
     await this.prepare(collectionId, retriever, options);
     const started = performance.now();
-    const result = await raceAbort(this.rank(collectionId, retriever, query, depth), options.signal);
+    const result = await raceAbort(this.rank(collectionId, retriever, query, depth, options), options.signal);
     return { ...result, ms: performance.now() - started };
   }
 
-  private async rank(collectionId: string, retriever: RetrieverConfig, query: QueryInput, depth: number): Promise<Omit<RankResult, 'ms'>> {
+  private async rank(collectionId: string, retriever: RetrieverConfig, query: QueryInput, depth: number, options: RankOptions = {}): Promise<Omit<RankResult, 'ms'>> {
     if (retriever.kind === 'run') return this.rankFromRun(collectionId, retriever, query, depth);
-    if (isBlank(query.text)) return { ranking: { kind: retriever.kind, hits: [] }, note: 'Type a query or pick one.' };
+    if (isBlank(query.text)) return { ranking: emptyRanking(retriever), note: 'Type a query or pick one.' };
     switch (retriever.kind) {
       case 'bm25': {
         const hits = await this.bm25Hits(collectionId, retriever.bm25, query, depth);
@@ -458,7 +521,39 @@ export class RetrievalEngine {
         const hits = convexCombination(bm25, dense, { alpha: retriever.alpha, normalization: retriever.normalization, limit: depth });
         return { ranking: { kind: 'convex', hits } };
       }
+      case 'rm3':
+      case 'bo1': {
+        const result = await this.prfResult(collectionId, retriever, query, depth);
+        const hits = result.hits.length > depth ? result.hits.slice(0, depth) : result.hits;
+        return {
+          ranking: { kind: retriever.kind, hits, expanded: result.expanded, feedbackDocIds: result.feedbackDocIds },
+          ...(hits.length === 0 ? { note: 'No document shares a term with the query, so there is no feedback either.' } : {}),
+        };
+      }
+      case 'rerank': {
+        const first = await this.rank(collectionId, retriever.firstStage, query, retriever.depth, options);
+        const candidates = plainHits(first.ranking.hits.slice(0, retriever.depth));
+        const hits = await rerank(candidates, retriever.depth, (docIds) =>
+          this.rerankBackend().score(collectionId, retriever.rerank, query.text, docIds, { signal: options.signal, onProgress: options.onScore }),
+        );
+        return {
+          ranking: { kind: 'rerank', hits: hits.length > depth ? hits.slice(0, depth) : hits, firstStage: candidates, depth: retriever.depth },
+          ...(first.note !== undefined && hits.length === 0 ? { note: `First stage: ${first.note}` } : {}),
+        };
+      }
     }
+  }
+
+  /** RM3 / Bo1 of one query (at least RUN_DEPTH hits, memoized like the BM25 rankings). */
+  private prfResult(collectionId: string, retriever: Extract<RetrieverConfig, { kind: 'rm3' | 'bo1' }>, query: QueryInput, depth: number): Promise<PrfResult> {
+    const k = Math.max(depth, RUN_DEPTH);
+    const { bm25 } = retriever;
+    const key = `${this.scope(collectionId)}${bm25Part(bm25)}|prf|${settingsKey(retriever)}|${k}|${query.id ?? ''}|${query.text}`;
+    return this.remember(key, async () => {
+      const [result] = await this.options.bm25.searchPrf(collectionId, bm25.analyzer, [query], prfRequest(retriever), { k, k1: bm25.k1, b: bm25.b });
+      if (result === undefined) throw new Error('the BM25 worker returned no feedback result');
+      return result;
+    });
   }
 
   private async rankFromRun(
@@ -502,7 +597,7 @@ export class RetrievalEngine {
     for (let start = 0; start < queries.length; start += chunkSize) {
       options.signal?.throwIfAborted();
       const chunk = queries.slice(start, start + chunkSize);
-      const rankings = await this.rankChunk(collectionId, retriever, chunk, depth);
+      const rankings = await this.rankChunk(collectionId, retriever, chunk, depth, options.signal);
       chunk.forEach((query, i) => {
         const hits = rankings[i];
         if (hits === undefined) missing.push(query.id);
@@ -520,6 +615,7 @@ export class RetrievalEngine {
     retriever: RetrieverConfig,
     queries: readonly (QueryInput & { id: string })[],
     depth: number,
+    signal?: AbortSignal,
   ): Promise<Array<Hit[] | undefined>> {
     if (retriever.kind === 'run') {
       const run = await this.loadRun(collectionId, retriever.runKey);
@@ -555,6 +651,27 @@ export class RetrievalEngine {
           );
         });
       }
+      case 'rm3':
+      case 'bo1': {
+        const { bm25: settings } = retriever;
+        const results = await this.options.bm25.searchPrf(collectionId, settings.analyzer, queries, prfRequest(retriever), { k: depth, k1: settings.k1, b: settings.b });
+        return results.map((result) => result.hits);
+      }
+      case 'rerank': {
+        const firstStage = await this.rankChunk(collectionId, retriever.firstStage, queries, retriever.depth, signal);
+        const rankings: Array<Hit[] | undefined> = [];
+        for (const [i, query] of queries.entries()) {
+          signal?.throwIfAborted();
+          const candidates = firstStage[i];
+          if (candidates === undefined) {
+            rankings.push(undefined);
+            continue;
+          }
+          const hits = await rerank(candidates, retriever.depth, (docIds) => this.rerankBackend().score(collectionId, retriever.rerank, query.text, docIds, { signal }));
+          rankings.push(plainHits(hits.slice(0, depth)));
+        }
+        return rankings;
+      }
     }
   }
 
@@ -564,18 +681,23 @@ export class RetrievalEngine {
   async explain(collectionId: string, retriever: RetrieverConfig, query: QueryInput, docId: string, options: Pick<RankOptions, 'signal'> = {}): Promise<HitExplanation> {
     await this.prepare(collectionId, retriever, options);
     const needs = preparedSettings(retriever);
+    // A Re-rank column's BM25 and dense parts are its first stage's.
+    const source = retriever.kind === 'rerank' ? retriever.firstStage : retriever;
     const explanation: HitExplanation = { docId };
     const message = (error: unknown) => (error instanceof Error ? error.message : String(error));
     const work: Promise<void>[] = [];
     if (needs.bm25) {
       const settings = needs.bm25;
-      const depth = retriever.kind === 'ledr' ? retriever.k : RUN_DEPTH;
+      const depth = source.kind === 'ledr' ? source.k : RUN_DEPTH;
       work.push(
         (async () => {
-          const hits = isBlank(query.text) ? [] : await this.bm25Hits(collectionId, settings, query, depth);
+          // RM3 and Bo1 score with BM25 on the expanded weighted query: explain that query, rank in its ranking.
+          const prf = (source.kind === 'rm3' || source.kind === 'bo1') && !isBlank(query.text) ? await this.prfResult(collectionId, source, query, RUN_DEPTH) : undefined;
+          const hits = isBlank(query.text) ? [] : prf ? prf.hits : await this.bm25Hits(collectionId, settings, query, depth);
           const part: NonNullable<HitExplanation['bm25']> = { settings, rank: rankOf(hits, docId), depth };
+          if (prf) part.expanded = prf.expanded;
           try {
-            part.explanation = await this.options.bm25.explain(collectionId, settings.analyzer, query.weighted ?? query.text, docId, { k1: settings.k1, b: settings.b });
+            part.explanation = await this.options.bm25.explain(collectionId, settings.analyzer, prf ? prf.expanded : (query.weighted ?? query.text), docId, { k1: settings.k1, b: settings.b });
           } catch (error) {
             part.error = message(error);
           }
@@ -588,7 +710,7 @@ export class RetrievalEngine {
       work.push(
         (async () => {
           const part: NonNullable<HitExplanation['dense']> = { settings, depth: RUN_DEPTH };
-          if (retriever.kind !== 'ledr') {
+          if (source.kind !== 'ledr') {
             const hits = isBlank(query.text) ? [] : await this.denseHits(collectionId, settings, query.text, RUN_DEPTH);
             part.rank = rankOf(hits, docId);
           }
@@ -620,6 +742,11 @@ export class RetrievalEngine {
   /** A dense worker died (dense-workers.ts): its model and corpus vectors are gone; columns using them prepare again. */
   lostDense(settings: Pick<DenseSettings, 'model' | 'device' | 'dtype'>): void {
     this.dropResources((key) => key.includes(`|dense|${settings.model}|${settings.device}|${settings.dtype}|`));
+  }
+
+  /** A re-rank worker died: its cross-encoder is gone; Re-rank columns using it load it again. */
+  lostReranker(settings: RerankSettings): void {
+    this.resources.delete(rerankPart(settings));
   }
 
   /** A dense model fell back from WebGPU to WASM while in use (dense-workers.ts): denseInfo says so from now on. */

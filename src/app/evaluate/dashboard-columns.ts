@@ -4,9 +4,21 @@
  * the columns and the stored results.
  */
 import { compareWithBaseline, type Comparison, type Correction } from '../../lib/eval/baseline-comparison.ts';
+import type { JudgedCoverage } from '../../lib/eval/judged.ts';
 import { bestColumns, type ReportMeasure, type RunReport } from '../../lib/eval/run-report.ts';
 import { retrieverLabel, type ColumnConfig } from '../../lib/retrievers/config.ts';
-import type { ColumnResult } from './evaluations.svelte.ts';
+import type { ColumnEvaluation, ColumnResult } from './evaluations.svelte.ts';
+
+/**
+ * Which metrics the dashboard shows: of the runs as they are (unjudged documents count as non-relevant,
+ * trec_eval's default) or of their condensed lists (unjudged documents removed before scoring).
+ */
+export type ReportMode = 'all' | 'judged-only';
+
+/** A result's metrics in a mode (undefined without judgments). */
+export function reportIn(evaluation: ColumnEvaluation, mode: ReportMode): RunReport | undefined {
+  return mode === 'judged-only' ? evaluation.condensedReport : evaluation.report;
+}
 
 export interface DashboardColumn {
   column: ColumnConfig;
@@ -16,11 +28,19 @@ export interface DashboardColumn {
   /** `2 · Dense: glove-100d-sif` */
   label: string;
   result: ColumnResult;
-  /** The metrics of the column's current settings (fresh result with judgments), else undefined. */
+  /** The metrics of the column's current settings (fresh result with judgments) in the mode shown, else undefined. */
   report: RunReport | undefined;
+  /** The metrics of its result in the mode shown, fresh or stale (the metrics table greys a stale one). */
+  shown: RunReport | undefined;
+  /** judged@10 of its result (fresh or stale; of the full ranking in either mode). */
+  judged: JudgedCoverage | undefined;
 }
 
-export function dashboardColumns(columns: readonly ColumnConfig[], resultOf: (column: ColumnConfig) => ColumnResult): DashboardColumn[] {
+export function dashboardColumns(
+  columns: readonly ColumnConfig[],
+  resultOf: (column: ColumnConfig) => ColumnResult,
+  mode: ReportMode = 'all',
+): DashboardColumn[] {
   return columns.map((column, index) => {
     const result = resultOf(column);
     const name = retrieverLabel(column.retriever);
@@ -30,7 +50,9 @@ export function dashboardColumns(columns: readonly ColumnConfig[], resultOf: (co
       name,
       label: `${index + 1} · ${name}`,
       result,
-      report: result.status === 'fresh' ? result.evaluation.report : undefined,
+      report: result.status === 'fresh' ? reportIn(result.evaluation, mode) : undefined,
+      shown: result.status === 'none' ? undefined : reportIn(result.evaluation, mode),
+      judged: result.status === 'none' ? undefined : result.evaluation.judged,
     };
   });
 }

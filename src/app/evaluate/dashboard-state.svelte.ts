@@ -4,7 +4,7 @@
  *   ?view=evaluate&…&base=1&cmp=1,3&dm=ndcg_cut_10
  *
  * `base` is the baseline column of the significance tests, `cmp` the two columns of the difference plot
- * (A, B), `dm` its measure — columns by their 1-based position in the Explore view (the columns themselves
+ * (A, B), `dm` its measure, `jo=1` the judged-only mode (metrics of condensed lists; absent: all documents) — columns by their 1-based position in the Explore view (the columns themselves
  * are already in the address). The parameters are written while the Evaluate view is shown.
  */
 import type { Correction } from '../../lib/eval/baseline-comparison.ts';
@@ -25,6 +25,10 @@ class DashboardState {
   correction = $state<Correction>('none');
   /** Show the per-query differences as a table instead of the chart. */
   diffAsTable = $state(false);
+  /** Metrics of condensed lists (unjudged documents removed before scoring) instead of the runs as they are. */
+  judgedOnly = $state(false);
+  /** The two columns of the per-query overlap plot (0-based). */
+  overlapPair = $state.raw<readonly [number, number]>([0, 1]);
 }
 
 export const dashboard = new DashboardState();
@@ -41,7 +45,7 @@ export function clampColumn(index: number, count: number): number {
 }
 
 registerUrlSlice({
-  keys: ['base', 'cmp', 'dm'],
+  keys: ['base', 'cmp', 'dm', 'jo', 'ovl'],
   write() {
     if (app.view !== 'evaluate') return [];
     const [a, b] = dashboard.pair;
@@ -49,6 +53,8 @@ registerUrlSlice({
       ['base', String(dashboard.baseline + 1)],
       ['cmp', `${a + 1},${b + 1}`],
       ['dm', dashboard.diffMeasure],
+      ...(dashboard.judgedOnly ? [['jo', '1'] as [string, string]] : []),
+      ['ovl', `${dashboard.overlapPair[0] + 1},${dashboard.overlapPair[1] + 1}`],
     ];
   },
   read(params) {
@@ -60,5 +66,11 @@ registerUrlSlice({
     if (first !== undefined && second !== undefined) dashboard.pair = [first, second];
     const measure = params.get('dm');
     if (measure !== null && isReportMeasure(measure)) dashboard.diffMeasure = measure;
+    // Only an Evaluate address says which mode it shows (other views do not write `jo`).
+    if (params.get('view') === 'evaluate') dashboard.judgedOnly = params.get('jo') === '1';
+    const [c, d] = (params.get('ovl') ?? '').split(',');
+    const left = position(c);
+    const right = position(d);
+    if (left !== undefined && right !== undefined) dashboard.overlapPair = [left, right];
   },
 });

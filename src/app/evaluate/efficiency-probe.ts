@@ -5,8 +5,8 @@
  */
 import type { IndexInfo } from '../../lib/bm25-wasm/bm25-service.ts';
 import type { DenseSettings } from '../../lib/retrievers/config.ts';
-import type { DenseOpenInfo } from '../engine/backends.ts';
-import type { Bm25Efficiency, DenseEfficiency } from './evaluation-store.ts';
+import type { DenseOpenInfo, RerankerOpenInfo } from '../engine/backends.ts';
+import type { Bm25Efficiency, DenseEfficiency, RerankEfficiency } from './evaluation-store.ts';
 
 export function bm25Efficiency(info: IndexInfo, analyzer: string): Bm25Efficiency {
   return { analyzer, source: info.source, buildMs: info.buildMs, bytes: info.storedBytes, builtAt: info.builtAt };
@@ -24,6 +24,18 @@ export function denseEfficiency(info: DenseOpenInfo, settings: DenseSettings): D
     ...(info.docsPerSecond === undefined ? {} : { docsPerSecond: info.docsPerSecond }),
     vectorBytes: info.docs * info.dim * Float32Array.BYTES_PER_ELEMENT,
     ...(info.hnsw === undefined ? {} : { hnsw: info.hnsw }),
+    ...(info.fallbackReason === undefined ? {} : { fallbackReason: info.fallbackReason }),
+  };
+}
+
+export function rerankEfficiency(info: RerankerOpenInfo, depth: number): RerankEfficiency {
+  return {
+    model: info.model,
+    device: info.device,
+    dtype: info.dtype,
+    maxLength: info.maxLength,
+    loadMs: info.loadMs,
+    depth,
     ...(info.fallbackReason === undefined ? {} : { fallbackReason: info.fallbackReason }),
   };
 }

@@ -6,10 +6,12 @@
  *
  * A row holds the run as TREC text (the portable form: the export is that text as it is), its metrics as
  * computed when it was made (so a reload shows them without parsing 300,000 lines again), how long the
- * ranking took and what the indexes cost to build. The judgments a row's metrics were computed with cannot
- * change under it: they change only with a new import, which deletes the collection's runs (and changes
- * `collectionVersion`).
+ * ranking took and what the indexes cost to build. Judgments and queries can change under a row (a person
+ * judges, adds or rephrases queries in the app), so a row keeps fingerprints of both (lib/judging/
+ * fingerprints.ts): metrics are reused only on the judgments they were computed with (else computed again
+ * from the stored run), and a run of other queries than the split's judged ones now is shown as stale.
  */
+import type { JudgedCoverage } from '../../lib/eval/judged.ts';
 import type { RunReport } from '../../lib/eval/run-report.ts';
 import type { LatencySummary } from './latency.ts';
 import { settingsKey, type RetrieverConfig } from '../../lib/retrievers/config.ts';
@@ -44,6 +46,19 @@ export interface DenseEfficiency {
   fallbackReason?: string;
 }
 
+/** What a Re-rank column's cross-encoder cost (the engine's RerankerOpenInfo, and the pairs per query). */
+export interface RerankEfficiency {
+  model: string;
+  device: string;
+  dtype: string;
+  /** Tokens per pair. */
+  maxLength: number;
+  loadMs: number;
+  /** First-stage hits scored per query. */
+  depth: number;
+  fallbackReason?: string;
+}
+
 export interface EfficiencyRecord {
   /** Wall time of ranking every query (preparation excluded). */
   rankMs: number;
@@ -54,6 +69,7 @@ export interface EfficiencyRecord {
   queriesPerCall: number;
   bm25?: Bm25Efficiency;
   dense?: DenseEfficiency;
+  rerank?: RerankEfficiency;
 }
 
 export interface EvaluationRow extends RunRow {
@@ -69,6 +85,14 @@ export interface EvaluationRow extends RunRow {
   efficiency: EfficiencyRecord;
   /** The run's metrics on the split's judgments when it was made; absent when the split has none. */
   report?: RunReport;
+  /** judged@10 of the run on those judgments (absent in rows made before it was computed). */
+  judged?: JudgedCoverage;
+  /** The metrics on the run's condensed lists (judged documents only; absent as `judged`). */
+  condensedReport?: RunReport;
+  /** Fingerprint of the judgments `report`, `judged` and `condensedReport` were computed on (absent in older rows). */
+  judgmentsKey?: string;
+  /** Fingerprint of the queries (ids and texts) the run ranked (absent in older rows). */
+  queriesKey?: string;
 }
 
 export function evaluationKey(collectionId: string, split: string, retriever: RetrieverConfig): string {
@@ -93,6 +117,7 @@ export function timingsOf(efficiency: EfficiencyRecord): Record<string, number> 
     if (efficiency.dense.docsPerSecond !== undefined) timings['docs_per_s'] = efficiency.dense.docsPerSecond;
     if (efficiency.dense.hnsw) timings['hnsw_ms'] = efficiency.dense.hnsw.ms;
   }
+  if (efficiency.rerank) timings['rerank_model_load_ms'] = efficiency.rerank.loadMs;
   return timings;
 }
 

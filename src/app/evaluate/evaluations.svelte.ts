@@ -6,18 +6,22 @@
  * metrics and read back on the next visit, so nothing is ranked again after a reload.
  *
  * A column whose settings changed since its run shows that run as stale until it is evaluated again (or
- * until its settings come back to ones already evaluated).
+ * until its settings come back to ones already evaluated); so does a run of other queries than the split's
+ * judged ones now (a query judged, added or rephrased since). A judgment made in Explore changes the
+ * scope's judgments: the stored runs' metrics are then computed again on them (and stored).
  */
 import { packRun } from '../../lib/data/packed-run.ts';
+import { condenseRun, judgedAtK, type JudgedCoverage } from '../../lib/eval/judged.ts';
 import { evaluateRunReport, type RunReport } from '../../lib/eval/run-report.ts';
 import { fileSlug } from '../../lib/eval/report-export.ts';
+import { qrelsFingerprint, queriesFingerprint } from '../../lib/judging/fingerprints.ts';
 import { preparedSettings, RUN_DEPTH, retrieverLabel, type ColumnConfig, type RetrieverConfig } from '../../lib/retrievers/config.ts';
 import { database, type RunRow } from '../../lib/storage/db.ts';
 import { runOfRow, trecTextOfRow } from '../../lib/storage/run-rows.ts';
 import type { Qrels, Query, Run } from '../../lib/types.ts';
 import { engine, rankQueriesWithJob } from '../engine/engine.ts';
 import { notices } from '../shell/notices.svelte.ts';
-import { bm25Efficiency, denseEfficiency } from './efficiency-probe.ts';
+import { bm25Efficiency, denseEfficiency, rerankEfficiency } from './efficiency-probe.ts';
 import {
   deleteEvaluations,
   evaluationKey,
@@ -35,12 +39,18 @@ export interface ColumnEvaluation {
   tag: string;
   /** Metrics; undefined when the split has no judgments. */
   report: RunReport | undefined;
+  /** judged@10 per judged query and its mean (trec_eval -c); undefined without judgments. */
+  judged?: JudgedCoverage | undefined;
+  /** Metrics on condensed lists: unjudged documents removed before scoring (the "judged only" mode). */
+  condensedReport?: RunReport | undefined;
   queries: number;
   missing: string[];
   efficiency: EfficiencyRecord;
   createdAt: number;
   /** Read back from IndexedDB (made in an earlier visit or before a reload). */
   fromStorage: boolean;
+  /** Fingerprint of the queries the run ranked (undefined for rows made before it was kept). */
+  queriesKey?: string | undefined;
 }
 
 export type ColumnResult =
@@ -56,6 +66,8 @@ export interface EvaluationScope {
   split: string;
   /** The split's judgments; undefined when it has none (runs are made, metrics are not). */
   qrels: Qrels | undefined;
+  /** Fingerprint of the queries an evaluation ranks now (queriesFingerprint of the judged queries). */
+  queriesKey?: string;
 }
 
 export interface RunProgress {
@@ -63,7 +75,7 @@ export interface RunProgress {
   step: number;
   steps: number;
   label: string;
-  phase: 'preparing' | 'ranking' | 'evaluating' | 'saving';
+  phase: 'preparing' | 'ranking' | 'evaluating';
   detail: string;
   done: number;
   total: number;
@@ -72,6 +84,25 @@ export interface RunProgress {
 /** The run tag of a column: its kind (as the CLI writes it), or an imported run's name. */
 /** Queries per worker call in an evaluation (6 progress steps for SciFact's 300 test queries). */
 export const EVALUATION_CHUNK = 50;
+
+/** Finished columns wait at most this long before the dashboard shows them (the rest come at the end). */
+const PUBLISH_INTERVAL_MS = 1_000;
+
+/** A column's run before its metrics. */
+interface RankedColumn {
+  run: Run;
+  missing: string[];
+  queries: number;
+  /** Fingerprint of the ranked queries (a stored evaluation of other queries is outdated). */
+  queriesKey: string;
+  efficiency: EfficiencyRecord;
+}
+
+/** The values of the promises that fulfilled (the others' failures were reported elsewhere or do not matter). */
+async function settledValues<T>(promises: readonly Promise<T>[]): Promise<T[]> {
+  const settled = await Promise.allSettled(promises);
+  return settled.flatMap((result) => (result.status === 'fulfilled' ? [result.value] : []));
+}
 
 export function runTag(retriever: RetrieverConfig): string {
   return retriever.kind === 'run' ? fileSlug(retriever.name) : retriever.kind;
@@ -84,6 +115,34 @@ function isAbort(error: unknown): boolean {
 /** The report holds exactly the judged queries of `qrels` (as every -c report on them does). */
 function coversJudgments(report: RunReport, qrels: Qrels): boolean {
   return report.qids.length === qrels.size && report.qids.every((qid) => qrels.has(qid));
+}
+
+function coverageCovers(coverage: JudgedCoverage, qrels: Qrels): boolean {
+  return coverage.perQuery.length === qrels.size && coverage.perQuery.every((q) => qrels.has(q.qid));
+}
+
+/** What the dashboard shows of a run on judgments: its metrics, judged@10 and its judged-only metrics. */
+export interface JudgedReports {
+  report: RunReport;
+  judged: JudgedCoverage;
+  condensedReport: RunReport;
+}
+
+/** Lets the page paint and take input between long computations on the main thread. */
+const nextTask = () => new Promise<void>((resolve) => setTimeout(resolve, 0));
+
+/**
+ * The three in turn, yielding to the page between them: on SciFact (300 queries × 1000 hits) the report
+ * takes about 0.9 s, judged@10 and the condensed lists about 0.3 s more, and one 1.2 s block would freeze
+ * the progress bars and the Cancel button meanwhile.
+ */
+export async function judgedReports(qrels: Qrels, run: Run): Promise<JudgedReports> {
+  const report = evaluateRunReport(qrels, run);
+  await nextTask();
+  const judged = judgedAtK(run, qrels, 10);
+  await nextTask();
+  const condensedReport = evaluateRunReport(qrels, condenseRun(run, qrels));
+  return { report, judged, condensedReport };
 }
 
 
@@ -120,6 +179,9 @@ class Evaluations {
       this.lastOfColumn = new Map();
       this.#checked = new Set();
       this.loadedMs = null;
+    } else if (this.scope.queriesKey !== scope.queriesKey) {
+      // Queries judged, added or rephrased: the results stay, shown stale where they ranked other queries.
+      this.scope = scope;
     }
     const version = this.#scopeVersion;
     this.#remember(scope, columns);
@@ -156,25 +218,44 @@ class Evaluations {
     if (next !== undefined) this.lastOfColumn = next;
   }
 
-  /** A stored row as a result; its metrics are computed again only when they do not cover these judgments. */
+  /**
+   * A stored row as a result; its metrics are computed again (and stored) when they were computed on other
+   * judgments than these.
+   */
   async #fromRow(row: EvaluationRow, qrels: Qrels | undefined): Promise<ColumnEvaluation> {
-    let report: RunReport | undefined;
+    let reports: JudgedReports | undefined;
     if (qrels !== undefined) {
-      report = row.report !== undefined && coversJudgments(row.report, qrels) ? row.report : undefined;
-      if (report === undefined) {
-        report = evaluateRunReport(qrels, await runOfRow(row, `${row.tag}.run`));
+      const { report, judged, condensedReport } = row;
+      const judgmentsKey = qrelsFingerprint(qrels);
+      const current =
+        report !== undefined &&
+        judged !== undefined &&
+        condensedReport !== undefined &&
+        coversJudgments(report, qrels) &&
+        coversJudgments(condensedReport, qrels) &&
+        coverageCovers(judged, qrels) &&
+        row.judgmentsKey === judgmentsKey;
+      if (current) {
+        reports = { report, judged, condensedReport };
+      } else {
+        // Rows made before judged@10 existed, or on judgments changed since: their run is read once.
+        reports = await judgedReports(qrels, await runOfRow(row, `${row.tag}.run`));
+        await saveEvaluation(database(), { ...row, ...reports, judgmentsKey }).catch(() => undefined);
       }
     }
     return {
       key: row.key,
       retriever: row.retriever,
       tag: row.tag,
-      report,
+      report: reports?.report,
+      judged: reports?.judged,
+      condensedReport: reports?.condensedReport,
       queries: row.queries,
       missing: row.missing,
       efficiency: row.efficiency,
       createdAt: row.createdAt,
       fromStorage: true,
+      queriesKey: row.queriesKey,
     };
   }
 
@@ -183,7 +264,11 @@ class Evaluations {
     const scope = this.scope;
     if (scope === null) return { status: 'none' };
     const current = this.results.get(evaluationKey(scope.collectionId, scope.split, column.retriever));
-    if (current !== undefined) return { status: 'fresh', evaluation: current };
+    if (current !== undefined) {
+      // A run of other queries (or texts) than those judged now: its numbers are not of this split any more.
+      const outdated = current.queriesKey !== undefined && scope.queriesKey !== undefined && current.queriesKey !== scope.queriesKey;
+      return { status: outdated ? 'stale' : 'fresh', evaluation: current };
+    }
     const lastKey = this.lastOfColumn.get(column.id);
     const last = lastKey === undefined ? undefined : this.results.get(lastKey);
     return last === undefined ? { status: 'none' } : { status: 'stale', evaluation: last };
@@ -212,17 +297,36 @@ class Evaluations {
     const controller = new AbortController();
     this.#controller = controller;
     const version = this.#scopeVersion;
+    const finishing: Array<Promise<ColumnEvaluation>> = [];
+    let published = performance.now();
+    const publish = (evaluations: readonly ColumnEvaluation[]) => {
+      if (version !== this.#scopeVersion || evaluations.length === 0) return;
+      const results = new Map(this.results);
+      for (const evaluation of evaluations) results.set(evaluation.key, evaluation);
+      this.results = results;
+      this.#remember(scope, columns);
+      published = performance.now();
+    };
     try {
       for (let step = 0; step < steps.length; step++) {
         const { column, index } = steps[step]!;
-        const evaluation = await this.#evaluate(scope, column.retriever, `${index + 1} · ${retrieverLabel(column.retriever)}`, queries, step, steps.length, controller.signal);
+        const ranked = await this.#rank(scope, column.retriever, `${index + 1} · ${retrieverLabel(column.retriever)}`, queries, step, steps.length, controller.signal);
         if (version !== this.#scopeVersion) return;
-        this.results = new Map(this.results).set(evaluation.key, evaluation);
-        this.#remember(scope, columns);
+        // The next column ranks in its worker while this one's metrics are computed here; the dashboard is
+        // redrawn at most once a second (each redraw recomputes the significance tests and plots).
+        const done = this.#finish(scope, column.retriever, ranked);
+        finishing.push(done);
+        // Its failure is reported when the run ends (Promise.all below), not as an unhandled rejection now.
+        done.catch(() => undefined);
+        if (performance.now() - published > PUBLISH_INTERVAL_MS) publish([await done]);
       }
+      if (this.progress !== null) this.progress = { ...this.progress, phase: 'evaluating', done: this.progress.total };
+      publish(await Promise.all(finishing));
     } catch (error) {
-      if (isAbort(error)) notices.info('Evaluation cancelled; the columns finished before are kept.');
-      else notices.error(error);
+      if (isAbort(error)) {
+        publish(await settledValues(finishing));
+        notices.info('Evaluation cancelled; the columns finished before are kept.');
+      } else notices.error(error);
     } finally {
       if (this.#controller === controller) {
         this.#controller = undefined;
@@ -235,7 +339,8 @@ class Evaluations {
     this.#controller?.abort(new DOMException('Evaluation cancelled', 'AbortError'));
   }
 
-  async #evaluate(
+  /** Prepares what a column needs and ranks every query with it, with progress. */
+  async #rank(
     scope: EvaluationScope,
     retriever: RetrieverConfig,
     label: string,
@@ -243,8 +348,8 @@ class Evaluations {
     step: number,
     steps: number,
     signal: AbortSignal,
-  ): Promise<ColumnEvaluation> {
-    const { collectionId, split } = scope;
+  ): Promise<RankedColumn> {
+    const { collectionId } = scope;
     const total = queries.length;
     const report = (phase: RunProgress['phase'], detail = '', done = 0) => {
       this.progress = { step, steps, label, phase, detail, done, total };
@@ -257,8 +362,9 @@ class Evaluations {
     report('ranking');
     const marks: Array<{ done: number; at: number }> = [];
     // Queries go to the workers in chunks: one call per query cost more in round trips than the ranking
-    // itself, so the latency recorded is a chunk's time per query (the table says so).
-    const queriesPerCall = EVALUATION_CHUNK;
+    // itself, so the latency recorded is a chunk's time per query (the table says so). A cross-encoder's
+    // pairs cost far more than a round trip, so a Re-rank column is timed query by query.
+    const queriesPerCall = retriever.kind === 'rerank' ? 1 : EVALUATION_CHUNK;
     const { run, ms, missing } = await rankQueriesWithJob(
       collectionId,
       retriever,
@@ -274,10 +380,6 @@ class Evaluations {
         },
       },
     );
-
-    report('evaluating', '', total);
-    const tag = runTag(retriever);
-    const runReport = scope.qrels === undefined ? undefined : evaluateRunReport(scope.qrels, run);
     const efficiency: EfficiencyRecord = {
       rankMs: ms,
       prepareMs,
@@ -285,8 +387,15 @@ class Evaluations {
       queriesPerCall,
       ...this.#indexCosts(scope, retriever),
     };
+    return { run, missing, queries: total, queriesKey: queriesFingerprint(queries), efficiency };
+  }
 
-    report('saving', '', total);
+  /** A ranked column's metrics (judged@10, judged-only), stored with its run. */
+  async #finish(scope: EvaluationScope, retriever: RetrieverConfig, ranked: RankedColumn): Promise<ColumnEvaluation> {
+    const { collectionId, split } = scope;
+    const { run, missing, queries, queriesKey, efficiency } = ranked;
+    const tag = runTag(retriever);
+    const reports = scope.qrels === undefined ? undefined : await judgedReports(scope.qrels, run);
     const key = evaluationKey(collectionId, split, retriever);
     const createdAt = Date.now();
     const row: EvaluationRow = {
@@ -299,18 +408,36 @@ class Evaluations {
       timings: timingsOf(efficiency),
       collectionVersion: scope.collectionVersion,
       tag,
-      queries: total,
+      queries,
       missing,
       efficiency,
-      ...(runReport === undefined ? {} : { report: runReport }),
+      queriesKey,
+      ...(reports === undefined ? {} : { ...reports, judgmentsKey: qrelsFingerprint(scope.qrels!) }),
     };
     await saveEvaluation(database(), row);
-    return { key, retriever, tag, report: runReport, queries: total, missing, efficiency, createdAt, fromStorage: false };
+    return {
+      key,
+      retriever,
+      tag,
+      report: reports?.report,
+      judged: reports?.judged,
+      condensedReport: reports?.condensedReport,
+      queries,
+      missing,
+      efficiency,
+      createdAt,
+      fromStorage: false,
+      queriesKey,
+    };
   }
 
-  #indexCosts(scope: EvaluationScope, retriever: RetrieverConfig): Pick<EfficiencyRecord, 'bm25' | 'dense'> {
+  #indexCosts(scope: EvaluationScope, retriever: RetrieverConfig): Pick<EfficiencyRecord, 'bm25' | 'dense' | 'rerank'> {
     const opened = preparedSettings(retriever);
-    const costs: Pick<EfficiencyRecord, 'bm25' | 'dense'> = {};
+    const costs: Pick<EfficiencyRecord, 'bm25' | 'dense' | 'rerank'> = {};
+    if (opened.rerank && retriever.kind === 'rerank') {
+      const info = engine.rerankInfo(opened.rerank);
+      if (info !== undefined) costs.rerank = rerankEfficiency(info, retriever.depth);
+    }
     if (opened.bm25) {
       const info = engine.bm25Info(scope.collectionId, opened.bm25);
       if (info !== undefined) costs.bm25 = bm25Efficiency(info, opened.bm25.analyzer);

@@ -32,16 +32,29 @@ export interface ColumnQuery {
   typedBag?: QueryTermWeight[];
   /** The edited bag ranked instead (the panel's terms), when there is one. */
   edited?: QueryTermWeight[];
+  /** Why the column's analyzer is not available in the page (its weighted syntax and edits are ignored). */
+  analyzerProblem?: string;
 }
 
 /**
- * The column's query. `analyzer` is its BM25 analyzer (undefined for a column without BM25); `edit` is
- * its edited query terms in canonical syntax (`formatWeightedQuery`), or undefined.
+ * The column's BM25 analyzer as the page has it: none (a column without BM25), 'loading' (a loadable
+ * analyzer whose data file is on its way), an Error (it could not be loaded), or the analyzer.
  */
-export function columnQuery(box: BoxQuery, analyzer: Pick<Analyzer, 'analyze'> | undefined, edit: string | undefined): ColumnQuery {
+export type PageAnalyzer = Pick<Analyzer, 'analyze'> | Error | 'loading' | undefined;
+
+/**
+ * The column's query, or null while it must wait for its analyzer. `edit` is the column's edited query
+ * terms in canonical syntax (`formatWeightedQuery`), or undefined.
+ *
+ * Text without syntax and without an edit never waits: it is ranked as text (analyzed in the worker), as
+ * before the syntax existed, and only the panel waits for the analyzer.
+ */
+export function columnQuery(box: BoxQuery, analyzer: PageAnalyzer, edit: string | undefined): ColumnQuery | null {
   const plain = box.typed ? stripQuerySyntax(box.text) : { text: box.text, weighted: false };
   const input: QueryInput = box.id === undefined ? { text: plain.text } : { id: box.id, text: plain.text };
   if (analyzer === undefined) return { input };
+  if (analyzer === 'loading') return plain.weighted || edit !== undefined ? null : { input };
+  if (analyzer instanceof Error) return { input, analyzerProblem: analyzer.message };
   const parsed = box.typed ? parseWeightedQuery(box.text, analyzer) : undefined;
   const typedBag = parsed?.terms ?? bagOfTerms(analyzer.analyze(box.text));
   // Canonical text holds `+term` tokens only, which the parser takes verbatim (the analyzer is not applied).

@@ -10,6 +10,7 @@ import { settingsKey, type RetrieverConfig } from '../../lib/retrievers/config.t
 import { queryKey, type QueryInput, type RankResult } from '../engine/column-ranking.ts';
 import { engine } from '../engine/engine.ts';
 import { DEBOUNCE_MS, LatestRequest } from '../engine/latest-request.ts';
+import type { RerankScoreProgress } from '../engine/backends.ts';
 import type { PrepareStatus } from '../engine/retrieval-engine.ts';
 
 export type ColumnStatus = 'idle' | 'preparing' | 'ranking' | 'ready' | 'error';
@@ -31,6 +32,8 @@ export class ColumnRun {
   resultQuery = $state.raw<QueryInput | null>(null);
   error = $state<string | null>(null);
   prepare = $state.raw<PrepareStatus | null>(null);
+  /** A Re-rank column's scoring of the query's pairs while it runs. */
+  scoring = $state.raw<RerankScoreProgress | null>(null);
   #last: ColumnRequest | undefined;
   #latest = new LatestRequest<ColumnRequest, RankResult>(
     (request, signal) =>
@@ -38,6 +41,9 @@ export class ColumnRun {
         signal,
         onPrepare: (status) => {
           if (!signal.aborted) this.prepare = status;
+        },
+        onScore: (progress) => {
+          if (!signal.aborted) this.scoring = progress;
         },
       }),
     {
@@ -47,8 +53,10 @@ export class ColumnRun {
       },
       onStart: () => {
         this.error = null;
+        this.scoring = null;
       },
       onResult: (request, result) => {
+        this.scoring = null;
         this.result = result;
         this.resultQuery = request.query;
         this.status = 'ready';
@@ -56,6 +64,7 @@ export class ColumnRun {
       },
       onError: (_request, error) => {
         this.prepare = null;
+        this.scoring = null;
         this.status = 'error';
         this.error = isAbort(error) ? 'Cancelled.' : error instanceof Error ? error.message : String(error);
         // A failed build must not leave a ranking of other settings on screen as if it were this one.
@@ -81,6 +90,11 @@ export class ColumnRun {
   /** Runs the last request again (after a failed or cancelled build). */
   retry(): void {
     this.#latest.retry();
+  }
+
+  /** Stops the running ranking (a Re-rank column's scoring): the column shows "Cancelled." and Retry. */
+  cancel(): void {
+    this.#latest.cancel();
   }
 
   /** Stops waiting for the running request (the column is leaving the screen). */

@@ -4,12 +4,13 @@
  * into the page: the workers read it from IndexedDB themselves.
  */
 import { SvelteMap } from 'svelte/reactivity';
-import { createAnalyzer, type AnalyzerName } from '../../lib/analysis/analyzers.ts';
+import { createAnalyzer, isAnalyzerName, loadableAnalyzers, type AnalyzerName, type Bm25AnalyzerName, type LoadableAnalyzerName } from '../../lib/analysis/analyzers.ts';
 import type { Analyzer, Token } from '../../lib/analysis/analyzer.ts';
 import { collectionLanguage, LANGUAGES } from '../../lib/analysis/language.ts';
 import type { RetrieverConfig } from '../../lib/retrievers/config.ts';
 import { getDocuments, loadQrels, loadQueries } from '../../lib/storage/collections.ts';
 import { database } from '../../lib/storage/db.ts';
+import type { JudgmentChange } from '../../lib/storage/judgments.ts';
 import type { Doc, Qrels, Query } from '../../lib/types.ts';
 import { datasets } from '../datasets/datasets.svelte.ts';
 import { notices } from '../shell/notices.svelte.ts';
@@ -46,6 +47,53 @@ class ExploreData {
       if (version === this.#version) notices.error(error);
     } finally {
       if (version === this.#version) this.loading = false;
+    }
+  }
+
+  /** Reads the queries and judgments again (after an import into the split, or a new judgment set). */
+  async reload(collectionId: string, split: string): Promise<void> {
+    this.collectionId = null;
+    this.split = null;
+    await this.load(collectionId, split);
+  }
+
+  /**
+   * A judgment made or undone in the page, applied to the loaded judgments at once (the database has it
+   * already); false when they are of another collection or split.
+   */
+  applyJudgment(collectionId: string, split: string, change: JudgmentChange): boolean {
+    if (this.collectionId !== collectionId || this.split !== split) return false;
+    const next: Qrels = new Map(this.qrels ?? []);
+    const docs = new Map(next.get(change.queryId) ?? []);
+    if (change.grade === null) docs.delete(change.docId);
+    else docs.set(change.docId, change.grade);
+    // As loadQrels reads them: a query without a judgment is not in the qrels.
+    if (docs.size === 0) next.delete(change.queryId);
+    else next.set(change.queryId, docs);
+    this.qrels = next;
+    return true;
+  }
+
+  /** A query added or changed in the page (added ones go last, as they are stored). */
+  putQuery(collectionId: string, query: Query): void {
+    if (this.collectionId !== collectionId) return;
+    const byId = new Map(this.byId);
+    byId.set(query.id, query);
+    this.byId = byId;
+    this.queries = [...byId.values()];
+  }
+
+  /** A query deleted in the page, with its judgments. */
+  removeQuery(collectionId: string, queryId: string): void {
+    if (this.collectionId !== collectionId) return;
+    const byId = new Map(this.byId);
+    byId.delete(queryId);
+    this.byId = byId;
+    this.queries = [...byId.values()];
+    if (this.qrels?.has(queryId)) {
+      const next = new Map(this.qrels);
+      next.delete(queryId);
+      this.qrels = next;
     }
   }
 
@@ -117,12 +165,45 @@ export function pageAnalyzer(name: AnalyzerName): Analyzer {
   return analyzer;
 }
 
+/** Loadable analyzers (WordPiece) in the page: loaded, or why not; absent while loading or not asked for. */
+const loadedAnalyzers = new SvelteMap<LoadableAnalyzerName, Analyzer | Error>();
+const loadingAnalyzers = new Set<LoadableAnalyzerName>();
+
+/**
+ * A BM25 analyzer in the page, for parsing the weighted query syntax and the query terms panel with the
+ * column's own analyzer. A built-in one is there at once; a loadable one (WordPiece) first fetches its
+ * data file, so this returns undefined until it arrives (reactively) — or an Error when it cannot.
+ */
+export function bm25PageAnalyzer(name: Bm25AnalyzerName): Analyzer | Error | undefined {
+  if (isAnalyzerName(name)) return pageAnalyzer(name);
+  const loaded = loadedAnalyzers.get(name);
+  if (loaded === undefined && !loadingAnalyzers.has(name)) {
+    loadingAnalyzers.add(name);
+    const info = loadableAnalyzers[name];
+    const url = `${import.meta.env.BASE_URL}${info.file}`;
+    void fetch(url)
+      .then(async (response) => {
+        if (!response.ok) throw new Error(`HTTP ${response.status} for ${url}`);
+        return info.create(await response.text());
+      })
+      .then(
+        (analyzer) => loadedAnalyzers.set(name, analyzer),
+        (error: unknown) => loadedAnalyzers.set(name, new Error(`The ${name} vocabulary could not be loaded: ${error instanceof Error ? error.message : String(error)}`)),
+      )
+      .finally(() => loadingAnalyzers.delete(name));
+  }
+  return loaded;
+}
+
 /**
  * The analyzer that highlights a column's query terms: its BM25 analyzer, or for a column without BM25 the
- * analyzer of the collection's language.
+ * analyzer of the collection's language; a Re-rank column's is its first stage's. WordPiece pieces do not
+ * line up with words on screen, so a WordPiece column marks whole words (the standard analyzer: lower-cased
+ * words, as WordPiece sees them before cutting).
  */
 export function highlightAnalyzer(retriever: RetrieverConfig, collectionId: string | null): AnalyzerName {
-  if ('bm25' in retriever) return retriever.bm25.analyzer;
+  if (retriever.kind === 'rerank') return highlightAnalyzer(retriever.firstStage, collectionId);
+  if ('bm25' in retriever) return isAnalyzerName(retriever.bm25.analyzer) ? retriever.bm25.analyzer : 'standard';
   return LANGUAGES[collectionLanguage(datasets.collections.find((c) => c.id === collectionId))].analyzer;
 }
 

@@ -7,6 +7,7 @@ import { englishAnalyzer } from './english-analyzer.ts';
 import { polishAnalyzer } from './polish-analyzer.ts';
 import { simpleAnalyzer } from './simple-analyzer.ts';
 import { standardAnalyzer } from './standard-analyzer.ts';
+import { WORDPIECE_ANALYZER_NAME, wordPieceAnalyzer } from './wordpiece-analyzer.ts';
 
 export interface AnalyzerInfo {
   readonly name: string;
@@ -64,4 +65,52 @@ export function isAnalyzerName(name: string): name is AnalyzerName {
 /** A new analyzer by registry name. */
 export function createAnalyzer(name: AnalyzerName): Analyzer {
   return analyzers[name].create();
+}
+
+/**
+ * Analyzers that need a data file before they exist, kept apart from `analyzers` (whose `create` takes
+ * nothing) so every place that builds an analyzer by name synchronously stays as it is. A caller fetches
+ * `file` — a path under the app's public folder, built by `npm run models` — and passes its text to
+ * `create`.
+ */
+export interface LoadableAnalyzerInfo {
+  readonly name: string;
+  readonly label: string;
+  readonly description: string;
+  /** The file `create` needs, relative to the app's base URL (public/ in the repository). */
+  readonly file: string;
+  readonly create: (fileText: string) => Analyzer;
+}
+
+export const loadableAnalyzers = {
+  wordpiece: {
+    name: WORDPIECE_ANALYZER_NAME,
+    label: 'WordPiece (BERT, all-MiniLM-L6-v2 vocabulary)',
+    description:
+      'BERT uncased tokenization: accents stripped, lower-cased, punctuation split off, words cut into the ' +
+      "longest vocabulary pieces (##-prefixed continuations); no stop words, no stemming. The \"BM25 (Ours)\" " +
+      'of the BM25 query augmentation paper.',
+    file: 'models/local/tiny-bert/vocab.txt',
+    create: (vocabText: string) => wordPieceAnalyzer(vocabText),
+  },
+} as const satisfies Record<string, LoadableAnalyzerInfo>;
+
+export type LoadableAnalyzerName = keyof typeof loadableAnalyzers;
+
+/** An analyzer a BM25 index can be built with: one of `analyzers`, or one of `loadableAnalyzers`. */
+export type Bm25AnalyzerName = AnalyzerName | LoadableAnalyzerName;
+
+export const bm25AnalyzerNames: readonly Bm25AnalyzerName[] = [...analyzerNames, ...(Object.keys(loadableAnalyzers) as LoadableAnalyzerName[])];
+
+export function isLoadableAnalyzerName(name: string): name is LoadableAnalyzerName {
+  return Object.hasOwn(loadableAnalyzers, name);
+}
+
+export function isBm25AnalyzerName(name: string): name is Bm25AnalyzerName {
+  return isAnalyzerName(name) || isLoadableAnalyzerName(name);
+}
+
+/** Label and description of any BM25 analyzer (for menus and titles). */
+export function bm25AnalyzerInfo(name: Bm25AnalyzerName): { label: string; description: string } {
+  return isLoadableAnalyzerName(name) ? loadableAnalyzers[name] : analyzers[name];
 }

@@ -8,11 +8,18 @@
  * bag of index terms (`{ id?, weighted: [{ term, weight }] }`): what `parseQuery` makes of the query syntax
  * (`term^2.5`, `+term^w`, src/lib/bm25/query-syntax.ts) or what pseudo-relevance feedback produces.
  */
-import { analyzers, createAnalyzer, isAnalyzerName, type AnalyzerName } from '../analysis/analyzers.ts';
+import {
+  bm25AnalyzerNames,
+  createAnalyzer,
+  isBm25AnalyzerName,
+  isLoadableAnalyzerName,
+  loadableAnalyzers,
+  type Bm25AnalyzerName,
+} from '../analysis/analyzers.ts';
 import type { Analyzer } from '../analysis/analyzer.ts';
 import { explainBm25, type Bm25Explanation } from '../bm25/bm25-explain.ts';
 import type { Bm25Index } from '../bm25/bm25-index.ts';
-import type { Bm25Query, QueryTermWeight } from '../bm25/bm25-query.ts';
+import { queryTermWeights, type Bm25Query, type QueryTermWeight } from '../bm25/bm25-query.ts';
 import { parseWeightedQuery, type ParsedQuery } from '../bm25/query-syntax.ts';
 import type { Bm25SearchOptions } from '../bm25/bm25-search.ts';
 import { ANSERINI_BM25_PARAMS, type Bm25Params } from '../bm25/bm25-similarity.ts';
@@ -20,6 +27,10 @@ import type { PlaygroundDatabase } from '../storage/db.ts';
 import { findIndex, indexRowKey, saveIndex, type IndexLookup, type IndexSpec } from '../storage/index-store.ts';
 import { defaultLocks, lockNames, withWorkLock, type WorkLocks } from '../storage/work-locks.ts';
 import { packHits, scoredArrays, type PackedHits } from '../retrievers/packed-hits.ts';
+import { searchBo1, type Bo1Options } from '../prf/bo1.ts';
+import { feedbackIndexOf, type FeedbackIndex } from '../prf/feedback-index.ts';
+import type { PrfResult } from '../prf/prf-result.ts';
+import { searchRm3, type Rm3Options } from '../prf/rm3.ts';
 import type { Doc, Hit, Run } from '../types.ts';
 import { BM25_INDEX_FORMAT_VERSION, decodeBm25Index, encodeBm25Index } from './index-codec.ts';
 import { Bm25WasmBuilder } from './wasm-builder.ts';
@@ -29,7 +40,7 @@ export const BM25_INDEX_KIND = 'bm25';
 
 /** Everything the postings depend on; a stored index with other settings is rebuilt, never reused. */
 export interface Bm25IndexSettings {
-  analyzer: AnalyzerName;
+  analyzer: Bm25AnalyzerName;
   /** The indexed text of a document: title, a space, text (Pyserini's BEIR "contents" field). */
   field: 'title+text';
   /** Fingerprint of the collection's content when it was indexed. */
@@ -39,7 +50,7 @@ export interface Bm25IndexSettings {
 export interface OpenIndexRequest {
   collectionId: string;
   /** Default `english` (Lucene EnglishAnalyzer, as Pyserini's BEIR baselines). */
-  analyzer?: AnalyzerName;
+  analyzer?: Bm25AnalyzerName;
   /** Build even when a stored index matches. */
   rebuild?: boolean;
 }
@@ -100,6 +111,9 @@ function isWeighted(query: QueryInput | WeightedQueryInput): query is WeightedQu
   return 'weighted' in query;
 }
 
+/** A pseudo-relevance-feedback request: the method and its parameters (absent ones: the method's defaults). */
+export type PrfRequest = ({ method: 'rm3' } & Omit<Rm3Options, 'k'>) | ({ method: 'bo1' } & Omit<Bo1Options, 'k'>);
+
 export interface Bm25ServiceOptions {
   db: PlaygroundDatabase;
   /** The compiled kernel (fetched in a worker, read from disk in Node). */
@@ -111,6 +125,11 @@ export interface Bm25ServiceOptions {
    * key, so a second tab opening the same index waits and then loads the stored one instead of building too.
    */
   locks?: WorkLocks | null;
+  /**
+   * Reads the data file of a loadable analyzer (`loadableAnalyzers[name].file`, a path under the app's base
+   * URL): the WordPiece vocabulary. Without it only the built-in analyzers can be used.
+   */
+  loadAnalyzerFile?: (file: string) => Promise<string>;
 }
 
 interface OpenIndex {
@@ -135,12 +154,35 @@ export class Bm25Service {
   private job: AbortController | undefined;
   /** Opens waiting for another tab's build of the same index (cancel stops the wait too). */
   private readonly waiting = new Set<AbortController>();
+  private readonly loadAnalyzerFile: ((file: string) => Promise<string>) | undefined;
+  /** Data files of loadable analyzers, read once per service. */
+  private readonly analyzerFiles = new Map<string, Promise<string>>();
 
   constructor(options: Bm25ServiceOptions) {
     this.db = options.db;
     this.loadKernel = options.loadKernel;
     this.batchSize = options.batchSize ?? 1000;
     this.locks = options.locks === null ? undefined : (options.locks ?? defaultLocks());
+    this.loadAnalyzerFile = options.loadAnalyzerFile;
+  }
+
+  /** A fresh analyzer by name; a loadable one reads its data file first (once per service). */
+  private async analyzerFor(name: Bm25AnalyzerName): Promise<Analyzer> {
+    if (!isLoadableAnalyzerName(name)) return createAnalyzer(name);
+    const info = loadableAnalyzers[name];
+    const load = this.loadAnalyzerFile;
+    if (load === undefined) throw new Error(`the ${name} analyzer needs its file ${info.file}, and this BM25 service cannot read files`);
+    let text = this.analyzerFiles.get(info.file);
+    if (text === undefined) {
+      text = load(info.file);
+      this.analyzerFiles.set(info.file, text);
+      text.catch(() => this.analyzerFiles.delete(info.file));
+    }
+    try {
+      return info.create(await text);
+    } catch (error) {
+      throw new Error(`the ${name} analyzer could not read ${info.file}: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
+    }
   }
 
   /** Fetches and compiles the kernel ahead of the first index. */
@@ -154,8 +196,8 @@ export class Bm25Service {
   }
 
   /** The settings an index of this collection would be built with now. */
-  async settingsFor(collectionId: string, analyzer: AnalyzerName = 'english'): Promise<Bm25IndexSettings> {
-    if (!isAnalyzerName(analyzer)) throw new RangeError(`unknown analyzer "${String(analyzer)}" (known: ${Object.keys(analyzers).join(', ')})`);
+  async settingsFor(collectionId: string, analyzer: Bm25AnalyzerName = 'english'): Promise<Bm25IndexSettings> {
+    if (!isBm25AnalyzerName(analyzer)) throw new RangeError(`unknown analyzer "${String(analyzer)}" (known: ${bm25AnalyzerNames.join(', ')})`);
     const docCount = await this.db.documents.where('collectionId').equals(collectionId).count();
     const collection = await this.db.collections.get(collectionId);
     return { analyzer, field: 'title+text', collection: { docCount, createdAt: collection?.createdAt ?? null } };
@@ -173,6 +215,7 @@ export class Bm25Service {
   ): Promise<IndexInfo> {
     const started = performance.now();
     const settings = await this.settingsFor(request.collectionId, request.analyzer);
+    const analyzer = await this.analyzerFor(settings.analyzer);
     const spec: IndexSpec = {
       collectionId: request.collectionId,
       kind: BM25_INDEX_KIND,
@@ -186,7 +229,7 @@ export class Bm25Service {
         const decoded = decodeBm25Index(found.row.data);
         if (JSON.stringify(decoded.settings) !== JSON.stringify(found.row.settings)) throw new Error('embedded settings differ from the row');
         const index = Bm25WasmIndex.fromParts(await this.module(), decoded.parts);
-        return this.keep(request.collectionId, index, settings, {
+        return this.keep(request.collectionId, index, settings, analyzer, {
           source: 'stored',
           storedBytes: found.row.bytes,
           buildMs: found.row.buildMs,
@@ -220,12 +263,12 @@ export class Bm25Service {
           const stored = await tryStored(await findIndex(this.db, spec));
           if (typeof stored === 'object') return stored;
         }
-        const index = await this.build(request.collectionId, settings, onProgress, signal);
+        const index = await this.build(request.collectionId, settings, analyzer, onProgress, signal);
         const buildMs = performance.now() - started;
         onProgress?.({ phase: 'saving', docsDone: index.numDocs, docsTotal: index.numDocs, docsPerSecond: 0, elapsedMs: buildMs });
         const data = encodeBm25Index(index.toParts(), spec.settings);
         await saveIndex(this.db, spec, data, buildMs);
-        return this.keep(request.collectionId, index, settings, {
+        return this.keep(request.collectionId, index, settings, analyzer, {
           source: 'built',
           ...(rebuildReason === undefined ? {} : { rebuildReason }),
           storedBytes: data.byteLength,
@@ -255,6 +298,7 @@ export class Bm25Service {
   private async build(
     collectionId: string,
     settings: Bm25IndexSettings,
+    analyzer: Analyzer,
     onProgress: ((progress: IndexProgress) => void) | undefined,
     signal: AbortSignal | undefined,
   ): Promise<Bm25WasmIndex> {
@@ -264,7 +308,6 @@ export class Bm25Service {
     const stop = () => job.abort(signal?.reason);
     signal?.addEventListener('abort', stop);
     try {
-      const analyzer = createAnalyzer(settings.analyzer);
       const builder = new Bm25WasmBuilder(await this.module());
       const docsTotal = settings.collection.docCount;
       const started = performance.now();
@@ -303,6 +346,7 @@ export class Bm25Service {
     collectionId: string,
     index: Bm25WasmIndex,
     settings: Bm25IndexSettings,
+    analyzer: Analyzer,
     about: Pick<IndexInfo, 'source' | 'rebuildReason' | 'storedBytes' | 'buildMs' | 'builtAt' | 'openMs'>,
   ): IndexInfo {
     const info: IndexInfo = {
@@ -314,7 +358,7 @@ export class Bm25Service {
       numPostings: index.numPostings,
       memoryBytes: index.wasmMemoryBytes,
     };
-    this.open.set(collectionId, { info, index, analyzer: createAnalyzer(settings.analyzer) });
+    this.open.set(collectionId, { info, index, analyzer });
     return info;
   }
 
@@ -395,6 +439,37 @@ export class Bm25Service {
       ...ANSERINI_BM25_PARAMS,
       ...params,
     });
+  }
+
+  /**
+   * The open index as pseudo-relevance feedback sees it: searches on the WASM kernel (with `options`' k1, b
+   * and identical-id rule, and `queryId`), term vectors and collection frequencies from the index's
+   * reference form (copied out of the kernel once, as `explain` does).
+   */
+  feedbackIndex(collectionId: string, options: Omit<SearchRequestOptions, 'k'> & { queryId?: string } = {}): FeedbackIndex {
+    const entry = this.opened(collectionId);
+    entry.referenceForm ??= entry.index.toBm25Index();
+    const bm25Options = searchOptions(options);
+    return feedbackIndexOf(entry.referenceForm, (weighted, k) => entry.index.search({ id: options.queryId, weighted }, { ...bm25Options, k }));
+  }
+
+  /**
+   * RM3 or Bo1 for one query (text, analyzed here, or a weighted bag): the expanded weighted query, the
+   * feedback documents and the second pass's top k.
+   */
+  searchPrf(collectionId: string, query: QueryInput | WeightedQueryInput, prf: PrfRequest, options: SearchRequestOptions = {}): PrfResult {
+    const { analyzer } = this.opened(collectionId);
+    const bm25 = bm25Query(query, analyzer);
+    const bag = queryTermWeights(bm25);
+    const index = this.feedbackIndex(collectionId, { ...options, queryId: query.id });
+    const k = options.k ?? 1000;
+    const { method, ...params } = prf;
+    return method === 'rm3' ? searchRm3(index, bag, { ...params, k }) : searchBo1(index, bag, { ...params, k });
+  }
+
+  /** `searchPrf` for many queries (an evaluation's chunk), in the order given. */
+  searchPrfMany(collectionId: string, queries: readonly (QueryInput | WeightedQueryInput)[], prf: PrfRequest, options: SearchRequestOptions = {}): PrfResult[] {
+    return queries.map((query) => this.searchPrf(collectionId, query, prf, options));
   }
 
   /** Forgets the open index of a collection (the stored one stays). */

@@ -5,8 +5,7 @@ import type { Bm25Query } from './bm25-query.ts';
 import { collectionStats, weightQueryTerms } from './bm25-query.ts';
 import type { Bm25Params } from './bm25-similarity.ts';
 import { ANSERINI_BM25_PARAMS, bm25NormInverseCache, bm25TermScore, validateBm25Params } from './bm25-similarity.ts';
-import type { ScoredDoc } from './top-docs.ts';
-import { TopDocs } from './top-docs.ts';
+import { TopK } from '../retrievers/top-k.ts';
 
 /** Pyserini's default depth (`--hits 1000`). */
 export const DEFAULT_BM25_HITS = 1000;
@@ -72,6 +71,12 @@ function excludedDocs(index: Bm25Index, query: Bm25Query, options: Bm25SearchOpt
  *
  * Returns internal docids; `searchBm25` maps them to document ids.
  */
+/** A document of the index by its internal number, with its score. */
+export interface ScoredDoc {
+  doc: number;
+  score: number;
+}
+
 export function searchBm25Docs(index: Bm25Index, query: Bm25Query, options: Bm25SearchOptions = {}): ScoredDoc[] {
   const params = options.params ?? ANSERINI_BM25_PARAMS;
   validateBm25Params(params);
@@ -98,14 +103,14 @@ export function searchBm25Docs(index: Bm25Index, query: Bm25Query, options: Bm25
 
   const excluded = excludedDocs(index, query, options);
   const dropAfter = options.dropAfterTopK ?? false;
-  const top = new TopDocs(Math.min(k, numTouched));
+  const top = new TopK(Math.min(k, numTouched));
   for (let i = 0; i < numTouched; i++) {
     const doc = touched[i]!;
     if (dropAfter || !excluded.has(doc)) top.offer(doc, Math.fround(sums[doc]!));
     sums[doc] = 0;
     matched[doc] = 0;
   }
-  const hits = top.sorted();
+  const hits = top.sorted((doc, score): ScoredDoc => ({ doc, score }));
   return dropAfter ? hits.filter((hit) => !excluded.has(hit.doc)) : hits;
 }
 

@@ -1,5 +1,5 @@
 import type { Doc } from '../types.ts';
-import { readId, readMetadata, readOptionalText, readText, parseJsonObject } from './jsonl-record.ts';
+import { readId, readMetadata, readOptionalText, readText, parseJsonObject, type JsonObject } from './jsonl-record.ts';
 import type { ByteSource } from './lines.ts';
 import { createParseLog, FirstOccurrences, openLog, parseRecords, type ParseLog, type ParseOptions } from './record-stream.ts';
 
@@ -14,15 +14,34 @@ import { createParseLog, FirstOccurrences, openLog, parseRecords, type ParseLog,
  *   validation report says so).
  */
 
-export type CorpusParseOptions = ParseOptions<ParseLog>;
+export type CorpusParseOptions = ParseOptions<ParseLog> & {
+  /** Which fields hold the id, text and title (default BEIR's `_id`, `text`, `title`). */
+  fields?: CorpusFields;
+  /**
+   * Shared when one corpus is read from several files (a folder of `.jsonl` parts), so an id repeated in a
+   * later file is a duplicate too. Default: one per parse.
+   */
+  firsts?: FirstOccurrences;
+};
+
+/** Where a record keeps its parts; `title: null`: no title field. */
+export interface CorpusFields {
+  id: string;
+  text: string;
+  title: string | null;
+}
 
 export const CORPUS_FILE = 'corpus.jsonl';
 
-export function docFromLine(text: string, file: string, line: number): Doc {
-  const record = parseJsonObject(text, file, line);
-  const id = readId(record, file, line);
-  const title = readOptionalText(record, 'title', file, line);
-  const body = readText(record, 'text', file, line);
+export function docFromLine(text: string, file: string, line: number, fields?: CorpusFields): Doc {
+  return docFromRecord(parseJsonObject(text, file, line), file, line, fields);
+}
+
+/** A document from a parsed record (see the module comment; `fields` renames the id, text and title). */
+export function docFromRecord(record: JsonObject, file: string, line: number, fields?: CorpusFields): Doc {
+  const id = readId(record, file, line, fields?.id);
+  const title = fields?.title === null ? '' : readOptionalText(record, fields?.title ?? 'title', file, line);
+  const body = readText(record, fields?.text ?? 'text', file, line);
   const metadata = readMetadata(record, file, line);
   return metadata === undefined ? { id, title, text: body } : { id, title, text: body, metadata };
 }
@@ -30,9 +49,10 @@ export function docFromLine(text: string, file: string, line: number): Doc {
 /** Streams the documents of a corpus file, first occurrence of each id only. */
 export function parseCorpus(source: ByteSource, options: CorpusParseOptions = {}): AsyncGenerator<Doc> {
   const log = openLog(options, CORPUS_FILE, createParseLog);
-  const firsts = new FirstOccurrences(log);
+  const firsts = options.firsts ?? new FirstOccurrences(log);
+  const { fields } = options;
   return parseRecords(source, options, log, 'documents', (text, line) => {
-    const doc = docFromLine(text, log.file, line);
+    const doc = docFromLine(text, log.file, line, fields);
     return firsts.claim(doc.id, line) ? doc : undefined;
   });
 }

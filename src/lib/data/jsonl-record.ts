@@ -38,18 +38,19 @@ function has(record: JsonObject, field: string): boolean {
 }
 
 /**
- * The record's `_id`: a non-empty string. Numbers are rejected, not converted: JSON numbers above 2^53
- * lose digits (a 19-digit tweet id would silently change) and `7` cannot say whether the qrels spell it
- * "7" or "007", so a converted id could quietly fail to match its judgments.
+ * The record's id (`_id` unless the import mapped another field): a non-empty string. Numbers are rejected,
+ * not converted: JSON numbers above 2^53 lose digits (a 19-digit tweet id would silently change) and `7`
+ * cannot say whether the qrels spell it "7" or "007", so a converted id could quietly fail to match its
+ * judgments.
  */
-export function readId(record: JsonObject, file: string, line: number): string {
-  if (!has(record, '_id')) throw new ParseError(file, line, 'missing-field', '"_id" is missing');
-  const id = record._id;
+export function readId(record: JsonObject, file: string, line: number, field = '_id'): string {
+  if (!has(record, field)) throw new ParseError(file, line, 'missing-field', `"${field}" is missing`);
+  const id = record[field];
   if (typeof id === 'number') {
-    throw new ParseError(file, line, 'invalid-field', `"_id" must be a string, found the number ${JSON.stringify(id)} (write it in quotes)`);
+    throw new ParseError(file, line, 'invalid-field', `"${field}" must be a string, found the number ${JSON.stringify(id)} (write it in quotes)`);
   }
-  if (typeof id !== 'string') throw new ParseError(file, line, 'invalid-field', `"_id" must be a string, found ${typeName(id)}`);
-  if (id.length === 0) throw new ParseError(file, line, 'invalid-field', '"_id" is empty');
+  if (typeof id !== 'string') throw new ParseError(file, line, 'invalid-field', `"${field}" must be a string, found ${typeName(id)}`);
+  if (id.length === 0) throw new ParseError(file, line, 'invalid-field', `"${field}" is empty`);
   return id;
 }
 

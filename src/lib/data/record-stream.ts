@@ -31,6 +31,8 @@ export interface DuplicateId {
   id: string;
   line: number;
   firstLine: number;
+  /** The file of the first occurrence, when it differs from `file` (a corpus read from several files). */
+  firstFile?: string;
 }
 
 /** What a parse noticed besides the records it produced; filled in by the parser as it goes. */
@@ -140,18 +142,68 @@ export async function* parseRecords<T, D>(
 
 /** Keeps the first line of each id and records later ones as duplicates (the documented policy). */
 export class FirstOccurrences {
-  private readonly firstLines = new Map<string, number>();
+  private readonly firsts = new Map<string, { line: number; file: string }>();
 
   constructor(private readonly log: ParseLog<DuplicateId>) {}
 
   /** True when `id` is new; otherwise records the duplicate and returns false. */
   claim(id: string, line: number): boolean {
-    const firstLine = this.firstLines.get(id);
-    if (firstLine === undefined) {
-      this.firstLines.set(id, line);
+    const first = this.firsts.get(id);
+    const file = this.log.file;
+    if (first === undefined) {
+      this.firsts.set(id, { line, file });
       return true;
     }
-    this.log.duplicates.push({ file: this.log.file, id, line, firstLine });
+    this.log.duplicates.push({ file, id, line, firstLine: first.line, ...(first.file === file ? {} : { firstFile: first.file }) });
     return false;
+  }
+}
+
+/** One record's text and the line it starts on, or why its line could not be read. */
+export type RecordText = { line: number; text: string } | { line: number; error: ParseError };
+
+/**
+ * `parseRecords` over records already split from their file (a JSON array's elements, one per item): the
+ * same error policy, log and empty-file check. `log.lines` follows the items' lines.
+ */
+export async function* parseRecordTexts<T, D>(
+  items: AsyncIterable<RecordText>,
+  options: ParseOptions<ParseLog<D>>,
+  log: ParseLog<D>,
+  what: string,
+  parseLine: LineParser<T>,
+): AsyncGenerator<T> {
+  const { file } = log;
+  const skip = options.onError === 'skip';
+  const maxSkipped = options.maxSkipped ?? DEFAULT_MAX_SKIPPED;
+  let sinceProgress = 0;
+  for await (const item of items) {
+    options.signal?.throwIfAborted();
+    log.lines = Math.max(log.lines, item.line);
+    let record: T | undefined;
+    try {
+      if ('error' in item) throw item.error;
+      if (isBlank(item.text)) continue;
+      record = parseLine(item.text, item.line);
+    } catch (error) {
+      if (!skip || !(error instanceof ParseError)) throw error;
+      log.skipped.push(error);
+      if (log.skipped.length > maxSkipped) {
+        throw new ParseError(file, item.line, 'too-many-errors', `gave up after ${log.skipped.length} bad lines; is this the right file?`);
+      }
+      continue;
+    }
+    if (++sinceProgress >= 256) {
+      sinceProgress = 0;
+      options.onProgress?.({ file, lines: log.lines, bytes: 0 });
+    }
+    if (record === undefined) continue;
+    log.records += 1;
+    yield record;
+  }
+  options.onProgress?.({ file, lines: log.lines, bytes: 0 });
+  if (log.records === 0) {
+    const skipped = log.skipped.length > 0 ? ` (${log.skipped.length} bad lines skipped)` : '';
+    throw new ParseError(file, 0, 'empty-file', `the file holds no ${what}${skipped}`);
   }
 }

@@ -220,7 +220,11 @@ function skippedLines(skipped: readonly LineIssue[], max: number): string[] {
 }
 
 function duplicateIds(duplicates: readonly DuplicateId[], max: number): string[] {
-  const lines = duplicates.map((d) => `${JSON.stringify(d.id)} on line ${d.line} (first on line ${d.firstLine})`);
+  const lines = duplicates.map((d) =>
+    d.firstFile === undefined
+      ? `${JSON.stringify(d.id)} on line ${d.line} (first on line ${d.firstLine})`
+      : `${JSON.stringify(d.id)} on line ${d.line} of ${d.file} (first on line ${d.firstLine} of ${d.firstFile})`,
+  );
   return section(`${plural(duplicates.length, 'duplicate id')} (the first occurrence was kept)`, lines, max);
 }
 

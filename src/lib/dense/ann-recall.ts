@@ -3,7 +3,7 @@
  * queries — |ANN_k ∩ exact_k| / k (the measure of ann-benchmarks and of hnswlib's own tests). Ties at the
  * k-th exact score make it slightly pessimistic, never optimistic.
  */
-import type { ScoredRow } from './top-k.ts';
+import type { ScoredRow } from './exact-search.ts';
 
 export function annRecallAtK(ann: readonly ScoredRow[][], exact: readonly ScoredRow[][], k: number): number {
   if (ann.length !== exact.length) throw new Error('ANN and exact results cover different query counts');

@@ -86,7 +86,7 @@ function downloadCallback(options: EmbedderOptions) {
  * Runs `load` with transformers.js's fetch watched, to name the URLs whose request failed (a network error
  * names none). One model loads at a time per worker or CLI run, so swapping the global fetch is safe.
  */
-async function watchingFetches<T>(load: () => Promise<T>, failed: FailedRequest[]): Promise<T> {
+export async function watchingFetches<T>(load: () => Promise<T>, failed: FailedRequest[]): Promise<T> {
   const previous = env.fetch;
   env.fetch = async (input: string | URL, init?: unknown) => {
     try {

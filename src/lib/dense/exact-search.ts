@@ -3,8 +3,14 @@
  * whose card says cosine, rows and queries are L2-normalized when stored, so dot = cosine.
  */
 import type { Hit } from '../types.ts';
-import { TopK, type ScoredRow } from './top-k.ts';
+import { TopK } from '../retrievers/top-k.ts';
 import { dot, matrixRow, type VectorMatrix } from './vector-matrix.ts';
+
+/** A row of an embedding matrix (or HNSW graph) with its similarity to a query. */
+export interface ScoredRow {
+  row: number;
+  score: number;
+}
 
 /** The k rows with the highest dot product with `query`, best first (ties: lower row first). */
 export function exactTopK(matrix: VectorMatrix, query: Float32Array, k: number): ScoredRow[] {
@@ -17,7 +23,7 @@ export function exactTopK(matrix: VectorMatrix, query: Float32Array, k: number):
     for (let i = 0; i < dim; i++) s += data[base + i]! * query[i]!;
     top.offer(r, s);
   }
-  return top.sorted();
+  return top.sorted((row, score): ScoredRow => ({ row, score }));
 }
 
 /** exactTopK as hits with document ids (`ids[row]`). */

@@ -13,7 +13,7 @@
  */
 import type { HierarchicalNSW, HnswlibModule } from 'hnswlib-wasm';
 import { matrixRow, type VectorMatrix } from './vector-matrix.ts';
-import type { ScoredRow } from './top-k.ts';
+import type { ScoredRow } from './exact-search.ts';
 
 export interface HnswParams {
   M: number;

@@ -28,7 +28,7 @@ export const HUB_PATH_TEMPLATE = '{model}/resolve/{revision}/';
  * switching the global env between local and hub sources is safe: a local model never falls through to
  * the hub, and a hub id never hits the app's own server (whose SPA fallback would answer 200 with HTML).
  */
-export function configureModelSource(spec: ModelSpec, config: ModelSourceConfig): void {
+export function configureModelSource(spec: Pick<ModelSpec, 'source'>, config: ModelSourceConfig): void {
   if (/^[a-z][a-z0-9+.-]*:\/\//i.test(config.localModelPath)) {
     throw new Error(`localModelPath must be a path, not a URL: ${config.localModelPath}`);
   }
@@ -69,7 +69,7 @@ export function onnxFileOf(dtype: EmbeddingDtype): string {
 }
 
 /** Where transformers.js reads a model's files from, as configured now (a URL in the browser, a path in Node). */
-export function modelBaseLocation(spec: ModelSpec): string {
+export function modelBaseLocation(spec: Pick<ModelSpec, 'id' | 'source'>): string {
   if (spec.source === 'local') return `${env.localModelPath}${spec.id}/`;
   const path = (env.remotePathTemplate ?? HUB_PATH_TEMPLATE).replaceAll('{model}', spec.id).replaceAll('{revision}', 'main');
   return `${env.remoteHost ?? HUB_HOST}${path}`;
@@ -94,6 +94,9 @@ export interface FailedRequest {
   error: unknown;
 }
 
+/** What a load failure message needs of a model: embedding models and cross-encoders (src/lib/rerank) alike. */
+export type LoadableModel = Pick<ModelSpec, 'id' | 'source' | 'dtypes'> & { kind?: string };
+
 /** What went wrong loading a model (see describeModelLoadFailure). */
 export type ModelLoadFailureKind = 'missing' | 'denied' | 'network' | 'format' | 'runtime' | 'json' | 'other';
 
@@ -106,7 +109,7 @@ export type ModelLoadFailureKind = 'missing' | 'denied' | 'network' | 'format' |
  * not JSON (a server answering with an HTML page).
  */
 export function classifyModelLoadFailure(
-  spec: ModelSpec,
+  spec: LoadableModel,
   dtype: EmbeddingDtype,
   error: unknown,
   failed: readonly FailedRequest[] = [],
@@ -170,6 +173,6 @@ export function classifyModelLoadFailure(
 }
 
 /** The message of classifyModelLoadFailure. */
-export function describeModelLoadFailure(spec: ModelSpec, dtype: EmbeddingDtype, error: unknown, failed: readonly FailedRequest[] = []): string {
+export function describeModelLoadFailure(spec: LoadableModel, dtype: EmbeddingDtype, error: unknown, failed: readonly FailedRequest[] = []): string {
   return classifyModelLoadFailure(spec, dtype, error, failed).message;
 }

@@ -49,10 +49,18 @@ export class DuplicateDocumentError extends Error {
  * The document ids trec_eval evaluates for one query: hits sorted by {@link compareTrecHits}, cut to the
  * first `maxDocs` (`-M`), then checked for duplicates — after the cut, as form_res_rels.c does, so a
  * duplicate below the `-M` cutoff is tolerated exactly when trec_eval tolerates it.
+ *
+ * The whole ranking of a hit list is remembered (weakly, with the list): the dashboard evaluates the same
+ * run for its report, its `-M 10` measure and judged@10, and ranking 1,000 hits — the duplicate check above
+ * all — cost more than the measures. The returned array is shared: callers must not modify it.
  */
 export function rankForEvaluation(queryId: string, hits: readonly Hit[], maxDocs = Infinity): string[] {
-  const sorted = [...hits].sort(compareTrecHits);
-  const kept = sorted.length > maxDocs ? sorted.slice(0, Math.max(0, maxDocs)) : sorted;
+  const whole = rankedWhole.get(hits);
+  if (whole !== undefined) return whole.length > maxDocs ? whole.slice(0, Math.max(0, maxDocs)) : whole;
+  // Rankings from the playground's retrievers arrive in this order already: checking is linear.
+  const sorted = inTrecOrder(hits) ? hits : [...hits].sort(compareTrecHits);
+  const cut = sorted.length > maxDocs;
+  const kept = cut ? sorted.slice(0, Math.max(0, maxDocs)) : sorted;
   const seen = new Set<string>();
   const docIds: string[] = [];
   for (const hit of kept) {
@@ -60,5 +68,13 @@ export function rankForEvaluation(queryId: string, hits: readonly Hit[], maxDocs
     seen.add(hit.docId);
     docIds.push(hit.docId);
   }
+  if (!cut) rankedWhole.set(hits, docIds);
   return docIds;
+}
+
+const rankedWhole = new WeakMap<readonly Hit[], string[]>();
+
+function inTrecOrder(hits: readonly Hit[]): boolean {
+  for (let i = 1; i < hits.length; i++) if (compareTrecHits(hits[i - 1]!, hits[i]!) > 0) return false;
+  return true;
 }

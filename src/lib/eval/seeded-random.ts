@@ -44,11 +44,6 @@ export class SeededRandom {
     return result;
   }
 
-  /** A fair coin: the top bit, the best-mixed one of xoshiro128**. */
-  nextBit(): boolean {
-    return this.nextUint32() >= 0x80000000;
-  }
-
   /** Uniform in [0, 1) with 32 bits of resolution. */
   nextFloat(): number {
     return this.nextUint32() / 0x100000000;

@@ -83,16 +83,22 @@ export function fisherRandomizationTest(
   const random = new SeededRandom(options.seed ?? 42);
   const observed = Math.abs(meanOf(control, n) - meanOf(treatment, n));
   const threshold = observed - 1e-12 * Math.max(observed, Number.MIN_VALUE);
+  // Swapping a pair flips the sign of its difference: a permutation's mean difference is Σ ±d_i / n. The
+  // signs are the bits of 32-bit draws (xoshiro128**'s scrambler mixes every bit), one draw per 32 pairs:
+  // on the dashboard (300 queries × 1,000 permutations × 5 measures per pair) a draw per bit took longer
+  // than evaluating the runs.
+  const differences = new Float64Array(n);
+  for (let i = 0; i < n; i++) differences[i] = control[i]! - treatment[i]!;
   let atLeastAsExtreme = 0;
   for (let p = 0; p < permutations; p++) {
-    let sumA = 0;
-    let sumB = 0;
+    let sum = 0;
+    let bits = 0;
     for (let i = 0; i < n; i++) {
-      const swap = random.nextBit();
-      sumA += swap ? treatment[i]! : control[i]!;
-      sumB += swap ? control[i]! : treatment[i]!;
+      if ((i & 31) === 0) bits = random.nextUint32();
+      sum += bits & 1 ? -differences[i]! : differences[i]!;
+      bits >>>= 1;
     }
-    if (Math.abs(sumA / n - sumB / n) >= threshold) atLeastAsExtreme++;
+    if (Math.abs(sum / n) >= threshold) atLeastAsExtreme++;
   }
   const pValue = atLeastAsExtreme / permutations;
   return { pValue, significant: pValue <= (options.maxP ?? 0.01) };

@@ -1,12 +1,21 @@
 import type { FileRole } from '../catalog/catalog.ts';
+import { guessFieldMapping, type FieldGuess } from './field-mapping.ts';
+import { headRecords } from './head-records.ts';
 import type { ImportFormat } from './import-file.ts';
+import { TEXT_EXTENSIONS } from './text-documents.ts';
 
 /**
- * Recognising the files of a BEIR collection among whatever a person dropped (a folder, a zip, loose
- * files): by name and place first (BEIR: `corpus.jsonl`, `queries.jsonl`, `qrels/<split>.tsv`; NanoBEIR:
- * `corpus/…parquet`, `queries/…`, `qrels/…`), by content when the name says nothing (a JSON line with a
- * "title" is a document, three tab-separated columns ending in a number are judgments). The result is shown
- * before anything is imported. Pure functions over names and the first bytes of each file.
+ * Recognising the files of a collection among whatever a person dropped (a folder, a zip, loose files): by
+ * name and place first (BEIR: `corpus.jsonl`, `queries.jsonl`, `qrels/<split>.tsv`; NanoBEIR:
+ * `corpus/…parquet`, `queries/…`, `qrels/…`), by content when the name says nothing (a JSON record with a
+ * "title" or a text field such as Pyserini's "contents" is a document, three tab-separated columns ending in
+ * a number are judgments). Other shapes of a corpus:
+ * - several JSON files of documents in one folder (Pyserini's JSON collection folder): one corpus, read in
+ *   path order;
+ * - plain `.txt` / `.md` files when no data file is a corpus: one document each.
+ * For a corpus of records (JSON, CSV) the fields holding id, text and title are guessed from its first
+ * records (field-mapping.ts). The result is shown before anything is imported. Pure functions over names
+ * and the first bytes of each file.
  */
 
 export interface FileSample {
@@ -35,6 +44,8 @@ export interface ClassifiedFile {
 
 export interface LocalPlanPaths {
   corpus: string;
+  /** Further files of the same corpus, read after `corpus` (absent when the corpus is one file). */
+  corpusParts?: string[];
   queries?: string;
   qrels: Array<{ split: string; path: string }>;
 }
@@ -46,11 +57,16 @@ export interface Inspection {
   /** Worth saying but not blocking (no queries, no judgments). */
   warnings: string[];
   plan?: LocalPlanPaths;
+  /** For a corpus of records (JSON lines, a JSON array, CSV): the fields found and the guessed mapping. */
+  fields?: FieldGuess;
   /** A name for the collection: the common folder, the zip's name or the corpus file's. */
   suggestedName: string;
 }
 
-const DATA_EXTENSIONS: Record<string, ImportFormat> = { jsonl: 'jsonl', json: 'jsonl', ndjson: 'jsonl', tsv: 'tsv', csv: 'csv', parquet: 'parquet', txt: 'tsv' };
+const DATA_EXTENSIONS: Record<string, ImportFormat> = { jsonl: 'jsonl', json: 'json', ndjson: 'jsonl', tsv: 'tsv', csv: 'csv', parquet: 'parquet', txt: 'tsv' };
+
+/** Text fields other than BEIR's `text`: a record holding one is a document, not a query. */
+const DOCUMENT_TEXT_FIELDS = ['contents', 'body', 'content', 'passage'];
 
 function baseName(path: string): string {
   return path.slice(path.lastIndexOf('/') + 1);
@@ -71,13 +87,8 @@ function firstLine(head: string | undefined): string | undefined {
   return head?.split('\n').find((line) => line.trim().length > 0)?.replace(/\r$/, '').replace(/^\uFEFF/, '');
 }
 
-function jsonKeys(line: string): string[] | undefined {
-  try {
-    const value: unknown = JSON.parse(line);
-    return typeof value === 'object' && value !== null && !Array.isArray(value) ? Object.keys(value) : undefined;
-  } catch {
-    return undefined;
-  }
+function isJson(format: ImportFormat): boolean {
+  return format === 'jsonl' || format === 'json';
 }
 
 /** A qrels split from a file name: `test.tsv`, `qrels.dev.tsv`, `qrels-train`, `test-00000-of-00001.parquet`. */
@@ -91,7 +102,7 @@ const SPLIT_NAMES = ['test', 'dev', 'train', 'validation', 'val'];
 function roleFromName(path: string, stem: string, format: ImportFormat): FileRole | undefined {
   const folders = path.toLowerCase().split('/').slice(0, -1);
   // A bare split name (test.tsv) is a qrels file; test.jsonl is not (BEIR never names JSON lines so).
-  const splitNamed = format !== 'jsonl' && SPLIT_NAMES.includes(stem.replace(/-\d{5}-of-\d{5}$/, ''));
+  const splitNamed = !isJson(format) && SPLIT_NAMES.includes(stem.replace(/-\d{5}-of-\d{5}$/, ''));
   if (folders.includes('qrels') || /qrels/.test(stem) || (splitNamed && folders.at(-1) !== 'corpus' && folders.at(-1) !== 'queries')) return 'qrels';
   if (/corpus|^docs?$|documents|^collection$/.test(stem) || folders.at(-1) === 'corpus') return 'corpus';
   if (/quer(y|ies)|topics/.test(stem) || folders.at(-1) === 'queries') return 'queries';
@@ -101,16 +112,24 @@ function roleFromName(path: string, stem: string, format: ImportFormat): FileRol
 function roleFromContent(format: ImportFormat, head: string | undefined): { role?: FileRole; note: string } {
   const line = firstLine(head);
   if (line === undefined) return { note: 'empty, or its start could not be read' };
-  if (format === 'jsonl') {
-    const keys = jsonKeys(line);
-    if (keys === undefined) return { note: 'the first line is not a JSON object' };
-    if (keys.includes('title')) return { role: 'corpus', note: 'JSON lines with "title": documents' };
-    if (keys.includes('_id') && keys.includes('text')) return { note: 'JSON lines with "_id" and "text" (documents or queries?)' };
-    return { note: `JSON lines with ${keys.map((key) => `"${key}"`).join(', ')}` };
+  if (isJson(format)) {
+    const sampled = headRecords(head, format);
+    const what = sampled.array === true ? 'a JSON array of objects' : 'JSON lines';
+    const first = sampled.records[0];
+    if (first === undefined) return { note: sampled.array === true ? 'a JSON array without a readable first object' : 'the first line is not a JSON object' };
+    const keys = Object.keys(first);
+    const quoted = (names: readonly string[]) => names.map((key) => `"${key}"`).join(' and ');
+    if (keys.includes('title')) return { role: 'corpus', note: `${what} with "title": documents` };
+    const textField = keys.find((key) => DOCUMENT_TEXT_FIELDS.includes(key.toLowerCase()));
+    if (textField !== undefined) return { role: 'corpus', note: `${what} with ${quoted(keys.filter((key) => key !== textField).slice(0, 1).concat(textField))}: documents` };
+    if (keys.includes('_id') && keys.includes('text')) return { note: `${what} with "_id" and "text" (documents or queries?)` };
+    return { note: `${what} with ${keys.map((key) => `"${key}"`).join(', ')}` };
   }
   const fields = line.split(format === 'csv' ? /[,;]/ : '\t').map((field) => field.trim().toLowerCase().replace(/^"|"$/g, ''));
   const kind = format === 'csv' ? 'comma' : 'tab';
   if (fields.includes('title')) return { role: 'corpus', note: `${kind}-separated columns with "title": documents` };
+  const textField = fields.find((field) => DOCUMENT_TEXT_FIELDS.includes(field));
+  if (textField !== undefined) return { role: 'corpus', note: `${kind}-separated columns with "${textField}": documents` };
   const numericLast = /^[+-]?\d+(\.\d*)?$/.test(fields[2] ?? '');
   if (fields.length === 3 && (numericLast || /^(query-id|query_id|qid)$/.test(fields[0] ?? ''))) {
     return { role: 'qrels', note: `3 ${kind}-separated columns: judgments` };
@@ -124,9 +143,13 @@ export function classifyFile(sample: FileSample): ClassifiedFile {
   const base = { path, size };
   if (isHidden(path)) return { ...base, note: 'hidden or system file', ignored: true };
   const { stem, extension } = splitName(path);
+  const textKind = TEXT_EXTENSIONS[extension];
+  if (!sample.parquet && textKind !== undefined && !(extension === 'txt' && /qrels/.test(path.toLowerCase()))) {
+    // Decided with the other files: the corpus when no data file is one (see inspectFiles).
+    return { ...base, role: 'corpus', format: textKind, note: textKind === 'markdown' ? 'a Markdown file: one document' : 'a text file: one document', ignored: false };
+  }
   const format: ImportFormat | undefined = sample.parquet ? 'parquet' : DATA_EXTENSIONS[extension];
-  if (format === undefined) return { ...base, note: 'not a data file (.jsonl, .tsv, .csv, .parquet, optionally .gz)', ignored: true };
-  if (extension === 'txt' && !/qrels/.test(path.toLowerCase())) return { ...base, note: 'a text file outside qrels/', ignored: true };
+  if (format === undefined) return { ...base, note: 'not a data file (.jsonl, .json, .tsv, .csv, .parquet, optionally .gz) or a document (.txt, .md)', ignored: true };
   const named = roleFromName(path, stem, format);
   const content = format === 'parquet' ? { note: 'parquet' } : roleFromContent(format, sample.head);
   const role = named ?? content.role;
@@ -161,6 +184,49 @@ function unique(role: FileRole, files: readonly ClassifiedFile[], problems: stri
   return found[0];
 }
 
+function isTextDocument(file: ClassifiedFile): boolean {
+  return file.format === 'text' || file.format === 'markdown';
+}
+
+/**
+ * The corpus's files: one data file, several JSON files of documents side by side in one folder (Pyserini's
+ * folder of `.jsonl` parts; two files of one name such as corpus.jsonl and corpus.jsonl.gz stay a
+ * conflict), or, when no data file is a corpus, every text document. Text files beside a data corpus are
+ * ignored (a README).
+ */
+function corpusFiles(files: readonly ClassifiedFile[], problems: string[]): ClassifiedFile[] {
+  const data = files.filter((file) => file.role === 'corpus' && !isTextDocument(file));
+  const texts = files.filter((file) => file.role === 'corpus' && isTextDocument(file));
+  if (data.length > 0) {
+    for (const text of texts) {
+      text.role = undefined;
+      text.ignored = true;
+      text.note = `${text.note.replace(/: one document$/, '')} beside the corpus: not imported`;
+    }
+  }
+  if (data.length === 0) return [...texts].sort((a, b) => a.path.localeCompare(b.path));
+  if (data.length === 1) return data;
+  const folder = (path: string) => path.slice(0, path.lastIndexOf('/') + 1);
+  const stems = new Set(data.map((file) => splitName(file.path).stem));
+  const parts = data.every((file) => isJson(file.format ?? 'jsonl') && folder(file.path) === folder(data[0]!.path)) && stems.size === data.length;
+  if (parts) {
+    const sorted = [...data].sort((a, b) => a.path.localeCompare(b.path, undefined, { numeric: true }));
+    for (const file of sorted) file.note += `; part ${sorted.indexOf(file) + 1} of ${sorted.length} of the corpus`;
+    return sorted;
+  }
+  unique('corpus', data, problems);
+  return [];
+}
+
+/** What the corpus's first records say about its fields, for formats made of records. */
+function fieldGuess(corpus: ClassifiedFile | undefined, samples: readonly FileSample[]): FieldGuess | undefined {
+  if (corpus === undefined || (corpus.format !== 'jsonl' && corpus.format !== 'json' && corpus.format !== 'csv')) return undefined;
+  const sample = samples.find((candidate) => candidate.path === corpus.path);
+  const { records, columns } = headRecords(sample?.head, corpus.format);
+  if (records.length === 0 && (columns === undefined || columns.length === 0)) return undefined;
+  return guessFieldMapping(records, columns);
+}
+
 /** All files together: which is the corpus, the queries, the judgments of each split, or what is wrong. */
 export function inspectFiles(samples: readonly FileSample[]): Inspection {
   const files = samples.map(classifyFile);
@@ -168,8 +234,9 @@ export function inspectFiles(samples: readonly FileSample[]): Inspection {
   const warnings: string[] = [];
   // Unrecognised JSON lines: the largest is taken as the corpus when nothing is named so, and a single
   // remaining one as the queries when there are none.
-  const unclear = files.filter((file) => !file.ignored && file.role === undefined && file.format === 'jsonl');
-  if (!files.some((file) => file.role === 'corpus') && unclear.length > 0) {
+  const unclear = files.filter((file) => !file.ignored && file.role === undefined && isJson(file.format ?? 'tsv'));
+  // Text documents do not count here: a README beside an unclear corpus file must not become the corpus.
+  if (!files.some((file) => file.role === 'corpus' && !isTextDocument(file)) && unclear.length > 0) {
     const largest = [...unclear].sort((a, b) => b.size - a.size)[0]!;
     largest.role = 'corpus';
     largest.note += '; the largest JSON lines file, taken as the corpus';
@@ -182,7 +249,8 @@ export function inspectFiles(samples: readonly FileSample[]): Inspection {
   for (const file of files) {
     if (!file.ignored && file.role === undefined) file.note += ' — not recognised, not imported';
   }
-  const corpus = unique('corpus', files, problems);
+  const corpusParts = corpusFiles(files, problems);
+  const corpus = corpusParts[0];
   const queries = unique('queries', files, problems);
   const qrels: LocalPlanPaths['qrels'] = [];
   for (const file of files.filter((candidate) => candidate.role === 'qrels')) {
@@ -192,18 +260,18 @@ export function inspectFiles(samples: readonly FileSample[]): Inspection {
     else qrels.push({ split, path: file.path });
   }
   if (corpus === undefined && !problems.some((problem) => problem.includes('a corpus'))) {
-    problems.push('no corpus found: a BEIR collection needs a corpus.jsonl (or .jsonl.gz, .csv, .parquet) with one document per line');
+    problems.push('no corpus found: a BEIR collection needs a corpus.jsonl (or .jsonl.gz, .csv, .parquet) with one document per line; Pyserini JSON files of {"id", "contents"} and folders of .txt or .md files are read too');
   }
   if (queries === undefined && corpus !== undefined) warnings.push('no queries file: the collection can be explored with your own queries, not evaluated');
   if (qrels.length === 0 && corpus !== undefined) warnings.push('no judgments (qrels): the collection will have no splits, and metrics will say "no judgments"');
   if (qrels.length > 0 && queries === undefined) warnings.push('judgments without a queries file: nothing to evaluate until queries are added');
   const suggestedName = nameFor(files, corpus?.path);
-  if (problems.length > 0 || corpus === undefined) return { files, problems, warnings, suggestedName };
+  const fields = fieldGuess(corpus, samples);
+  const found = { files, problems, warnings, suggestedName, ...(fields === undefined ? {} : { fields }) };
+  if (problems.length > 0 || corpus === undefined) return found;
+  const more = corpusParts.slice(1).map((file) => file.path);
   return {
-    files,
-    problems,
-    warnings,
-    suggestedName,
-    plan: { corpus: corpus.path, ...(queries === undefined ? {} : { queries: queries.path }), qrels },
+    ...found,
+    plan: { corpus: corpus.path, ...(more.length === 0 ? {} : { corpusParts: more }), ...(queries === undefined ? {} : { queries: queries.path }), qrels },
   };
 }

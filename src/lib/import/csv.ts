@@ -1,6 +1,7 @@
 import type { FileRole } from '../catalog/catalog.ts';
 import { ParseError } from '../data/errors.ts';
 import { readLines, type ByteSource } from '../data/lines.ts';
+import type { FieldMapping } from './field-mapping.ts';
 import { tableToLines, type TableRow } from './tabular.ts';
 
 /**
@@ -109,9 +110,17 @@ const NUMBER_LIKE = /^\s*[+-]?\d+(?:\.\d*)?\s*$/;
 /** A CSV file as the bytes of BEIR lines (corpus/queries JSON lines, or qrels TSV lines). */
 export async function* csvToLines(
   source: ByteSource,
-  options: { role: FileRole; file: string; signal?: AbortSignal; /** See `TableToLinesOptions.skipRow`. */ skipRow?: (error: ParseError) => void },
+  options: {
+    role: FileRole;
+    file: string;
+    signal?: AbortSignal;
+    /** See `TableToLinesOptions.skipRow`. */
+    skipRow?: (error: ParseError) => void;
+    /** See `TableToLinesOptions.fields`. */
+    fields?: FieldMapping;
+  },
 ): AsyncGenerator<Uint8Array> {
-  const { role, file, signal, skipRow } = options;
+  const { role, file, signal, skipRow, fields } = options;
   const records = csvRecords(source, file, signal);
   const first = await records.next();
   if (first.done) return; // the parser reports the empty file
@@ -136,5 +145,5 @@ export async function* csvToLines(
       if (row !== undefined) yield row;
     }
   }
-  yield* tableToLines(rows(), { role, columns, file, headerLine: headless ? 0 : header.line, ...(skipRow === undefined ? {} : { skipRow }) });
+  yield* tableToLines(rows(), { role, columns, file, headerLine: headless ? 0 : header.line, ...(skipRow === undefined ? {} : { skipRow }), ...(fields === undefined ? {} : { fields }) });
 }

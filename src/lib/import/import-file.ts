@@ -1,6 +1,7 @@
 import type { FileRole } from '../catalog/catalog.ts';
 import { byteChunks, type ByteSource } from '../data/lines.ts';
 import type { CollectionMeta } from '../storage/collections.ts';
+import type { FieldMapping } from './field-mapping.ts';
 
 /**
  * One file of an import, wherever it comes from (a download, a dropped file, a zip entry, an embedded
@@ -10,8 +11,12 @@ import type { CollectionMeta } from '../storage/collections.ts';
 
 export type { FileRole };
 
-/** What the bytes are; gzip is detected from the bytes themselves, whatever the name says. */
-export type ImportFormat = 'jsonl' | 'tsv' | 'csv' | 'parquet';
+/**
+ * What the bytes are; gzip is detected from the bytes themselves, whatever the name says. `json`: a JSON
+ * array of records or one record per line (Pyserini's JSON collection); `text` / `markdown`: the whole file
+ * is one document (text-documents.ts).
+ */
+export type ImportFormat = 'jsonl' | 'json' | 'tsv' | 'csv' | 'parquet' | 'text' | 'markdown';
 
 /** Random access to a file's bytes, in the shape hyparquet reads (its `AsyncBuffer`). */
 export interface RandomAccess {
@@ -30,6 +35,8 @@ export interface ImportFile {
   /** For qrels: the split the file judges. */
   split?: string;
   format: ImportFormat;
+  /** Corpus files other than BEIR's: which record field holds the id, the text and the title. */
+  fields?: FieldMapping;
   /** Name used in messages and in the report: a path, a zip entry, or a URL's path. */
   name: string;
   /** Size in bytes when known. */
@@ -43,6 +50,11 @@ export interface ImportFile {
 export interface ImportPlan {
   meta: CollectionMeta;
   corpus: ImportFile;
+  /**
+   * More files of the same corpus, read after `corpus` as one corpus (a folder of Pyserini `.jsonl` parts,
+   * a folder of text files): an id repeated in a later file is a duplicate.
+   */
+  corpusParts?: ImportFile[];
   /** Absent: a corpus without queries. */
   queries?: ImportFile;
   /** Empty: a collection without judgments (no splits). */
@@ -50,7 +62,7 @@ export interface ImportPlan {
 }
 
 export function planFiles(plan: ImportPlan): ImportFile[] {
-  return [plan.corpus, ...(plan.queries === undefined ? [] : [plan.queries]), ...plan.qrels];
+  return [plan.corpus, ...(plan.corpusParts ?? []), ...(plan.queries === undefined ? [] : [plan.queries]), ...plan.qrels];
 }
 
 /** A byte source over bytes already in memory, in chunks of `chunkSize`. */

@@ -3,6 +3,7 @@ import type { CollectionMeta } from '../storage/collections.ts';
 import { hasGzipMagic } from '../data/gzip.ts';
 import { byteChunks } from '../data/lines.ts';
 import { inspectFiles, type FileSample, type Inspection } from './classify.ts';
+import { mappingProblems, type FieldMapping } from './field-mapping.ts';
 import { blobImportFile, type ImportFile, type ImportPlan } from './import-file.ts';
 import { readZipDirectory, zipEntryBytes } from './zip.ts';
 
@@ -116,20 +117,41 @@ function entryImportFile(entry: LocalEntry, file: Omit<ImportFile, 'open' | 'ran
   return { ...file, size: entry.size, open: async () => entry.bytes() };
 }
 
-/** The import plan for an inspection that found a corpus (its `plan`). */
-export function localImportPlan(entries: readonly LocalEntry[], inspection: Inspection, meta: CollectionMeta): ImportPlan {
+/**
+ * The field mapping a corpus of records is read with: the person's choice, else the guess; an incomplete
+ * one is refused here, before anything is read, with what to choose.
+ */
+function corpusFields(inspection: Inspection, chosen: FieldMapping | undefined): FieldMapping | undefined {
+  const guess = inspection.fields;
+  if (guess === undefined) return undefined;
+  const mapping = chosen ?? guess.mapping;
+  const problems = mappingProblems(mapping, guess.fields);
+  if (problems.length > 0) throw new Error(`${inspection.plan?.corpus ?? 'the corpus'}: ${problems.join('; ')}`);
+  return mapping;
+}
+
+/**
+ * The import plan for an inspection that found a corpus (its `plan`); `fields` is the mapping chosen in the
+ * preview (default: the inspection's guess).
+ */
+export function localImportPlan(entries: readonly LocalEntry[], inspection: Inspection, meta: CollectionMeta, fields?: FieldMapping): ImportPlan {
   const paths = inspection.plan;
   if (paths === undefined) throw new Error(inspection.problems.join('\n') || 'the files do not make a collection');
+  const mapping = corpusFields(inspection, fields);
   const byPath = new Map(entries.map((entry) => [entry.path, entry]));
   const formatOf = new Map(inspection.files.map((file) => [file.path, file.format ?? 'jsonl']));
   const file = (path: string, role: ImportFile['role'], split?: string): ImportFile => {
     const entry = byPath.get(path);
     if (entry === undefined) throw new Error(`${path}: not among the files`);
-    return entryImportFile(entry, { role, format: formatOf.get(path) ?? 'jsonl', name: path, ...(split === undefined ? {} : { split }) });
+    const format = formatOf.get(path) ?? 'jsonl';
+    const mapped = role === 'corpus' && mapping !== undefined && (format === 'jsonl' || format === 'json' || format === 'csv');
+    return entryImportFile(entry, { role, format, name: path, ...(split === undefined ? {} : { split }), ...(mapped ? { fields: mapping } : {}) });
   };
+  const parts = (paths.corpusParts ?? []).map((path) => file(path, 'corpus'));
   return {
     meta,
     corpus: file(paths.corpus, 'corpus'),
+    ...(parts.length === 0 ? {} : { corpusParts: parts }),
     ...(paths.queries === undefined ? {} : { queries: file(paths.queries, 'queries') }),
     qrels: paths.qrels.map(({ split, path }) => file(path, 'qrels', split)),
   };

@@ -1,13 +1,16 @@
-import { parseCorpus } from '../data/corpus.ts';
+import { parseCorpus, type CorpusParseOptions } from '../data/corpus.ts';
 import { ParseError } from '../data/errors.ts';
 import type { ByteSource } from '../data/lines.ts';
 import { createQrelsLog, parseQrels, type QrelsLog } from '../data/qrels.ts';
 import { parseQueries } from '../data/queries.ts';
-import { createParseLog, type ErrorPolicy, type ParseLog } from '../data/record-stream.ts';
+import { createParseLog, FirstOccurrences, type ErrorPolicy, type ParseLog } from '../data/record-stream.ts';
+import type { Doc } from '../types.ts';
 import type { CollectionRecords } from '../storage/collections.ts';
 import { csvToLines } from './csv.ts';
 import { countingSource, memoryRandomAccess, readAll, type ImportFile, type ImportPlan } from './import-file.ts';
+import { parseJsonCollection } from './json-collection.ts';
 import { parquetToLines } from './parquet.ts';
+import { readTextDocument } from './text-documents.ts';
 
 /**
  * The record streams of an import plan, for `importCollection`: each file is opened when its turn comes,
@@ -60,7 +63,7 @@ function rowSkipper(log: ParseLog<unknown>, file: ImportFile, options: RecordsOp
 async function openAsLines(file: ImportFile, log: ParseLog<unknown>, options: RecordsOptions, report: (bytes: number) => void): Promise<ByteSource> {
   const { signal } = options;
   const skipRow = rowSkipper(log, file, options);
-  const tableOptions = { role: file.role, file: file.name, signal, ...(skipRow === undefined ? {} : { skipRow }) };
+  const tableOptions = { role: file.role, file: file.name, signal, ...(skipRow === undefined ? {} : { skipRow }), ...(file.fields === undefined ? {} : { fields: file.fields }) };
   try {
     if (file.format === 'parquet') {
       const random = file.random
@@ -110,6 +113,66 @@ async function* readFile<T, Log extends ParseLog<unknown>>(
   emit();
 }
 
+/** One corpus file's documents, by its format; `firsts` is shared by the parts of one corpus. */
+function corpusFileDocuments(file: ImportFile, log: ParseLog, options: RecordsOptions, firsts: FirstOccurrences): AsyncGenerator<Doc> {
+  if (file.format === 'text' || file.format === 'markdown') return textFileDocuments(file, log, options, firsts);
+  const parse = file.format === 'json' ? parseJsonCollection : parseCorpus;
+  return readFile(file, log, options, (source, parseOptions) => {
+    // Tables are turned into BEIR lines with the mapping already applied (tabular.ts); JSON is read with it.
+    const fields = file.format === 'jsonl' || file.format === 'json' ? file.fields : undefined;
+    const corpusOptions: CorpusParseOptions = { ...parseOptions, firsts, ...(fields === undefined ? {} : { fields }) };
+    return parse(source, corpusOptions);
+  });
+}
+
+/**
+ * A text file as one document. Under `onError: 'skip'` an unreadable file (invalid UTF-8) is skipped like a
+ * bad line, and the corpus gives up after `maxSkipped` of them.
+ */
+async function* textFileDocuments(file: ImportFile, log: ParseLog, options: RecordsOptions, firsts: FirstOccurrences): AsyncGenerator<Doc> {
+  const progress: FileProgress = { file: file.name, role: file.role, bytes: 0, lines: 0, done: false, ...(file.size === undefined ? {} : { size: file.size }) };
+  options.onFile?.({ ...progress });
+  log.file = file.name;
+  let doc: Doc | undefined;
+  try {
+    const source = await openAsLines(file, log, options, (bytes) => {
+      progress.bytes = bytes;
+    });
+    doc = await readTextDocument(source, { file: file.name, kind: file.format === 'markdown' ? 'markdown' : 'text', ...(options.signal === undefined ? {} : { signal: options.signal }) });
+  } catch (error) {
+    if (options.onError !== 'skip' || !(error instanceof ParseError) || error.line === 0) throw error;
+    log.skipped.push(error);
+    if (log.skipped.length > (options.maxSkipped ?? 1000)) throw new ParseError(file.name, error.line, 'too-many-errors', `gave up after ${log.skipped.length} unreadable files; are these text files?`);
+  }
+  progress.lines = 1;
+  progress.done = true;
+  options.onFile?.({ ...progress });
+  if (doc === undefined || !firsts.claim(doc.id, 1)) return;
+  log.records += 1;
+  yield doc;
+}
+
+/** The documents of the plan's corpus, its parts one after the other, with one log and one duplicate rule. */
+async function* corpusDocuments(plan: ImportPlan, log: ParseLog, options: RecordsOptions): AsyncGenerator<Doc> {
+  const parts = [plan.corpus, ...(plan.corpusParts ?? [])];
+  const firsts = new FirstOccurrences(log);
+  for (const file of parts) yield* corpusFileDocuments(file, log, options, firsts);
+  if (parts.length > 1) {
+    log.file = corpusPartsName(parts);
+    if (log.records === 0) throw new ParseError(log.file, 0, 'empty-file', `the files hold no documents${log.skipped.length > 0 ? ` (${log.skipped.length} skipped)` : ''}`);
+  }
+}
+
+/** How the report names a corpus of several files: `notes/ (12 files)`. */
+function corpusPartsName(parts: readonly ImportFile[]): string {
+  const folders = parts.map((part) => part.name.split('/').slice(0, -1));
+  const first = folders[0] ?? [];
+  let depth = 0;
+  while (depth < first.length && folders.every((folder) => folder[depth] === first[depth])) depth += 1;
+  const folder = first.slice(0, depth).join('/');
+  return `${folder === '' ? '' : `${folder}/`}(${parts.length} files)`;
+}
+
 /** The streams `importCollection` writes from, for `plan`. */
 export function planRecords(plan: ImportPlan, options: RecordsOptions = {}): CollectionRecords {
   const corpusLog = createParseLog();
@@ -122,7 +185,7 @@ export function planRecords(plan: ImportPlan, options: RecordsOptions = {}): Col
     return { split, judgments: readFile(file, log, options, parseQrels) };
   });
   return {
-    documents: readFile(plan.corpus, corpusLog, options, parseCorpus),
+    documents: corpusDocuments(plan, corpusLog, options),
     ...(plan.queries === undefined ? {} : { queries: readFile(plan.queries, queriesLog, options, parseQueries) }),
     qrels,
     logs: () => {

@@ -1,5 +1,6 @@
 import type { FileRole } from '../catalog/catalog.ts';
 import { ParseError } from '../data/errors.ts';
+import { FIELD_NAMES, type FieldMapping } from './field-mapping.ts';
 
 /**
  * Tables (parquet files, CSV files) re-expressed as BEIR lines, so that one set of parsers decides what a
@@ -11,10 +12,10 @@ import { ParseError } from '../data/errors.ts';
  * Column names accepted (first match wins), covering BEIR's own and the common variants on the hub:
  */
 export const COLUMN_NAMES = {
-  corpusId: ['_id', 'id', 'doc_id', 'docid', 'doc-id', 'corpus-id', 'corpus_id'],
+  corpusId: FIELD_NAMES.id,
   queryId: ['_id', 'id', 'query_id', 'query-id', 'qid'],
   title: ['title'],
-  text: ['text', 'contents', 'body'],
+  text: FIELD_NAMES.text,
   queryText: ['text', 'query'],
   qrelsQuery: ['query-id', 'query_id', 'qid', 'query'],
   qrelsDoc: ['corpus-id', 'corpus_id', 'doc_id', 'docid', 'doc-id'],
@@ -56,10 +57,12 @@ const NUMBER_LIKE = /^[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?$/;
 
 type LineMaker = (record: Record<string, unknown>, line: number) => string;
 
-function jsonLineMaker(role: 'corpus' | 'queries', columns: readonly string[], file: string, headerLine: number): LineMaker {
-  const id = need(columns, role === 'corpus' ? COLUMN_NAMES.corpusId : COLUMN_NAMES.queryId, 'id', file, headerLine);
-  const text = need(columns, role === 'corpus' ? COLUMN_NAMES.text : COLUMN_NAMES.queryText, 'text', file, headerLine);
-  const title = role === 'corpus' ? pick(columns, COLUMN_NAMES.title) : undefined;
+function jsonLineMaker(role: 'corpus' | 'queries', columns: readonly string[], file: string, headerLine: number, fields: FieldMapping | undefined): LineMaker {
+  // A mapping chosen in the import preview names the columns exactly; otherwise the conventions above.
+  const mapped = role === 'corpus' ? fields : undefined;
+  const id = need(columns, mapped === undefined ? (role === 'corpus' ? COLUMN_NAMES.corpusId : COLUMN_NAMES.queryId) : [mapped.id.toLowerCase()], 'id', file, headerLine);
+  const text = need(columns, mapped === undefined ? (role === 'corpus' ? COLUMN_NAMES.text : COLUMN_NAMES.queryText) : [mapped.text.toLowerCase()], 'text', file, headerLine);
+  const title = role !== 'corpus' ? undefined : mapped === undefined ? pick(columns, COLUMN_NAMES.title) : mapped.title === null ? undefined : need(columns, [mapped.title.toLowerCase()], 'title', file, headerLine);
   return (record) => {
     const line: Record<string, string> = {};
     const idText = cellText(record[id]);
@@ -99,6 +102,11 @@ export interface TableToLinesOptions {
   /** Where the column names were read (CSV: the header's line; parquet: 0). */
   headerLine: number;
   /**
+   * Corpus tables: the columns holding the id, text and title (the import preview's field mapping);
+   * absent: found by the names in `COLUMN_NAMES`.
+   */
+  fields?: FieldMapping;
+  /**
    * Under the parsers' `onError: 'skip'`: takes a row that cannot become a line (its error names the row),
    * which is then left out like a skipped line. Absent: the error is thrown. Problems with the table as a
    * whole (a missing column) are always thrown.
@@ -108,8 +116,8 @@ export interface TableToLinesOptions {
 
 /** The rows of a table as the bytes of BEIR lines, line numbers kept (see the module comment). */
 export async function* tableToLines(rows: AsyncIterable<TableRow>, options: TableToLinesOptions): AsyncGenerator<Uint8Array> {
-  const { role, columns, file, headerLine, skipRow } = options;
-  const make = role === 'qrels' ? qrelsLineMaker(columns, file, headerLine) : jsonLineMaker(role, columns, file, headerLine);
+  const { role, columns, file, headerLine, skipRow, fields } = options;
+  const make = role === 'qrels' ? qrelsLineMaker(columns, file, headerLine) : jsonLineMaker(role, columns, file, headerLine, fields);
   const encoder = new TextEncoder();
   let emitted = 0;
   let pending: string[] = [];

@@ -4,15 +4,19 @@
  * dense settings, so removing or editing another column never breaks them; engines share the work when two
  * columns ask for the same settings.
  */
-import type { AnalyzerName } from '../analysis/analyzers.ts';
+import type { Bm25AnalyzerName } from '../analysis/analyzers.ts';
 import { LANGUAGES, type Language } from '../analysis/language.ts';
 import type { EmbeddingDtype } from '../dense/registry.ts';
 import type { Normalization } from '../fusion/normalize.ts';
+import { ANSERINI_RM3_PARAMS } from '../prf/rm3.ts';
+import { TERRIER_BO1_PARAMS } from '../prf/bo1.ts';
+import { DEFAULT_RERANKER, resolveRerankerSpec } from '../rerank/registry.ts';
 
 export interface Bm25Settings {
   k1: number;
   b: number;
-  analyzer: AnalyzerName;
+  /** `wordpiece` (BERT WordPiece tokens, the query-augmentation paper's "BM25 (Ours)") loads a vocabulary first. */
+  analyzer: Bm25AnalyzerName;
 }
 
 export type DeviceChoice = 'auto' | 'webgpu' | 'wasm';
@@ -32,8 +36,21 @@ export interface DenseSettings {
   hnsw: HnswSettings;
 }
 
-export type RetrieverConfig =
+/** The cross-encoder of a Re-rank column. */
+export interface RerankSettings {
+  /** Re-rank registry id (src/lib/rerank/registry.ts), any hub cross-encoder, or `local/<name>`. */
+  model: string;
+  dtype: EmbeddingDtype;
+  device: DeviceChoice;
+}
+
+/** Every retriever but Re-rank: what a Re-rank column's first stage can be. */
+export type FirstStageConfig =
   | { kind: 'bm25'; bm25: Bm25Settings }
+  /** BM25 + RM3 pseudo-relevance feedback (Anserini's Rm3Reranker). */
+  | { kind: 'rm3'; bm25: Bm25Settings; fbTerms: number; fbDocs: number; originalQueryWeight: number }
+  /** BM25 + Bo1 query expansion (Terrier's). */
+  | { kind: 'bo1'; bm25: Bm25Settings; fbTerms: number; fbDocs: number }
   | { kind: 'dense'; dense: DenseSettings }
   /** LaPraDoR LEDR: dense cosine × BM25 over the BM25 top `k`. */
   | { kind: 'ledr'; bm25: Bm25Settings; dense: DenseSettings; k: number }
@@ -43,7 +60,16 @@ export type RetrieverConfig =
   /** An imported TREC run, stored in the `runs` table under `runKey`. */
   | { kind: 'run'; runKey: string; name: string };
 
+export type RetrieverConfig =
+  | FirstStageConfig
+  /**
+   * A cross-encoder re-ranks the top `depth` of its own first stage (a copy of another column's settings, so
+   * editing or removing that column never breaks this one).
+   */
+  | { kind: 'rerank'; firstStage: FirstStageConfig; depth: number; rerank: RerankSettings };
+
 export type RetrieverKind = RetrieverConfig['kind'];
+export type FirstStageKind = FirstStageConfig['kind'];
 
 export interface ColumnConfig {
   /** Stable within a page (for keyed lists and reordering); not part of cache keys. */
@@ -62,6 +88,14 @@ export const DEFAULT_DENSE: Readonly<DenseSettings> = Object.freeze({
   search: 'exact',
   hnsw: DEFAULT_HNSW,
 });
+
+/** Re-rank columns: first-stage hits re-ranked per query by default (BEIR re-ranks the BM25 top 100). */
+export const DEFAULT_RERANK_DEPTH = 100;
+
+/** The cross-encoder settings of a new Re-rank column: the registry's default model in its default dtype. */
+export function defaultRerankSettings(model: string = DEFAULT_RERANKER): RerankSettings {
+  return { model, dtype: resolveRerankerSpec(model).defaultDtype, device: 'auto' };
+}
 
 /** Hits kept per query and column: Pyserini's and BEIR's run depth, so dashboard figures equal the CLI's. */
 export const RUN_DEPTH = 1000;
@@ -83,6 +117,8 @@ export interface RetrieverContext {
  * A retriever of each kind with default settings: BM25 with the collection language's analyzer, dense with
  * the built-in model (English) or, for another language when online, the multilingual model.
  */
+export function defaultRetriever(kind: 'bm25', context?: RetrieverContext): Extract<RetrieverConfig, { kind: 'bm25' }>;
+export function defaultRetriever(kind: Exclude<RetrieverKind, 'run'>, context?: RetrieverContext): RetrieverConfig;
 export function defaultRetriever(kind: Exclude<RetrieverKind, 'run'>, context: RetrieverContext = {}): RetrieverConfig {
   const language = context.language ?? 'en';
   const bm25 = { ...DEFAULT_BM25, analyzer: LANGUAGES[language].analyzer };
@@ -99,6 +135,12 @@ export function defaultRetriever(kind: Exclude<RetrieverKind, 'run'>, context: R
       return { kind, bm25, dense, k: 60 };
     case 'convex':
       return { kind, bm25, dense, alpha: 0.5, normalization: 'min-max' };
+    case 'rm3':
+      return { kind, bm25, fbTerms: ANSERINI_RM3_PARAMS.fbTerms, fbDocs: ANSERINI_RM3_PARAMS.fbDocs, originalQueryWeight: ANSERINI_RM3_PARAMS.originalQueryWeight };
+    case 'bo1':
+      return { kind, bm25, fbTerms: TERRIER_BO1_PARAMS.fbTerms, fbDocs: TERRIER_BO1_PARAMS.fbDocs };
+    case 'rerank':
+      return { kind, firstStage: { kind: 'bm25', bm25 }, depth: DEFAULT_RERANK_DEPTH, rerank: defaultRerankSettings() };
   }
 }
 
@@ -116,9 +158,16 @@ export function settingsKey(value: unknown): string {
 
 /** A short human name, e.g. `BM25 (k1 0.9, b 0.4)` or `LEDR (K 1000)`. */
 export function retrieverLabel(config: RetrieverConfig): string {
+  const analyzer = (settings: Bm25Settings) => (settings.analyzer === DEFAULT_BM25.analyzer ? '' : `, ${settings.analyzer}`);
   switch (config.kind) {
     case 'bm25':
-      return `BM25 (k1 ${config.bm25.k1}, b ${config.bm25.b}${config.bm25.analyzer === DEFAULT_BM25.analyzer ? '' : `, ${config.bm25.analyzer}`})`;
+      return `BM25 (k1 ${config.bm25.k1}, b ${config.bm25.b}${analyzer(config.bm25)})`;
+    case 'rm3':
+      return `RM3 (${config.fbTerms} terms, ${config.fbDocs} docs, w ${config.originalQueryWeight}${analyzer(config.bm25)})`;
+    case 'bo1':
+      return `Bo1 (${config.fbTerms} terms, ${config.fbDocs} docs${analyzer(config.bm25)})`;
+    case 'rerank':
+      return `Re-rank ${config.depth}: ${config.rerank.model.split('/').pop()} over ${retrieverLabel(config.firstStage)}`;
     case 'dense':
       return `Dense: ${config.dense.model.split('/').pop()}${config.dense.search === 'hnsw' ? ' (HNSW)' : ''}`;
     case 'ledr':
@@ -136,6 +185,8 @@ export function retrieverLabel(config: RetrieverConfig): string {
 export interface PreparedSettings {
   bm25?: Bm25Settings;
   dense?: DenseSettings;
+  /** A Re-rank column's cross-encoder. */
+  rerank?: RerankSettings;
 }
 
 /**
@@ -145,9 +196,13 @@ export interface PreparedSettings {
 export function preparedSettings(retriever: RetrieverConfig): PreparedSettings {
   switch (retriever.kind) {
     case 'bm25':
+    case 'rm3':
+    case 'bo1':
       return { bm25: retriever.bm25 };
     case 'dense':
       return { dense: retriever.dense };
+    case 'rerank':
+      return { ...preparedSettings(retriever.firstStage), rerank: retriever.rerank };
     case 'ledr':
       return { bm25: retriever.bm25, dense: { ...retriever.dense, search: 'exact' } };
     case 'rrf':

@@ -1,6 +1,7 @@
 import { Dexie, type Table } from 'dexie';
 import type { Language } from '../analysis/language.ts';
 import type { PackedRun } from '../data/packed-run.ts';
+import type { GradeLabel } from '../judging/grades.ts';
 
 /**
  * The one IndexedDB database of the playground (dexie). Every table is keyed by collection so that deleting a
@@ -40,6 +41,11 @@ export interface CollectionRow {
    * changeable in the Datasets view. Absent on collections imported before languages existed: English.
    */
   language?: Language;
+  /**
+   * Labels and short guidelines of the grades 0–3 a person judges with (judging/grades.ts), editable per
+   * collection. Absent: the defaults.
+   */
+  grades?: GradeLabel[];
 }
 
 export interface DocumentRow {
@@ -64,6 +70,28 @@ export interface QrelsRow {
   split: string;
   /** [queryId, docId, grade] triples in file order. */
   judgments: Array<[string, string, number]>;
+}
+
+/**
+ * One change of one judgment of a judgment set (a qrels split), kept so that undo works across reloads and
+ * a judgment's history can be shown (storage/judgments.ts). `before`/`after` null: no judgment.
+ */
+export interface JudgmentEditRow {
+  /** Auto-increment: the order of the edits. */
+  seq?: number;
+  collectionId: string;
+  split: string;
+  queryId: string;
+  docId: string;
+  before: number | null;
+  after: number | null;
+  /** `judge`: a person set or changed the grade; `undo`: an earlier edit (`undoes`) was reverted. */
+  kind: 'judge' | 'undo';
+  /** The seq of the edit an `undo` reverted. */
+  undoes?: number;
+  /** A `judge` edit that an undo has reverted (it is not undone twice). */
+  undone?: boolean;
+  at: number;
 }
 
 /** A built index (BM25 postings, HNSW graph, …) serialized to bytes with the settings it was built with. */
@@ -155,6 +183,7 @@ export class PlaygroundDatabase extends Dexie {
   embeddingSets!: Table<EmbeddingSetRow, string>;
   embeddingChunks!: Table<EmbeddingChunkRow, [string, number]>;
   runs!: Table<RunRow, string>;
+  judgmentEdits!: Table<JudgmentEditRow, number>;
 
   constructor(name = DATABASE_NAME) {
     super(name);
@@ -180,6 +209,10 @@ export class PlaygroundDatabase extends Dexie {
         await transaction.table('embeddingChunks').clear();
         await transaction.table('embeddingSets').clear();
       });
+    // Version 3: the edit history of judgments made in the app (undo across reloads).
+    this.version(3).stores({
+      judgmentEdits: '++seq, [collectionId+split], [collectionId+split+queryId], [collectionId+split+queryId+docId], collectionId',
+    });
   }
 }
 

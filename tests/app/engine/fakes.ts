@@ -9,12 +9,17 @@ import type { IndexInfo, IndexProgress } from '../../../src/lib/bm25-wasm/bm25-s
 import { indexCorpus } from '../../../src/lib/bm25/bm25-corpus.ts';
 import { explainBm25, type Bm25Explanation } from '../../../src/lib/bm25/bm25-explain.ts';
 import type { Bm25Index } from '../../../src/lib/bm25/bm25-index.ts';
-import type { QueryTermWeight } from '../../../src/lib/bm25/bm25-query.ts';
 import { searchBm25 } from '../../../src/lib/bm25/bm25-search.ts';
 import type { Bm25Params } from '../../../src/lib/bm25/bm25-similarity.ts';
 import { exactSearch, rowIndex } from '../../../src/lib/dense/exact-search.ts';
 import { dot, matrixRow, normalizeInPlace, type VectorMatrix } from '../../../src/lib/dense/vector-matrix.ts';
-import type { DenseSettings } from '../../../src/lib/retrievers/config.ts';
+import type { PrfRequest } from '../../../src/lib/bm25-wasm/bm25-service.ts';
+import { bagOfTerms, type QueryTermWeight } from '../../../src/lib/bm25/bm25-query.ts';
+import { searchBo1 } from '../../../src/lib/prf/bo1.ts';
+import { bm25FeedbackIndex } from '../../../src/lib/prf/feedback-index.ts';
+import type { PrfResult } from '../../../src/lib/prf/prf-result.ts';
+import { searchRm3 } from '../../../src/lib/prf/rm3.ts';
+import type { DenseSettings, RerankSettings } from '../../../src/lib/retrievers/config.ts';
 import type { Doc, Hit, Run } from '../../../src/lib/types.ts';
 import type {
   Bm25Backend,
@@ -24,6 +29,9 @@ import type {
   DenseProgress,
   EngineJob,
   JobSink,
+  RerankBackend,
+  RerankerOpenInfo,
+  RerankScoreProgress,
   RunBackend,
 } from '../../../src/app/engine/backends.ts';
 import type { QueryInput } from '../../../src/app/engine/column-ranking.ts';
@@ -128,12 +136,83 @@ export class FakeBm25 implements Bm25Backend {
     return queries.map((query) => this.reference(collectionId, analyzer, query, params));
   }
 
+  /** The query of each explain call (text or weighted bag). */
   explains: Array<string | readonly QueryTermWeight[]> = [];
 
   async explain(collectionId: string, analyzer: AnalyzerName, query: string | readonly QueryTermWeight[], docId: string, params: Bm25Params): Promise<Bm25Explanation> {
     this.explains.push(query);
     const bm25 = typeof query === 'string' ? { terms: createAnalyzer(analyzer).analyze(query) } : { weighted: query };
     return explainBm25(this.index(collectionId, analyzer), bm25, docId, params);
+  }
+
+  prfSearches: Array<{ queries: readonly QueryInput[]; prf: PrfRequest; params: Bm25SearchParams }> = [];
+
+  /** RM3 / Bo1 of src/lib/prf on the reference index, as the worker's Bm25Service.searchPrf does on its kernel. */
+  prfReference(collectionId: string, analyzer: AnalyzerName, query: QueryInput, prf: PrfRequest, params: Bm25SearchParams): PrfResult {
+    const index = bm25FeedbackIndex(this.index(collectionId, analyzer), { params: { k1: params.k1, b: params.b }, queryId: query.id });
+    const bag = bagOfTerms(createAnalyzer(analyzer).analyze(query.text));
+    const { method, ...options } = prf;
+    return method === 'rm3' ? searchRm3(index, bag, { ...options, k: params.k }) : searchBo1(index, bag, { ...options, k: params.k });
+  }
+
+  async searchPrf(collectionId: string, analyzer: AnalyzerName, queries: readonly QueryInput[], prf: PrfRequest, params: Bm25SearchParams): Promise<PrfResult[]> {
+    this.prfSearches.push({ queries, prf, params });
+    return queries.map((query) => this.prfReference(collectionId, analyzer, query, prf, params));
+  }
+}
+
+/**
+ * A cross-encoder stand-in: the score of (query, document) is the number of the query's distinct words in the
+ * document's title and text, minus a thousandth of the document's length (so ties are rare and the order is
+ * checkable by hand). Scores are cached per (model, query, document) as the worker's are.
+ */
+export class FakeRerank implements RerankBackend {
+  opens: RerankSettings[] = [];
+  /** Pairs actually scored (cache misses), per call. */
+  scored: number[] = [];
+  gate: Gate | undefined;
+  private readonly cache = new Map<string, number>();
+
+  constructor(private readonly docs: readonly Doc[] = DOCS) {}
+
+  static score(query: string, doc: Doc): number {
+    const words = (text: string) => text.toLowerCase().match(/[a-z]+/g) ?? [];
+    const docWords = new Set(words(`${doc.title} ${doc.text}`));
+    const shared = new Set(words(query).filter((w) => docWords.has(w))).size;
+    return shared - `${doc.title} ${doc.text}`.length / 1000;
+  }
+
+  async open(settings: RerankSettings, onDownload: (p: { file: string; loaded: number; total: number }) => void): Promise<RerankerOpenInfo> {
+    this.opens.push(settings);
+    onDownload({ file: 'onnx/model.onnx', loaded: 1, total: 1 });
+    return { model: settings.model, device: 'wasm', dtype: settings.dtype, maxLength: 512, loadMs: 1 };
+  }
+
+  async score(
+    _collectionId: string,
+    settings: RerankSettings,
+    query: string,
+    docIds: readonly string[],
+    options: { signal?: AbortSignal; onProgress?: (p: RerankScoreProgress) => void } = {},
+  ): Promise<Float32Array> {
+    const key = (id: string) => `${settings.model}\u0000${query}\u0000${id}`;
+    const cached = docIds.filter((id) => this.cache.has(key(id))).length;
+    options.onProgress?.({ done: cached, total: docIds.length, cached });
+    if (options.signal) await abortable(this.gate, options.signal);
+    const scores = new Float32Array(docIds.length);
+    docIds.forEach((id, i) => {
+      let score = this.cache.get(key(id));
+      if (score === undefined) {
+        const doc = this.docs.find((d) => d.id === id);
+        if (doc === undefined) throw new Error(`document ${id} is not in the collection`);
+        score = Math.fround(FakeRerank.score(query, doc));
+        this.cache.set(key(id), score);
+      }
+      scores[i] = score;
+    });
+    this.scored.push(docIds.length - cached);
+    options.onProgress?.({ done: docIds.length, total: docIds.length, cached });
+    return scores;
   }
 }
 

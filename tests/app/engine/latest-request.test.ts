@@ -89,4 +89,25 @@ describe('LatestRequest (how a column follows its inputs)', () => {
     expect(pending).toHaveLength(3);
     expect(events.filter((e) => !e.startsWith('scheduled'))).toEqual(['start q', 'error q index build cancelled', 'start q', 'result q Q', 'start q']);
   });
+
+  it('cancel stops the running request as a failure (reported), and retry runs it again', async () => {
+    const { pending, work } = controllableWork();
+    const { events, handlers } = recorder();
+    const latest = new LatestRequest(work, handlers, 250);
+    latest.cancel();
+    latest.ask('a', 'a', true);
+    await vi.advanceTimersByTimeAsync(0);
+    latest.cancel();
+    expect(pending[0]!.signal.aborted).toBe(true);
+    pending[0]!.reject(pending[0]!.signal.reason);
+    await vi.advanceTimersByTimeAsync(0);
+    expect(events).toEqual(['scheduled a', 'start a', 'error a cancelled']);
+    // Asking again for the same request does nothing; retry does.
+    expect(latest.ask('a', 'a', true)).toBe(false);
+    latest.retry();
+    await vi.advanceTimersByTimeAsync(0);
+    pending[1]!.resolve('done');
+    await vi.advanceTimersByTimeAsync(0);
+    expect(events.slice(3)).toEqual(['scheduled a', 'start a', 'result a done']);
+  });
 });

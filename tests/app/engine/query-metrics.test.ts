@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { evaluate } from '../../../src/lib/eval/evaluate.ts';
 import type { Hit } from '../../../src/lib/types.ts';
-import { missedRelevant, queryMetrics } from '../../../src/app/engine/query-metrics.ts';
+import { judgedCoverage, missedRelevant, queryMetrics } from '../../../src/app/engine/query-metrics.ts';
 
 // The Explore metrics are trec_eval's measures on a one-query run; each value must equal the per-query value
 // trec_eval (src/lib/eval, equal to trec_eval 9.0.8) computes for that query inside a larger run.
@@ -59,5 +59,32 @@ describe('queryMetrics', () => {
       { docId: 'd9', grade: 1, rank: null },
     ]);
     expect(missedRelevant(judgments, hitsOf(['d1', 'd2', 'd9']), 10)).toEqual([]);
+  });
+});
+
+describe('judgedCoverage', () => {
+  it('judged@10 counts judged documents of any grade over 10, and lists the unjudged ones by shown rank', () => {
+    // top 10: d1 (2) x1 d3 (0) x2 d2 (1) x3 x4 x5 x6 x7 → judged d1, d3, d2 = 3 → 0.3; d9 at 11 is not in the top 10
+    const hits = hitsOf(['d1', 'x1', 'd3', 'x2', 'd2', 'x3', 'x4', 'x5', 'x6', 'x7', 'd9']);
+    const coverage = judgedCoverage(judgments, hits);
+    expect(coverage.judged).toBeCloseTo(0.3, 12);
+    expect(coverage.unjudged).toEqual([
+      { docId: 'x1', rank: 2 },
+      { docId: 'x2', rank: 4 },
+      { docId: 'x3', rank: 6 },
+      { docId: 'x4', rank: 7 },
+      { docId: 'x5', rank: 8 },
+      { docId: 'x6', rank: 9 },
+      { docId: 'x7', rank: 10 },
+    ]);
+  });
+
+  it('divides by k even when fewer documents are ranked, and equals the dashboard measure (judged.10)', () => {
+    const hits = hitsOf(['d1', 'd2', 'x1']);
+    expect(judgedCoverage(judgments, hits).judged).toBeCloseTo(0.2, 12);
+    const all = evaluate(new Map([['q', judgments]]), new Map([['q', hits]]), { measures: ['judged.10'], complete: true }).all;
+    expect(judgedCoverage(judgments, hits).judged).toBe(all['judged_10']);
+    expect(judgedCoverage(judgments, []).judged).toBe(0);
+    expect(judgedCoverage(judgments, hits, 2)).toEqual({ k: 2, judged: 1, unjudged: [] });
   });
 });

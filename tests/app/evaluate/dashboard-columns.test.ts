@@ -63,3 +63,28 @@ describe('dashboard columns', () => {
     expect(comparisonsWith(view, 3, 'none').size).toBe(0);
   });
 });
+
+describe('judged-only mode', () => {
+  it('shows the condensed report of a result (fresh or stale) and keeps judged@10 of the full run', () => {
+    const withCondensed = (report: typeof strong, condensed: typeof strong): ColumnEvaluation => ({
+      ...evaluation(report),
+      condensedReport: condensed,
+      judged: { k: 10, perQuery: [{ qid: 'q1', judged: 0.1 }], mean: 0.1 },
+    });
+    const results: Record<string, ColumnResult> = {
+      a: { status: 'fresh', evaluation: withCondensed(weak, strong) },
+      b: { status: 'stale', evaluation: withCondensed(weak, strong) },
+      c: { status: 'none' },
+      d: { status: 'none' },
+    };
+    const all = dashboardColumns(columns, (column) => results[column.id]!);
+    const judgedOnly = dashboardColumns(columns, (column) => results[column.id]!, 'judged-only');
+    expect(all[0]!.report).toBe(weak);
+    expect(judgedOnly[0]!.report).toBe(strong);
+    expect(judgedOnly[1]!.report).toBeUndefined();
+    expect(judgedOnly[1]!.shown).toBe(strong);
+    expect(all[1]!.shown).toBe(weak);
+    expect(judgedOnly[0]!.judged?.mean).toBe(0.1);
+    expect(judgedOnly[2]!.shown).toBeUndefined();
+  });
+});

@@ -7,7 +7,6 @@ import { bagOfTerms } from '../../../src/lib/bm25/bm25-query.ts';
 import { searchBm25, searchBm25Run } from '../../../src/lib/bm25/bm25-search.ts';
 import { bm25Idf } from '../../../src/lib/bm25/bm25-similarity.ts';
 import { byte4ToInt, intToByte4 } from '../../../src/lib/bm25/lucene-norms.ts';
-import { TopDocs } from '../../../src/lib/bm25/top-docs.ts';
 
 const corpus: AnalyzedDoc[] = [
   { id: 'short', terms: ['apple', 'pie'] },
@@ -186,25 +185,5 @@ describe('explainBm25', () => {
   it('scores 0 for a document without any query term and rejects unknown ids', () => {
     expect(explainBm25(index, { terms: ['apple'] }, 'other').score).toBe(0);
     expect(() => explainBm25(index, { terms: ['apple'] }, 'missing')).toThrow(RangeError);
-  });
-});
-
-describe('TopDocs', () => {
-  it('keeps the k best with lower docids winning ties, like a full sort', () => {
-    fc.assert(
-      fc.property(
-        fc.array(fc.integer({ min: 0, max: 5 }), { maxLength: 60 }),
-        fc.integer({ min: 0, max: 70 }),
-        (scores, k) => {
-          const top = new TopDocs(k);
-          scores.forEach((score, doc) => top.offer(doc, score));
-          const expected = scores
-            .map((score, doc) => ({ doc, score }))
-            .sort((x, y) => y.score - x.score || x.doc - y.doc)
-            .slice(0, k);
-          expect(top.sorted()).toEqual(expected);
-        },
-      ),
-    );
   });
 });

@@ -25,7 +25,7 @@ test('version 2 upgrade: version-1 embedding rows are dropped, every other table
 
   const db = new PlaygroundDatabase(name);
   await db.open();
-  expect(db.verno).toBe(2);
+  expect(db.verno).toBe(3);
   expect(await db.collections.count()).toBe(1);
   expect(await db.documents.count()).toBe(1);
   expect(await db.embeddingSets.count()).toBe(0);

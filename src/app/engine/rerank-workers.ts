@@ -1,0 +1,164 @@
+/**
+ * The re-rank backend of the page: one worker per cross-encoder (model, device, dtype) — the dense column
+ * worker (workers/dense.worker.ts), whose `loadReranker` / `rerankDocs` run src/lib/rerank — so a Re-rank
+ * column's scoring never waits behind a dense column's embedding. Texts are read from IndexedDB in the
+ * worker; only ids, scores and progress cross. Scores are cached there per (model, query, document).
+ *
+ * Device `auto` is WebGPU when the adapter is a real GPU, else WASM (chooseDevice); a model that fails to
+ * load on WebGPU is loaded on WASM in a fresh worker (a failed WebGPU session poisons its worker), and the
+ * open info says why. A crashed worker (WorkerWatch) is dropped and started again on next use.
+ */
+import * as Comlink from 'comlink';
+import type { DenseWorkerApi } from '../../../workers/dense.worker.ts';
+import { chooseDevice, probeDevices } from '../../lib/dense/device.ts';
+import type { ModelSourceConfig } from '../../lib/dense/model-source.ts';
+import { resolveRerankerSpec } from '../../lib/rerank/registry.ts';
+import type { RerankSettings } from '../../lib/retrievers/config.ts';
+import { WorkerWatch } from '../../lib/workers/worker-watch.ts';
+import type { RerankBackend, RerankerOpenInfo, RerankScoreProgress } from './backends.ts';
+import { appModelSource } from './dense-workers.ts';
+
+interface RerankWorker {
+  worker: Worker;
+  api: Comlink.Remote<DenseWorkerApi>;
+  watch: WorkerWatch;
+  info: RerankerOpenInfo;
+}
+
+type Download = (progress: { file: string; loaded: number; total: number }) => void;
+
+function createRerankWorker(): Worker {
+  return new Worker(new URL('../../../workers/dense.worker.ts', import.meta.url), { type: 'module', name: 'rerank' });
+}
+
+function keyOf(settings: RerankSettings): string {
+  return `${settings.model}|${settings.device}|${settings.dtype}`;
+}
+
+function messageOf(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
+
+function untilAborted<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
+  signal.throwIfAborted();
+  return new Promise<T>((resolve, reject) => {
+    const stop = () => reject(signal.reason);
+    signal.addEventListener('abort', stop, { once: true });
+    promise.then(resolve, reject).finally(() => signal.removeEventListener('abort', stop));
+  });
+}
+
+export interface RerankWorkersOptions {
+  source?: () => ModelSourceConfig;
+  createWorker?: () => Worker;
+  /** A worker died: its model is gone (the engine prepares the columns again). */
+  onLost?: (settings: RerankSettings, error: Error) => void;
+}
+
+export class RerankWorkers implements RerankBackend {
+  private readonly workers = new Map<string, Promise<RerankWorker>>();
+  private readonly downloads = new Map<string, Set<Download>>();
+  private nextCall = 1;
+
+  constructor(private readonly options: RerankWorkersOptions = {}) {}
+
+  private async start(settings: RerankSettings, device: 'webgpu' | 'wasm', download: Download): Promise<RerankWorker> {
+    const worker = (this.options.createWorker ?? createRerankWorker)();
+    const api = Comlink.wrap<DenseWorkerApi>(worker);
+    const name = settings.model.split('/').pop() ?? settings.model;
+    const key = keyOf(settings);
+    const watch = new WorkerWatch(worker, {
+      label: `The re-rank worker of ${name}`,
+      ping: () => api.ping(),
+      onCrash: (error) => {
+        this.workers.delete(key);
+        this.options.onLost?.(settings, error);
+      },
+    });
+    try {
+      const loaded = await watch.guard(
+        api.loadReranker({ spec: resolveRerankerSpec(settings.model), device, dtype: settings.dtype, source: (this.options.source ?? appModelSource)() }, Comlink.proxy(download)),
+      );
+      return { worker, api, watch, info: { model: loaded.model, device: loaded.device, dtype: loaded.dtype, maxLength: loaded.maxLength, loadMs: loaded.loadMs } };
+    } catch (error) {
+      watch.stop();
+      worker.terminate();
+      throw error;
+    }
+  }
+
+  private worker(settings: RerankSettings, onDownload: Download): Promise<RerankWorker> {
+    const key = keyOf(settings);
+    let listeners = this.downloads.get(key);
+    if (listeners === undefined) this.downloads.set(key, (listeners = new Set()));
+    listeners.add(onDownload);
+    let entry = this.workers.get(key);
+    if (entry === undefined) {
+      const fanOut: Download = (e) => {
+        for (const listener of this.downloads.get(key) ?? []) listener(e);
+      };
+      const started = (async () => {
+        const device = settings.device === 'wasm' ? 'wasm' : settings.device === 'webgpu' ? 'webgpu' : chooseDevice(await probeDevices(), 'auto');
+        const wanted = device === 'webgpu' ? 'webgpu' : 'wasm';
+        try {
+          return await this.start(settings, wanted, fanOut);
+        } catch (error) {
+          if (wanted !== 'webgpu') throw error;
+          const fallback = await this.start(settings, 'wasm', fanOut);
+          fallback.info.fallbackReason = messageOf(error);
+          return fallback;
+        }
+      })();
+      entry = started;
+      started.catch(() => {
+        if (this.workers.get(key) === started) this.workers.delete(key);
+      });
+      this.workers.set(key, started);
+    }
+    const done = () => listeners.delete(onDownload);
+    entry.then(done, done);
+    return entry;
+  }
+
+  async open(settings: RerankSettings, onDownload: Download, signal: AbortSignal): Promise<RerankerOpenInfo> {
+    // A model load cannot be interrupted; cancelling stops waiting for it (the model stays loaded for next time).
+    return (await untilAborted(this.worker(settings, onDownload), signal)).info;
+  }
+
+  async score(
+    collectionId: string,
+    settings: RerankSettings,
+    query: string,
+    docIds: readonly string[],
+    options: { signal?: AbortSignal; onProgress?: (progress: RerankScoreProgress) => void } = {},
+  ): Promise<Float32Array> {
+    const { signal, onProgress } = options;
+    signal?.throwIfAborted();
+    const entry = await this.workers.get(keyOf(settings));
+    if (entry === undefined) throw new Error(`the cross-encoder ${settings.model} is not loaded: open it first`);
+    const callId = this.nextCall++;
+    const cancel = () => void entry.api.cancelRerank(callId);
+    signal?.addEventListener('abort', cancel);
+    try {
+      const progress = onProgress === undefined ? undefined : Comlink.proxy((p: { done: number; total: number; cached: number }) => onProgress({ done: p.done, total: p.total, cached: p.cached }));
+      const result = await entry.watch.guard(entry.api.rerankDocs(callId, collectionId, query, [...docIds], {}, progress));
+      return result.scores;
+    } finally {
+      signal?.removeEventListener('abort', cancel);
+    }
+  }
+
+  /** Stops every worker (their models are freed; downloaded files stay in the browser cache). */
+  async close(): Promise<void> {
+    const workers = [...this.workers.values()];
+    this.workers.clear();
+    await Promise.allSettled(
+      workers.map(async (pending) => {
+        const { worker, api, watch } = await pending;
+        watch.stop();
+        api[Comlink.releaseProxy]();
+        worker.terminate();
+      }),
+    );
+  }
+}
