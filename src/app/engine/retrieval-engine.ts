@@ -548,7 +548,7 @@ export class RetrievalEngine {
   private prfResult(collectionId: string, retriever: Extract<RetrieverConfig, { kind: 'rm3' | 'bo1' }>, query: QueryInput, depth: number): Promise<PrfResult> {
     const k = Math.max(depth, RUN_DEPTH);
     const { bm25 } = retriever;
-    const key = `${this.scope(collectionId)}${bm25Part(bm25)}|prf|${settingsKey(retriever)}|${k}|${query.id ?? ''}|${query.text}`;
+    const key = `${this.scope(collectionId)}${bm25Part(bm25)}|prf|${settingsKey(retriever)}|${k}|${query.id ?? ''}|${query.text}|${weightedKey(query)}`;
     return this.remember(key, async () => {
       const [result] = await this.options.bm25.searchPrf(collectionId, bm25.analyzer, [query], prfRequest(retriever), { k, k1: bm25.k1, b: bm25.b });
       if (result === undefined) throw new Error('the BM25 worker returned no feedback result');

@@ -150,7 +150,7 @@ export class FakeBm25 implements Bm25Backend {
   /** RM3 / Bo1 of src/lib/prf on the reference index, as the worker's Bm25Service.searchPrf does on its kernel. */
   prfReference(collectionId: string, analyzer: AnalyzerName, query: QueryInput, prf: PrfRequest, params: Bm25SearchParams): PrfResult {
     const index = bm25FeedbackIndex(this.index(collectionId, analyzer), { params: { k1: params.k1, b: params.b }, queryId: query.id });
-    const bag = bagOfTerms(createAnalyzer(analyzer).analyze(query.text));
+    const bag = query.weighted !== undefined ? [...query.weighted] : bagOfTerms(createAnalyzer(analyzer).analyze(query.text));
     const { method, ...options } = prf;
     return method === 'rm3' ? searchRm3(index, bag, { ...options, k: params.k }) : searchBo1(index, bag, { ...options, k: params.k });
   }
