@@ -10,9 +10,20 @@
  *   an embedding has no per-term weights to give, and reading the added words keeps them in the query.
  */
 import type { Analyzer } from '../../lib/analysis/analyzer.ts';
+import type { Bm25AnalyzerName } from '../../lib/analysis/analyzers.ts';
 import { bagOfTerms, type QueryTermWeight } from '../../lib/bm25/bm25-query.ts';
 import { parseWeightedQuery, stripQuerySyntax, type ParsedQuery } from '../../lib/bm25/query-syntax.ts';
+import type { RetrieverConfig } from '../../lib/retrievers/config.ts';
 import type { QueryInput } from '../engine/column-ranking.ts';
+
+/**
+ * The analyzer of the BM25 part that reads a column's weighted query: its own BM25 settings', or a Re-rank
+ * column's first stage's (the cross-encoder reads the stripped text); undefined for a column without BM25.
+ */
+export function bm25AnalyzerOf(retriever: RetrieverConfig): Bm25AnalyzerName | undefined {
+  const source = retriever.kind === 'rerank' ? retriever.firstStage : retriever;
+  return 'bm25' in source ? source.bm25.analyzer : undefined;
+}
 
 /** The query as the box holds it. */
 export interface BoxQuery {

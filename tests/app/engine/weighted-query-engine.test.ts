@@ -5,18 +5,19 @@
  */
 import { describe, expect, it } from 'vitest';
 import { englishAnalyzer } from '../../../src/lib/analysis/english-analyzer.ts';
-import { defaultRetriever } from '../../../src/lib/retrievers/config.ts';
+import { DEFAULT_RERANK_DEPTH, defaultRetriever } from '../../../src/lib/retrievers/config.ts';
 import { RetrievalEngine } from '../../../src/app/engine/retrieval-engine.ts';
 import { columnQuery } from '../../../src/app/explore/column-query.ts';
-import { FakeBm25, FakeDense, FakeJobs, FakeRuns } from './fakes.ts';
+import { DOCS, FakeBm25, FakeDense, FakeJobs, FakeRerank, FakeRuns } from './fakes.ts';
 
 const C = 'starter';
 const english = englishAnalyzer();
 
 function setup() {
   const bm25 = new FakeBm25();
-  const engine = new RetrievalEngine({ bm25, dense: new FakeDense(), runs: new FakeRuns(), jobs: new FakeJobs(), collectionName: () => 'Starter' });
-  return { bm25, engine };
+  const rerank = new FakeRerank();
+  const engine = new RetrievalEngine({ bm25, dense: new FakeDense(), rerank, runs: new FakeRuns(), jobs: new FakeJobs(), collectionName: () => 'Starter' });
+  return { bm25, rerank, engine };
 }
 
 const typed = (text: string, edit?: string) => columnQuery({ text, typed: true }, english, edit)!.input;
@@ -80,5 +81,23 @@ describe('RetrievalEngine: weighted queries', () => {
     expect(bm25.prfSearches).toHaveLength(2);
     if (plain.ranking.kind !== 'rm3' || weighted.ranking.kind !== 'rm3') throw new Error('not RM3 rankings');
     expect(weighted.ranking.expanded).not.toEqual(plain.ranking.expanded);
+  });
+
+  it('Re-rank: the first stage ranks the weighted bag, the cross-encoder reads the stripped text', async () => {
+    const { engine } = setup();
+    const rerank = defaultRetriever('rerank');
+    const query = columnQuery({ text: 'bread^3 +stale hard', typed: true }, english, undefined)!.input;
+    expect(query.text).toBe('bread stale hard');
+    const result = await engine.rankQuery(C, rerank, query);
+    if (result.ranking.kind !== 'rerank') throw new Error('not a re-ranking');
+    const firstStage = (await engine.rankQuery(C, defaultRetriever('bm25'), query)).ranking.hits;
+    expect(result.ranking.firstStage.map((h) => h.docId)).toEqual(firstStage.slice(0, DEFAULT_RERANK_DEPTH).map((h) => h.docId));
+    const plainFirst = (await engine.rankQuery(C, defaultRetriever('bm25'), { text: 'bread stale hard' })).ranking.hits;
+    expect(firstStage.map((h) => h.score)).not.toEqual(plainFirst.map((h) => h.score));
+    // The cross-encoder's scores are of the stripped text (FakeRerank.score counts shared words).
+    for (const hit of result.ranking.hits) {
+      const doc = DOCS.find((d) => d.id === hit.docId)!;
+      expect(hit.score).toBe(Math.fround(FakeRerank.score('bread stale hard', doc)));
+    }
   });
 });

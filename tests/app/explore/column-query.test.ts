@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { englishAnalyzer } from '../../../src/lib/analysis/english-analyzer.ts';
 import { bagOfTerms } from '../../../src/lib/bm25/bm25-query.ts';
-import { columnQuery } from '../../../src/app/explore/column-query.ts';
+import { defaultRetriever } from '../../../src/lib/retrievers/config.ts';
+import { bm25AnalyzerOf, columnQuery } from '../../../src/app/explore/column-query.ts';
 
 const english = englishAnalyzer();
 
@@ -52,5 +53,15 @@ describe('columnQuery: what a column ranks for the query box', () => {
     expect(columnQuery({ id: 'q1', text: 'bread', typed: false }, 'loading', '+bread^2')).toBeNull();
     const failed = columnQuery({ text: 'bread^2', typed: true }, new Error('no vocabulary'), '+x')!;
     expect(failed).toEqual({ input: { text: 'bread' }, analyzerProblem: 'no vocabulary' });
+  });
+
+  it('reads the weighted query with the BM25 part of a column, a Re-rank column\'s first stage included', () => {
+    expect(bm25AnalyzerOf(defaultRetriever('bm25'))).toBe('english');
+    expect(bm25AnalyzerOf(defaultRetriever('ledr', { language: 'pl' }))).toBe('polish');
+    expect(bm25AnalyzerOf(defaultRetriever('rm3'))).toBe('english');
+    expect(bm25AnalyzerOf(defaultRetriever('dense'))).toBeUndefined();
+    expect(bm25AnalyzerOf(defaultRetriever('rerank'))).toBe('english');
+    const denseFirst = { ...defaultRetriever('rerank'), firstStage: defaultRetriever('dense') } as Parameters<typeof bm25AnalyzerOf>[0];
+    expect(bm25AnalyzerOf(denseFirst)).toBeUndefined();
   });
 });
