@@ -13,7 +13,10 @@
  *     &col=rerank;d=100;m=local/tiny-cross-encoder;dt=fp32;fs=bm25%3Bk1%3D0.9%3Bb%3D0.4%3Ban%3Denglish
  *
  * A Re-rank column's first stage (`fs`) is a whole column value of its own, encoded as one field value.
- * `q=` carries typed text, or with `qid=` the edited text of a stored query. A column is its kind and
+ * `q=` carries typed text, or with `qid=` the edited text of a stored query. A BM25 column whose query
+ * terms were edited in its terms panel carries them as `qt=` in canonical weighted syntax
+ * (`col=bm25;k1=0.9;b=0.4;an=english;qt=%2Bbread^2+%2Bstale`); they are not settings (not part of
+ * `settingsKey`), since they belong to the one query on screen. A column is its kind and
  * `key=value` fields separated by `;`; each field value is percent-encoded on its own (so a model id or run
  * name may hold `;`, `=` or `&`). Fields equal to their default are still written, except the device
  * (`dev`, default auto) and the HNSW build settings (`M`, `efc`, `ef`) when they are the defaults: a link
@@ -56,6 +59,8 @@ export interface UrlState {
   /** null: the address has no columns (the view keeps or picks its defaults). */
   columns: RetrieverConfig[] | null;
   query: UrlQuery;
+  /** Edited query terms of the columns, aligned with `columns` (undefined: none; '' : every term dropped). */
+  termEdits?: Array<string | undefined>;
 }
 
 export interface DecodedUrl {
@@ -162,6 +167,19 @@ function retrieverFields(retriever: RetrieverConfig): Fields {
 /** One column as its `col=` value (already encoded for the address). */
 export function encodeRetriever(retriever: RetrieverConfig): string {
   return [retriever.kind, ...retrieverFields(retriever).map(([key, value]) => `${key}=${encodeComponent(value)}`)].join(';');
+}
+
+/** The `qt=` field of a raw (still encoded) `col=` value: the column's edited query terms, if any. */
+export function decodeTermEdit(raw: string): string | undefined {
+  for (const piece of raw.split(';').slice(1)) {
+    if (!piece.startsWith('qt=')) continue;
+    try {
+      return decodeComponent(piece.slice(3));
+    } catch {
+      throw new UrlStateError('the edited query terms (qt) are not properly encoded');
+    }
+  }
+  return undefined;
 }
 
 /** A malformed column; the message names the field. */
@@ -324,7 +342,10 @@ export function encodeUrlState(state: UrlState, others: readonly string[] = []):
   if (state.split !== null) parts.push(`split=${encodeComponent(state.split)}`);
   if (state.query.id !== undefined) parts.push(`qid=${encodeComponent(state.query.id)}`);
   if (state.query.text !== undefined) parts.push(`q=${encodeComponent(state.query.text)}`);
-  for (const column of state.columns ?? []) parts.push(`col=${encodeRetriever(column)}`);
+  (state.columns ?? []).forEach((column, i) => {
+    const edit = state.termEdits?.[i];
+    parts.push(`col=${encodeRetriever(column)}${edit === undefined ? '' : `;qt=${encodeComponent(edit)}`}`);
+  });
   return `?${[...parts, ...others].join('&')}`;
 }
 
@@ -334,6 +355,7 @@ export function decodeUrlState(search: string): DecodedUrl {
   const others: string[] = [];
   const problems: string[] = [];
   const columns: RetrieverConfig[] = [];
+  const termEdits: Array<string | undefined> = [];
   const body = search.startsWith('?') ? search.slice(1) : search;
   for (const part of body.split('&')) {
     if (part === '') continue;
@@ -346,7 +368,10 @@ export function decodeUrlState(search: string): DecodedUrl {
     }
     if (key === 'col') {
       try {
-        columns.push(decodeRetriever(raw));
+        const column = decodeRetriever(raw);
+        const edit = column.kind === 'bm25' ? decodeTermEdit(raw) : undefined;
+        columns.push(column);
+        termEdits.push(edit);
       } catch (error) {
         problems.push(error instanceof Error ? error.message : String(error));
       }
@@ -379,6 +404,7 @@ export function decodeUrlState(search: string): DecodedUrl {
     }
   }
   if (columns.length > 0) state.columns = columns;
+  if (termEdits.some((edit) => edit !== undefined)) state.termEdits = termEdits;
   return { state, others, problems };
 }
 

@@ -55,6 +55,7 @@ function currentState(): PageState {
       split: app.split,
       columns: explore.columns.map((column) => column.retriever),
       query: explore.urlQuery,
+      termEdits: explore.urlTermEdits,
     },
     slices: slices.flatMap((slice) => slice.write().map(([key, value]) => `${key}=${encodeComponent(value)}`)),
     navigation: slices.map((slice) => slice.navigation?.() ?? '').join('\u0001'),
@@ -94,6 +95,8 @@ function apply(search: string, initial: boolean): void {
   if (state.split !== null && (initial || datasets.current?.splits.includes(state.split))) app.split = state.split;
   if (state.columns !== null) explore.setRetrievers(state.columns);
   explore.applyUrlQuery(state.query);
+  // After the query: a changed query drops the edits of the previous one.
+  explore.applyUrlTermEdits(state.termEdits ?? []);
   const params = new URLSearchParams(search);
   for (const slice of slices) slice.read(params);
   if (problems.length > 0) notices.info(`Parts of this link could not be read and were left out: ${problems.join('; ')}.`);

@@ -5,6 +5,7 @@ import { DEFAULT_HNSW, defaultRetriever, type Bm25Settings, type DenseSettings, 
 import {
   decodeComponent,
   decodeRetriever,
+  decodeTermEdit,
   decodeUrlState,
   encodeComponent,
   encodeRetriever,
@@ -167,6 +168,38 @@ describe('url-state', () => {
     const params = new URLSearchParams({ view: 'datasets', collection: 'local/ä b', qid: 'q 1', q: 'a+b=c' });
     const { state } = decodeUrlState(`?${params.toString()}`);
     expect(state).toEqual({ view: 'datasets', collection: 'local/ä b', split: null, columns: null, query: { id: 'q 1', text: 'a+b=c' } });
+  });
+});
+
+describe('url-state: edited query terms (qt)', () => {
+  /** Canonical weighted syntax as the panel writes it, or any text a hand-edited link could hold. */
+  const edit = fc.oneof(fc.constant(''), fc.constant('+bread^2.5 +hard +crust^0'), text.map(wellFormed));
+
+  it('round-trips the edited terms of BM25 columns, aligned with the columns (fast-check)', () => {
+    const columnWithEdit = fc.oneof(
+      fc.record({ column: fc.record({ kind: fc.constant('bm25' as const), bm25 }), edit: fc.option(edit, { nil: undefined }) }),
+      fc.record({ column: retriever.filter((r) => r.kind !== 'bm25'), edit: fc.constant(undefined) }),
+    );
+    fc.assert(
+      fc.property(urlState, fc.array(columnWithEdit, { minLength: 1, maxLength: 5 }), (base, pairs) => {
+        const termEdits = pairs.map((p) => p.edit);
+        const state: UrlState = { ...base, columns: pairs.map((p) => p.column), termEdits };
+        const decoded = decodeUrlState(encodeUrlState(state));
+        expect(decoded.problems).toEqual([]);
+        expect(decoded.state.columns).toEqual(state.columns);
+        expect(decoded.state.termEdits).toEqual(termEdits.some((e) => e !== undefined) ? termEdits : undefined);
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  it('writes qt after the column fields; settings decode as without it; other kinds ignore it', () => {
+    const search = encodeUrlState({ view: 'explore', collection: null, split: null, columns: [defaultRetriever('bm25')], query: {}, termEdits: ['+bread^2 +stale'] });
+    expect(search).toBe('?view=explore&col=bm25;k1=0.9;b=0.4;an=english;qt=%2Bbread%5E2+%2Bstale');
+    expect(decodeRetriever('bm25;k1=0.9;b=0.4;an=english;qt=%2Bbread%5E2+%2Bstale')).toEqual(defaultRetriever('bm25'));
+    expect(decodeTermEdit('bm25;k1=0.9;qt=')).toBe('');
+    expect(decodeTermEdit('bm25;k1=0.9')).toBeUndefined();
+    expect(decodeUrlState('?col=dense;m=x;dt=q8;s=exact;qt=%2Bx').state.termEdits).toBeUndefined();
   });
 });
 

@@ -25,7 +25,7 @@ export interface Bm25Backend {
   open(collectionId: string, analyzer: AnalyzerName, onProgress: (progress: IndexProgress) => void, signal: AbortSignal): Promise<IndexInfo>;
   /** Starts the analyzer's worker and its WebAssembly kernel ahead of any collection (first-visit speed). */
   warm(analyzer: AnalyzerName): void;
-  /** Top-k hits of each query, in the order given (the index must be open). */
+  /** Top-k hits of each query, in the order given (the index must be open); a query's `weighted` bag, when given, replaces its text. */
   search(collectionId: string, analyzer: AnalyzerName, queries: readonly QueryInput[], params: Bm25SearchParams): Promise<Hit[][]>;
   /** Lucene's explanation of one document's score, term by term, for query text or a weighted bag. */
   explain(collectionId: string, analyzer: AnalyzerName, query: string | readonly QueryTermWeight[], docId: string, params: Bm25Params): Promise<Bm25Explanation>;

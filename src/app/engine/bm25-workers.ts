@@ -100,7 +100,7 @@ export class Bm25Workers implements Bm25Backend {
    */
   async search(collectionId: string, analyzer: AnalyzerName, queries: readonly QueryInput[], params: Bm25SearchParams): Promise<Hit[][]> {
     const options = { k: params.k, k1: params.k1, b: params.b };
-    const request = queries.map((query) => (query.id === undefined ? { text: query.text } : { id: query.id, text: query.text }));
+    const request = workerQueries(queries);
     const [docIds, packed] = await Promise.all([
       this.docIds(collectionId, analyzer),
       this.call(analyzer, (api) => api.searchManyPacked(collectionId, request, options)),
@@ -125,7 +125,7 @@ export class Bm25Workers implements Bm25Backend {
 
   /** Pseudo-relevance feedback of every query in one worker call (both passes run in the worker). */
   searchPrf(collectionId: string, analyzer: AnalyzerName, queries: readonly QueryInput[], prf: PrfRequest, params: Bm25SearchParams): Promise<PrfResult[]> {
-    const request = queries.map((query) => (query.id === undefined ? { text: query.text } : { id: query.id, text: query.text }));
+    const request = workerQueries(queries);
     return this.call(analyzer, (api) => api.searchPrfMany(collectionId, request, prf, { k: params.k, k1: params.k1, b: params.b }));
   }
 
@@ -138,4 +138,12 @@ export class Bm25Workers implements Bm25Backend {
     }
     this.workers.clear();
   }
+}
+
+/** Only the fields the worker reads cross the boundary: the weighted bag when there is one, else the text. */
+function workerQueries(queries: readonly QueryInput[]): Array<{ id?: string; text: string } | { id?: string; weighted: readonly QueryTermWeight[] }> {
+  return queries.map(({ id, text, weighted }) => {
+    const body = weighted === undefined ? { text } : { weighted };
+    return id === undefined ? body : { id, ...body };
+  });
 }

@@ -39,10 +39,25 @@ export interface RankResult {
   note?: string;
 }
 
-/** A query to rank: a stored query (its id keys judgments and imported runs) or typed text (no id). */
+/**
+ * A query to rank: a stored query (its id keys judgments and imported runs) or typed text (no id). `text` is
+ * what dense models read; `weighted`, when given, is the bag of index terms BM25 ranks with instead of
+ * analyzing `text` (the weighted query syntax, or a column's edited query terms).
+ */
 export interface QueryInput {
   id?: string;
   text: string;
+  weighted?: readonly QueryTermWeight[];
+}
+
+/** The weighted bag as a key part ('' for none); exact weights, so two bags share a key only when equal. */
+export function weightedKey(query: QueryInput): string {
+  return query.weighted === undefined ? '' : query.weighted.map(({ term, weight }) => `${term}^${weight}`).join('\u0001');
+}
+
+/** Identifies what a query ranks: its id, text and weighted bag. */
+export function queryKey(query: QueryInput): string {
+  return `${query.id ?? ''}\u0000${query.text}\u0000${weightedKey(query)}`;
 }
 
 /** A column's ranking with no hits (a blank query). */

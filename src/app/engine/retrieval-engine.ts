@@ -36,7 +36,7 @@ import type { PrfRequest } from '../../lib/bm25-wasm/bm25-service.ts';
 import type { PrfResult } from '../../lib/prf/prf-result.ts';
 import type { Hit, Run } from '../../lib/types.ts';
 import type { Bm25Backend, DenseBackend, DenseOpenInfo, DenseProgress, JobSink, RerankBackend, RerankerOpenInfo, RerankScoreProgress, RunBackend } from './backends.ts';
-import { emptyRanking, plainHits, type QueryInput, type RankResult } from './column-ranking.ts';
+import { emptyRanking, plainHits, weightedKey, type QueryInput, type RankResult } from './column-ranking.ts';
 import { PhaseJobs } from './phase-jobs.ts';
 
 /** Queries whose BM25 rankings an evaluation leaves for the next column (SciFact's test split is 300). */
@@ -423,7 +423,7 @@ export class RetrievalEngine {
   }
 
   private bm25Key(collectionId: string, settings: Bm25Settings, k: number, query: QueryInput): string {
-    return `${this.scope(collectionId)}${bm25Part(settings)}|${settings.k1}|${settings.b}|${k}|${query.id ?? ''}|${query.text}`;
+    return `${this.scope(collectionId)}${bm25Part(settings)}|${settings.k1}|${settings.b}|${k}|${query.id ?? ''}|${query.text}|${weightedKey(query)}`;
   }
 
   /**
@@ -548,7 +548,7 @@ export class RetrievalEngine {
   private prfResult(collectionId: string, retriever: Extract<RetrieverConfig, { kind: 'rm3' | 'bo1' }>, query: QueryInput, depth: number): Promise<PrfResult> {
     const k = Math.max(depth, RUN_DEPTH);
     const { bm25 } = retriever;
-    const key = `${this.scope(collectionId)}${bm25Part(bm25)}|prf|${settingsKey(retriever)}|${k}|${query.id ?? ''}|${query.text}`;
+    const key = `${this.scope(collectionId)}${bm25Part(bm25)}|prf|${settingsKey(retriever)}|${k}|${query.id ?? ''}|${query.text}|${weightedKey(query)}`;
     return this.remember(key, async () => {
       const [result] = await this.options.bm25.searchPrf(collectionId, bm25.analyzer, [query], prfRequest(retriever), { k, k1: bm25.k1, b: bm25.b });
       if (result === undefined) throw new Error('the BM25 worker returned no feedback result');
@@ -697,7 +697,7 @@ export class RetrievalEngine {
           const part: NonNullable<HitExplanation['bm25']> = { settings, rank: rankOf(hits, docId), depth };
           if (prf) part.expanded = prf.expanded;
           try {
-            part.explanation = await this.options.bm25.explain(collectionId, settings.analyzer, prf ? prf.expanded : query.text, docId, { k1: settings.k1, b: settings.b });
+            part.explanation = await this.options.bm25.explain(collectionId, settings.analyzer, prf ? prf.expanded : (query.weighted ?? query.text), docId, { k1: settings.k1, b: settings.b });
           } catch (error) {
             part.error = message(error);
           }

@@ -7,7 +7,7 @@
  * - the previous ranking stays on screen, marked as updating, while the next one is computed.
  */
 import { settingsKey, type RetrieverConfig } from '../../lib/retrievers/config.ts';
-import type { QueryInput, RankResult } from '../engine/column-ranking.ts';
+import { queryKey, type QueryInput, type RankResult } from '../engine/column-ranking.ts';
 import { engine } from '../engine/engine.ts';
 import { DEBOUNCE_MS, LatestRequest } from '../engine/latest-request.ts';
 import type { RerankScoreProgress } from '../engine/backends.ts';
@@ -76,7 +76,7 @@ export class ColumnRun {
 
   /** Asks for the ranking of `request` (nothing happens when it is the one shown or being computed). */
   request(request: ColumnRequest): void {
-    const key = `${request.collectionId}\u0000${settingsKey(request.retriever)}\u0000${request.query.id ?? ''}\u0000${request.query.text}`;
+    const key = `${request.collectionId}\u0000${settingsKey(request.retriever)}\u0000${queryKey(request.query)}`;
     const previous = this.#last;
     const immediate =
       previous === undefined ||

@@ -4,7 +4,7 @@
  * into the page: the workers read it from IndexedDB themselves.
  */
 import { SvelteMap } from 'svelte/reactivity';
-import { createAnalyzer, isAnalyzerName, type AnalyzerName } from '../../lib/analysis/analyzers.ts';
+import { createAnalyzer, isAnalyzerName, loadableAnalyzers, type AnalyzerName, type Bm25AnalyzerName, type LoadableAnalyzerName } from '../../lib/analysis/analyzers.ts';
 import type { Analyzer, Token } from '../../lib/analysis/analyzer.ts';
 import { collectionLanguage, LANGUAGES } from '../../lib/analysis/language.ts';
 import type { RetrieverConfig } from '../../lib/retrievers/config.ts';
@@ -163,6 +163,36 @@ export function pageAnalyzer(name: AnalyzerName): Analyzer {
   let analyzer = pageAnalyzers.get(name);
   if (analyzer === undefined) pageAnalyzers.set(name, (analyzer = createAnalyzer(name)));
   return analyzer;
+}
+
+/** Loadable analyzers (WordPiece) in the page: loaded, or why not; absent while loading or not asked for. */
+const loadedAnalyzers = new SvelteMap<LoadableAnalyzerName, Analyzer | Error>();
+const loadingAnalyzers = new Set<LoadableAnalyzerName>();
+
+/**
+ * A BM25 analyzer in the page, for parsing the weighted query syntax and the query terms panel with the
+ * column's own analyzer. A built-in one is there at once; a loadable one (WordPiece) first fetches its
+ * data file, so this returns undefined until it arrives (reactively) — or an Error when it cannot.
+ */
+export function bm25PageAnalyzer(name: Bm25AnalyzerName): Analyzer | Error | undefined {
+  if (isAnalyzerName(name)) return pageAnalyzer(name);
+  const loaded = loadedAnalyzers.get(name);
+  if (loaded === undefined && !loadingAnalyzers.has(name)) {
+    loadingAnalyzers.add(name);
+    const info = loadableAnalyzers[name];
+    const url = `${import.meta.env.BASE_URL}${info.file}`;
+    void fetch(url)
+      .then(async (response) => {
+        if (!response.ok) throw new Error(`HTTP ${response.status} for ${url}`);
+        return info.create(await response.text());
+      })
+      .then(
+        (analyzer) => loadedAnalyzers.set(name, analyzer),
+        (error: unknown) => loadedAnalyzers.set(name, new Error(`The ${name} vocabulary could not be loaded: ${error instanceof Error ? error.message : String(error)}`)),
+      )
+      .finally(() => loadingAnalyzers.delete(name));
+  }
+  return loaded;
 }
 
 /**

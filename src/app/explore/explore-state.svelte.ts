@@ -45,6 +45,40 @@ class ExploreState {
   judgedOnly = $state(true);
   /** Hits shown per column. */
   shown = $state(10);
+  /**
+   * Query terms edited in a BM25 column's terms panel, by column id, as canonical weighted syntax
+   * (`+term^w …`). An edit belongs to the query it was made for: any change of the query drops them all.
+   */
+  termEdits = $state.raw<ReadonlyMap<string, string>>(new Map());
+
+  /** Sets (or with undefined, removes) a column's edited query terms. */
+  setTermEdit(columnId: string, canonical: string | undefined): void {
+    const edits = new Map(this.termEdits);
+    if (canonical === undefined) edits.delete(columnId);
+    else edits.set(columnId, canonical);
+    this.termEdits = edits;
+  }
+
+  /** The query changed: edits made for the previous one no longer apply. */
+  #queryChanged(): void {
+    if (this.termEdits.size > 0) this.termEdits = new Map();
+  }
+
+  /** Edited terms of the columns in order (the URL's form); undefined: that column has none. */
+  get urlTermEdits(): Array<string | undefined> {
+    return this.columns.map((column) => this.termEdits.get(column.id));
+  }
+
+  /** Applies the URL's edited terms to the columns in order. */
+  applyUrlTermEdits(edits: readonly (string | undefined)[]): void {
+    const next = new Map<string, string>();
+    this.columns.forEach((column, i) => {
+      const edit = edits[i];
+      if (edit !== undefined && column.retriever.kind === 'bm25') next.set(column.id, edit);
+    });
+    const same = next.size === this.termEdits.size && [...next].every(([id, edit]) => this.termEdits.get(id) === edit);
+    if (!same) this.termEdits = next;
+  }
 
   addColumn(retriever: RetrieverConfig): ColumnConfig {
     const column = newColumn(retriever);
@@ -55,6 +89,7 @@ class ExploreState {
   removeColumn(id: string): void {
     this.columns = this.columns.filter((column) => column.id !== id);
     if (this.detail?.columnId === id) this.detail = null;
+    if (this.termEdits.has(id)) this.setTermEdit(id, undefined);
   }
 
   /** Moves a column by `delta` places (clamped to the ends). */
@@ -75,7 +110,12 @@ class ExploreState {
   }
 
   updateRetriever(id: string, retriever: RetrieverConfig): void {
+    const before = this.columns.find((column) => column.id === id);
     this.columns = this.columns.map((column) => (column.id === id ? { ...column, retriever } : column));
+    // Edited terms are index terms of the column's analyzer: another analyzer starts from the typed query.
+    if (this.termEdits.has(id) && (retriever.kind !== 'bm25' || (before?.retriever.kind === 'bm25' && before.retriever.bm25.analyzer !== retriever.bm25.analyzer))) {
+      this.setTermEdit(id, undefined);
+    }
   }
 
   /**
@@ -87,28 +127,38 @@ class ExploreState {
       const current = this.columns[i];
       return current !== undefined && current.retriever.kind === retriever.kind ? { ...current, retriever } : newColumn(retriever);
     });
+    if ([...this.termEdits.keys()].some((id) => !this.columns.some((column) => column.id === id))) {
+      this.termEdits = new Map([...this.termEdits].filter(([id]) => this.columns.some((column) => column.id === id)));
+    }
   }
 
   selectQuery(id: string): void {
     this.query = { id, text: null };
     this.detail = null;
+    this.#queryChanged();
   }
 
   /** Text typed into the query box: edits the stored query (or clears the edit), or sets typed text. */
   typeText(text: string, storedText: string | undefined): void {
     const { id } = this.query;
-    this.query = id !== null && storedText !== undefined ? { id, text: text === storedText ? null : text } : { id: null, text };
+    const next = id !== null && storedText !== undefined ? { id, text: text === storedText ? null : text } : { id: null, text };
+    if (next.id !== this.query.id || next.text !== this.query.text) this.#queryChanged();
+    this.query = next;
   }
 
   /** Back to the stored query's own text. */
   resetEdit(): void {
-    if (this.query.id !== null) this.query = { id: this.query.id, text: null };
+    if (this.query.id !== null && this.query.text !== null) {
+      this.query = { id: this.query.id, text: null };
+      this.#queryChanged();
+    }
   }
 
   /** Typed text from now on (the box is emptied). */
   typeOwn(): void {
     this.query = { id: null, text: '' };
     this.detail = null;
+    this.#queryChanged();
   }
 
   openDetail(columnId: string, docId: string): void {
@@ -133,6 +183,7 @@ class ExploreState {
     if (next.id !== this.query.id || next.text !== this.query.text) {
       this.query = next;
       this.detail = null;
+      this.#queryChanged();
     }
   }
 }

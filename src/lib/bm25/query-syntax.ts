@@ -192,6 +192,33 @@ export function parseWeightedQuery(text: string, analyzer: Pick<Analyzer, 'analy
   return parsed;
 }
 
+/** The text a model without weights reads, and whether the text used the syntax at all. */
+export interface PlainQueryText {
+  text: string;
+  /** True when some token was a boosted word or an added term (the text is then not a plain query). */
+  weighted: boolean;
+}
+
+/**
+ * The query with its weights and `+` markers stripped, for retrievers that read text rather than a bag of
+ * terms (dense models): `word^2.5` → `word`, `+term^0.5` → `term` (escapes removed), malformed tokens and
+ * plain words as typed, whitespace kept. Each word is read once, unweighted; an added term is an index term
+ * (`+studi`), which such a model may not know. Text without syntax comes back unchanged.
+ */
+export function stripQuerySyntax(text: string): PlainQueryText {
+  let out = '';
+  let last = 0;
+  let weighted = false;
+  for (const { start, end } of scanTokens(text)) {
+    const token = classify(text.slice(start, end));
+    if (token.kind !== 'boosted' && token.kind !== 'added') continue;
+    weighted = true;
+    out += text.slice(last, start) + (token.kind === 'boosted' ? token.word : token.term);
+    last = end;
+  }
+  return { text: weighted ? out + text.slice(last) : text, weighted };
+}
+
 /** `mergeQueryTermWeights` without throwing: a term whose weights overflow the float range is reported and left out. */
 function sumWeights(occurrences: readonly QueryTermWeight[], errors: QuerySyntaxError[], end: QueryTextPosition): QueryTermWeight[] {
   const sums = new Map<string, number>();

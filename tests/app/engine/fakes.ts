@@ -125,8 +125,10 @@ export class FakeBm25 implements Bm25Backend {
 
   /** The reference ranking, for comparisons. */
   reference(collectionId: string, analyzer: AnalyzerName, query: QueryInput, params: Bm25SearchParams): Hit[] {
-    const terms = createAnalyzer(analyzer).analyze(query.text);
-    return searchBm25(this.index(collectionId, analyzer), { id: query.id, terms }, { k: params.k, params: { k1: params.k1, b: params.b } });
+    const options = { k: params.k, params: { k1: params.k1, b: params.b } };
+    const index = this.index(collectionId, analyzer);
+    if (query.weighted !== undefined) return searchBm25(index, { id: query.id, weighted: query.weighted }, options);
+    return searchBm25(index, { id: query.id, terms: createAnalyzer(analyzer).analyze(query.text) }, options);
   }
 
   async search(collectionId: string, analyzer: AnalyzerName, queries: readonly QueryInput[], params: Bm25SearchParams): Promise<Hit[][]> {
@@ -134,7 +136,11 @@ export class FakeBm25 implements Bm25Backend {
     return queries.map((query) => this.reference(collectionId, analyzer, query, params));
   }
 
+  /** The query of each explain call (text or weighted bag). */
+  explains: Array<string | readonly QueryTermWeight[]> = [];
+
   async explain(collectionId: string, analyzer: AnalyzerName, query: string | readonly QueryTermWeight[], docId: string, params: Bm25Params): Promise<Bm25Explanation> {
+    this.explains.push(query);
     const bm25 = typeof query === 'string' ? { terms: createAnalyzer(analyzer).analyze(query) } : { weighted: query };
     return explainBm25(this.index(collectionId, analyzer), bm25, docId, params);
   }
@@ -144,7 +150,7 @@ export class FakeBm25 implements Bm25Backend {
   /** RM3 / Bo1 of src/lib/prf on the reference index, as the worker's Bm25Service.searchPrf does on its kernel. */
   prfReference(collectionId: string, analyzer: AnalyzerName, query: QueryInput, prf: PrfRequest, params: Bm25SearchParams): PrfResult {
     const index = bm25FeedbackIndex(this.index(collectionId, analyzer), { params: { k1: params.k1, b: params.b }, queryId: query.id });
-    const bag = bagOfTerms(createAnalyzer(analyzer).analyze(query.text));
+    const bag = query.weighted !== undefined ? [...query.weighted] : bagOfTerms(createAnalyzer(analyzer).analyze(query.text));
     const { method, ...options } = prf;
     return method === 'rm3' ? searchRm3(index, bag, { ...options, k: params.k }) : searchBo1(index, bag, { ...options, k: params.k });
   }

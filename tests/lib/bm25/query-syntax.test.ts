@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { englishAnalyzer } from '../../../src/lib/analysis/english-analyzer.ts';
 import { bagOfTerms, type QueryTermWeight } from '../../../src/lib/bm25/bm25-query.ts';
-import { formatBoost, formatWeightedQuery, parseLuceneFloat, parseWeightedQuery } from '../../../src/lib/bm25/query-syntax.ts';
+import { formatBoost, formatWeightedQuery, parseLuceneFloat, parseWeightedQuery, stripQuerySyntax } from '../../../src/lib/bm25/query-syntax.ts';
 
 const english = englishAnalyzer();
 const parse = (text: string) => parseWeightedQuery(text, english);
@@ -148,5 +148,22 @@ describe('formatWeightedQuery (canonical syntax for URLs)', () => {
       expect(parsed.terms, text).toEqual(terms);
       expect(parsed.errors, text).toEqual([]);
     }
+  });
+});
+
+describe('stripQuerySyntax (the text dense models read)', () => {
+  it('removes weights and + markers, keeps plain and malformed tokens and the whitespace', () => {
+    expect(stripQuerySyntax('microRNA^2.5 in  cancer\n+tumor^0.5 +cell')).toEqual({ text: 'microRNA in  cancer\ntumor cell', weighted: true });
+    expect(stripQuerySyntax('a^ x^-1 +a\\^b^2 two\\ words^3')).toEqual({ text: 'a^ x^-1 a^b two words', weighted: true });
+  });
+
+  it('returns text without syntax unchanged and says so', () => {
+    for (const text of ['Why does bread go hard?', 'C++ and c#', ' 1+1 = 2 ', '']) expect(stripQuerySyntax(text)).toEqual({ text, weighted: false });
+  });
+
+  it('strips to words whose analysis is the parsed bag when every weight is 1', () => {
+    const text = 'bread^1 +hard stale';
+    const plain = stripQuerySyntax(text);
+    expect(bagOfTerms(english.analyze(plain.text))).toEqual(parse(text).terms);
   });
 });
