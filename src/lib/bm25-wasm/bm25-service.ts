@@ -275,11 +275,17 @@ export class Bm25Service {
       const analyzer = createAnalyzer(settings.analyzer);
       const builder = new Bm25WasmBuilder(await this.module());
       const docsTotal = settings.collection.docCount;
+      // Term numbers instead of term strings where the analyzer offers them: no string lookup per token.
+      const numbering = analyzer.termNumbers !== undefined && analyzer.term !== undefined ? { termNumbers: analyzer.termNumbers.bind(analyzer), term: analyzer.term.bind(analyzer) } : undefined;
       const started = performance.now();
       for await (const batch of readDocumentColumns(this.db, collectionId, { batchSize: this.batchSize, signal: job.signal })) {
         job.signal.throwIfAborted();
         const { ids, titles, texts } = batch;
-        for (let i = 0; i < ids.length; i++) builder.add(ids[i]!, analyzer.analyze(bm25DocText({ title: titles[i]!, text: texts[i]! })));
+        for (let i = 0; i < ids.length; i++) {
+          const text = bm25DocText({ title: titles[i]!, text: texts[i]! });
+          if (numbering !== undefined) builder.addNumbered(ids[i]!, numbering.termNumbers(text), numbering);
+          else builder.add(ids[i]!, analyzer.analyze(text));
+        }
         const elapsedMs = performance.now() - started;
         onProgress?.({
           phase: 'indexing',
