@@ -41,7 +41,7 @@ describe('SpanMemo', () => {
     expect(memo.termOf('the')).toBeNull();
   });
 
-  it('tells apart spellings whose hashes collide in the table (same slot, different text)', () => {
+  it('keeps thousands of spellings apart (long probe chains, same lengths)', () => {
     const memo = new SpanMemo((text) => text);
     const words = Array.from({ length: 5000 }, (_, i) => `w${i.toString(36)}`);
     for (const word of words) memo.termOf(word);
