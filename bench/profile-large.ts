@@ -17,8 +17,15 @@ import { repoRoot, shared } from '../tests/shared-dir.ts';
 
 const argv = process.argv.slice(2);
 const tracing = argv.includes('--trace');
+/** `--cpu`: a light trace (no sampling profiler) giving each thread's CPU time, which the machine's load moves less than wall time. */
+const cpuOnly = argv.includes('--cpu');
+/** `--poll=250`: wait for Explore by polling every 250 ms instead of every animation frame (playwright's default). */
+const pollArg = argv.find((arg) => arg.startsWith('--poll='))?.slice(7);
+const polling = pollArg === undefined ? undefined : Number(pollArg);
 const runs = Number(argv.find((arg) => arg.startsWith('--runs='))?.slice(7) ?? '1');
 const dir = '/tmp/rp-large-collection';
+/** `--builds=dist,.scratch/dist-main`: builds to serve in turn, run by run (A/B on a machine whose load moves). */
+const builds = (argv.find((arg) => arg.startsWith('--builds='))?.slice(9) ?? 'dist').split(',');
 
 async function writeLarge(): Promise<{ corpus: string; queries: string }> {
   const corpus = join(dir, 'corpus.jsonl');
@@ -43,6 +50,8 @@ interface TraceEvent {
   tid: number;
   ts: number;
   dur?: number;
+  /** Thread (CPU) time of a complete event. */
+  tdur?: number;
   id?: string;
   args?: { name?: string; data?: { cpuProfile?: { nodes?: ProfileNode[]; samples?: number[] }; timeDeltas?: number[] } };
 }
@@ -56,7 +65,7 @@ async function startTrace(cdp: CDPSession): Promise<void> {
   await cdp.send('Tracing.start', {
     transferMode: 'ReturnAsStream',
     traceConfig: {
-      includedCategories: ['devtools.timeline', 'disabled-by-default-devtools.timeline', 'v8', 'v8.execute', 'disabled-by-default-v8.cpu_profiler', 'blink.user_timing', 'IndexedDB', 'disabled-by-default-v8.gc'],
+      includedCategories: cpuOnly ? ['toplevel', 'devtools.timeline'] : ['devtools.timeline', 'disabled-by-default-devtools.timeline', 'v8', 'v8.execute', 'disabled-by-default-v8.cpu_profiler', 'blink.user_timing', 'IndexedDB', 'disabled-by-default-v8.gc'],
     },
   });
 }
@@ -76,7 +85,24 @@ async function stopTrace(cdp: CDPSession): Promise<TraceEvent[]> {
   return Array.isArray(parsed) ? parsed : parsed.traceEvents;
 }
 
+/** CPU time of each busy thread: the thread time of its top-level tasks. */
+function threadCpu(events: TraceEvent[]): string {
+  const threadNames = new Map<string, string>();
+  for (const e of events) if (e.name === 'thread_name') threadNames.set(`${e.pid}:${e.tid}`, e.args?.name ?? '?');
+  const cpu = new Map<string, number>();
+  for (const e of events) {
+    if (e.ph !== 'X' || e.tdur === undefined || !(e.name === 'ThreadControllerImpl::RunTask' || e.name === 'RunTask')) continue;
+    const name = `${threadNames.get(`${e.pid}:${e.tid}`) ?? '?'}#${e.tid}`;
+    cpu.set(name, (cpu.get(name) ?? 0) + e.tdur);
+  }
+  return [...cpu].filter(([, us]) => us > 100_000).sort((a, b) => b[1] - a[1]).map(([name, us]) => `${name} ${(us / 1000).toFixed(0)}`).join(', ');
+}
+
 function summarize(label: string, events: TraceEvent[]): void {
+  if (cpuOnly) {
+    console.log(`  ${label} CPU ms: ${threadCpu(events)}`);
+    return;
+  }
   const threadNames = new Map<string, string>();
   for (const e of events) if (e.name === 'thread_name') threadNames.set(`${e.pid}:${e.tid}`, e.args?.name ?? '?');
   // CPU profiles: Profile (id, pid, tid) then ProfileChunk (same id).
@@ -125,10 +151,10 @@ function summarize(label: string, events: TraceEvent[]): void {
 
 async function main(): Promise<void> {
   const files = await writeLarge();
-  const server = await preview({ root: repoRoot, logLevel: 'warn', preview: { port: 0, host: '127.0.0.1', strictPort: false } });
-  const appUrl = server.resolvedUrls!.local[0]!.replace(/\/$/, '');
+  const servers = await Promise.all(builds.map((outDir) => preview({ root: repoRoot, logLevel: 'warn', build: { outDir }, preview: { port: 0, host: '127.0.0.1', strictPort: false } })));
   try {
-    for (let run = 0; run < runs; run++) {
+    for (let run = 0; run < runs; run++) for (const [b, server] of servers.entries()) {
+      const appUrl = server.resolvedUrls!.local[0]!.replace(/\/$/, '');
       const session = await launch();
       const { page } = session;
       page.on('console', (message) => {
@@ -137,7 +163,7 @@ async function main(): Promise<void> {
       try {
         await page.goto(`${appUrl}/?view=datasets`);
         await page.getByRole('heading', { name: 'In this browser' }).waitFor({ timeout: 60_000 });
-        const cdp = tracing ? await session.context.browser()!.newBrowserCDPSession() : undefined;
+        const cdp = tracing || cpuOnly ? await session.context.browser()!.newBrowserCDPSession() : undefined;
         await page.getByTestId('pick-files').setInputFiles([files.corpus, files.queries]);
         const importButton = page.getByRole('region', { name: 'Recognised files' }).getByRole('button', { name: 'Import' });
         await importButton.waitFor();
@@ -156,17 +182,17 @@ async function main(): Promise<void> {
             return cards.length === 3 && cards.every((card) => card.dataset['status'] === 'ready');
           },
           null,
-          { timeout: 600_000 },
+          { timeout: 600_000, ...(polling === undefined ? {} : { polling }) },
         );
         const ready = performance.now() - opened;
         if (cdp) summarize('explore', await stopTrace(cdp));
-        console.log(`run ${run + 1}: import ${imported.toFixed(0)} ms, then Explore ready ${ready.toFixed(0)} ms`);
+        console.log(`${builds[b]} run ${run + 1}: import ${imported.toFixed(0)} ms, then Explore ready ${ready.toFixed(0)} ms`);
       } finally {
         await session.close();
       }
     }
   } finally {
-    await server.close();
+    for (const server of servers) await server.close();
   }
 }
 
