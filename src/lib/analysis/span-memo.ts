@@ -11,7 +11,7 @@
 
 const FNV_OFFSET = 0x811c9dc5 | 0;
 const FNV_PRIME = 16777619;
-/** Slot value of an empty slot. */
+/** Length of a free slot. */
 const EMPTY = -1;
 /** Term number of a stop word (the filter dropped the token). */
 export const NO_TERM = -1;
@@ -22,13 +22,19 @@ function spanHash(text: string, start: number, end: number): number {
   return h;
 }
 
+/** Per slot: the spelling's hash, its offset in `chars`, its length (EMPTY: a free slot) and its term number. */
+const STRIDE = 4;
+
 export class SpanMemo {
-  /** Per entry (a distinct spelling): the spelling, its hash and its term's number. */
-  private spellings: string[] = [];
-  private hashes = new Int32Array(1024);
-  private entryTerms = new Int32Array(1024);
-  /** Entry per slot, EMPTY when free; at most half full. */
-  private slots = new Int32Array(2048).fill(EMPTY);
+  /**
+   * The spellings' UTF-16 units one after the other, compared in place: a contiguous array keeps the
+   * spellings of frequent tokens in the CPU cache, where a string per spelling would be a pointer away.
+   */
+  private chars = new Uint16Array(1 << 16);
+  private used = 0;
+  private count = 0;
+  /** `STRIDE` numbers per slot, at most half the slots in use. */
+  private slots = new Int32Array(STRIDE * 2048).fill(EMPTY);
   private mask = 2047;
   /** Term by number; and number by term, for spellings that stem to a term seen before. */
   private readonly terms: string[] = [];
@@ -46,29 +52,28 @@ export class SpanMemo {
 
   /** Distinct spellings remembered now. */
   get size(): number {
-    return this.spellings.length;
+    return this.count;
   }
 
   /** The term number of the token text[start..end), or NO_TERM when the filter drops it. */
   termNumber(text: string, start: number, end: number): number {
     const hash = spanHash(text, start, end);
-    const { slots, spellings, mask } = this;
+    const { slots, chars, mask } = this;
     const length = end - start;
     let slot = hash & mask;
     for (;;) {
-      const entry = slots[slot]!;
-      if (entry === EMPTY) break;
-      if (this.hashes[entry] === hash) {
-        const spelling = spellings[entry]!;
-        if (spelling.length === length) {
-          let i = 0;
-          while (i < length && spelling.charCodeAt(i) === text.charCodeAt(start + i)) i++;
-          if (i === length) return this.entryTerms[entry]!;
-        }
+      const at = slot * STRIDE;
+      const slotLength = slots[at + 2]!;
+      if (slotLength === EMPTY) break;
+      if (slotLength === length && slots[at] === hash) {
+        const offset = slots[at + 1]!;
+        let i = 0;
+        while (i < length && chars[offset + i] === text.charCodeAt(start + i)) i++;
+        if (i === length) return slots[at + 3]!;
       }
       slot = (slot + 1) & mask;
     }
-    return this.remember(text.slice(start, end), hash, slot);
+    return this.remember(text, start, end, hash, slot);
   }
 
   /** The term of a number `termNumber` returned. */
@@ -82,8 +87,8 @@ export class SpanMemo {
     return number === NO_TERM ? null : this.terms[number]!;
   }
 
-  private remember(spelling: string, hash: number, freeSlot: number): number {
-    const term = this.filter(spelling);
+  private remember(text: string, start: number, end: number, hash: number, freeSlot: number): number {
+    const term = this.filter(text.slice(start, end));
     let number = NO_TERM;
     if (term !== null) {
       number = this.numberOf.get(term) ?? NO_TERM;
@@ -93,46 +98,50 @@ export class SpanMemo {
         this.numberOf.set(term, number);
       }
     }
-    if (this.spellings.length >= this.limit) {
+    if (this.count >= this.limit) {
       this.reset();
       freeSlot = this.freeSlot(hash);
     }
-    const entry = this.spellings.length;
-    if (entry === this.hashes.length) {
-      this.hashes = grow(this.hashes);
-      this.entryTerms = grow(this.entryTerms);
+    const length = end - start;
+    if (this.used + length > this.chars.length) {
+      const bigger = new Uint16Array(Math.max(this.chars.length * 2, this.used + length));
+      bigger.set(this.chars);
+      this.chars = bigger;
     }
-    this.spellings.push(spelling);
-    this.hashes[entry] = hash;
-    this.entryTerms[entry] = number;
-    this.slots[freeSlot] = entry;
-    if ((entry + 1) * 2 > this.slots.length) this.rehash(this.slots.length * 2);
+    const offset = this.used;
+    for (let i = 0; i < length; i++) this.chars[offset + i] = text.charCodeAt(start + i);
+    this.used += length;
+    const at = freeSlot * STRIDE;
+    this.slots[at] = hash;
+    this.slots[at + 1] = offset;
+    this.slots[at + 2] = length;
+    this.slots[at + 3] = number;
+    this.count += 1;
+    if (this.count * 2 > this.mask + 1) this.rehash((this.mask + 1) * 2);
     return number;
   }
 
   private freeSlot(hash: number): number {
     let slot = hash & this.mask;
-    while (this.slots[slot] !== EMPTY) slot = (slot + 1) & this.mask;
+    while (this.slots[slot * STRIDE + 2] !== EMPTY) slot = (slot + 1) & this.mask;
     return slot;
   }
 
   private rehash(capacity: number): void {
-    this.slots = new Int32Array(capacity).fill(EMPTY);
+    const old = this.slots;
+    this.slots = new Int32Array(STRIDE * capacity).fill(EMPTY);
     this.mask = capacity - 1;
-    for (let entry = 0; entry < this.spellings.length; entry++) this.slots[this.freeSlot(this.hashes[entry]!)] = entry;
+    for (let at = 0; at < old.length; at += STRIDE) {
+      if (old[at + 2] === EMPTY) continue;
+      this.slots.set(old.subarray(at, at + STRIDE), this.freeSlot(old[at]!) * STRIDE);
+    }
   }
 
   private reset(): void {
-    this.spellings = [];
-    this.hashes = new Int32Array(1024);
-    this.entryTerms = new Int32Array(1024);
-    this.slots = new Int32Array(2048).fill(EMPTY);
+    this.chars = new Uint16Array(1 << 16);
+    this.used = 0;
+    this.count = 0;
+    this.slots = new Int32Array(STRIDE * 2048).fill(EMPTY);
     this.mask = 2047;
   }
-}
-
-function grow(array: Int32Array<ArrayBuffer>): Int32Array<ArrayBuffer> {
-  const bigger = new Int32Array(array.length * 2);
-  bigger.set(array);
-  return bigger;
 }
