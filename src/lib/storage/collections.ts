@@ -103,14 +103,23 @@ const DEFAULT_BATCH_BYTES = 4 * 1024 * 1024;
 /** Bytes counted per stored row besides its strings (keys, field names, structured-clone framing). */
 const ROW_OVERHEAD = 48;
 
-/** UTF-8 length of a string, without encoding it. */
+/** Where `utf8Length` has TextEncoder write strings short enough to fit (3 bytes per UTF-16 unit at most). */
+const utf8Scratch = new Uint8Array(1 << 20);
+const utf8Encoder = new TextEncoder();
+
+/**
+ * UTF-8 length of a string (a lone surrogate counts as the 3 bytes of U+FFFD). Written into a scratch
+ * buffer by the engine's encoder, which is several times faster than counting in JavaScript; strings too
+ * long for the buffer are counted.
+ */
 export function utf8Length(text: string): number {
+  if (text.length * 3 <= utf8Scratch.length) return utf8Encoder.encodeInto(text, utf8Scratch).written;
   let bytes = 0;
   for (let i = 0; i < text.length; i++) {
     const code = text.charCodeAt(i);
     if (code < 0x80) bytes += 1;
     else if (code < 0x800) bytes += 2;
-    else if (code >= 0xd800 && code <= 0xdbff && i + 1 < text.length) {
+    else if (code >= 0xd800 && code <= 0xdbff && i + 1 < text.length && (text.charCodeAt(i + 1) & 0xfc00) === 0xdc00) {
       bytes += 4; // a surrogate pair: one 4-byte character
       i += 1;
     } else bytes += 3;

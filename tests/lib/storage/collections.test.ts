@@ -21,6 +21,7 @@ import {
   readDocumentBatches,
   recoverInterruptedImports,
   setCollectionLanguage,
+  utf8Length,
 } from '../../../src/lib/storage/collections.ts';
 import { CATALOG } from '../../../src/lib/catalog/index.ts';
 import { hubImportPlan } from '../../../src/lib/import/hub.ts';
@@ -332,5 +333,13 @@ describe('collection language', () => {
     const entry = CATALOG.find((e) => e.id === 'beir-pl/scifact')!;
     expect(hubImportPlan(entry, { hubUrl: 'http://hub.test' }).meta.language).toBe('pl');
     expect(starterImportPlan(starterTexts).meta.language).toBe('en');
+  });
+});
+
+describe('utf8Length', () => {
+  test('equals the encoded length, short and long strings, lone surrogates as U+FFFD', () => {
+    const samples = ['', 'ascii', 'café', '中文', '🧬 dna', 'lone \ud800 high', 'lone \udc00 low', 'x\ud800'];
+    const long = 'é🧬a\ud800'.repeat(200_000);
+    for (const text of [...samples, long]) expect(utf8Length(text), JSON.stringify(text.slice(0, 20))).toBe(new TextEncoder().encode(text).length);
   });
 });
