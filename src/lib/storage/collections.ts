@@ -77,9 +77,9 @@ export interface StoreProgress {
 export interface ImportOptions {
   signal?: AbortSignal;
   onProgress?: (progress: StoreProgress) => void;
-  /** Documents (default 8192) or queries (default 1000) per write transaction; a batch is also cut at `batchBytes`. */
+  /** Documents (default 1024) or queries (default 1000) per write transaction; a batch is also cut at `batchBytes`. */
   batchSize?: number;
-  /** Approximate text bytes per write transaction (default 4 MiB), so long documents make smaller batches. */
+  /** Approximate text bytes per write transaction (default 2 MiB for documents, 4 MiB for queries), so long documents make smaller batches. */
   batchBytes?: number;
   /** Web Locks (default: the origin's, when there are any); `null` runs without locks. */
   locks?: ImportLocks | null;
@@ -97,8 +97,12 @@ export class CollectionExistsError extends Error {
 }
 
 const DEFAULT_BATCH = 1000;
-/** Documents per write transaction: a few MB, so that commits are few (IndexedDB's cost is per row and per commit). */
-const DEFAULT_DOC_BATCH = 8192;
+/**
+ * Documents per write transaction (and at most DEFAULT_DOC_BATCH_BYTES of them): a few chunk rows each, so
+ * the rows are few while progress still moves, and a cancel or a reload stops within a second.
+ */
+const DEFAULT_DOC_BATCH = 1024;
+const DEFAULT_DOC_BATCH_BYTES = 2 * 1024 * 1024;
 const DEFAULT_BATCH_BYTES = 4 * 1024 * 1024;
 /** Bytes counted per stored row besides its strings (keys, field names, structured-clone framing). */
 const ROW_OVERHEAD = 48;
@@ -230,7 +234,7 @@ async function writeDocuments(db: PlaygroundDatabase, id: string, records: Colle
   const ids: string[] = [];
   const fingerprint = tally.fingerprint;
   const batchSize = options.batchSize ?? DEFAULT_DOC_BATCH;
-  const batchBytes = options.batchBytes ?? DEFAULT_BATCH_BYTES;
+  const batchBytes = options.batchBytes ?? DEFAULT_DOC_BATCH_BYTES;
   // Documents go into chunk rows (documents.ts); a transaction writes the chunks of `batchSize` documents
   // or `batchBytes`, the last one cut short.
   const chunker = new DocumentChunker(id);
