@@ -117,12 +117,12 @@ const scenarios: Array<Promise<Figures> | (() => Promise<Figures>)> = [
       const db = new PlaygroundDatabase(`bench-import-${Date.now()}`);
       // Discard the documents: fake-indexeddb keeps everything in memory, which would be the database's
       // footprint, not the import's.
-      db.documents.bulkAdd = (async () => undefined) as unknown as typeof db.documents.bulkAdd;
+      db.documentChunks.bulkAdd = (async () => undefined) as unknown as typeof db.documentChunks.bulkAdd;
       const corpus: ImportFile = { role: 'corpus', format: 'jsonl', name: 'corpus.jsonl', open: async () => syntheticCorpus({ bytes }, counts) };
       const records = planRecords({ meta: { id: 'big', name: 'Big', source: { kind: 'local', detail: 'bench' } }, corpus, qrels: [] });
       const row = await importCollection(db, { id: 'big', name: 'Big', source: { kind: 'local', detail: 'bench' } }, records, {
         locks: null,
-        // Reported once per written batch (1,000 documents or 4 MiB).
+        // Reported once per written batch (1,000 documents or 4 MiB) of document chunks.
         onProgress: () => sample(),
         batchSize: 1000,
       });

@@ -162,9 +162,9 @@ test('a reload in the middle of an import leaves no half collection; the import 
   const listed = await page.locator('tr[data-collection]').count();
   await page.locator('tr[data-entry="beir/scifact"] button').click();
   // Reload once documents are being stored.
-  await expect.poll(() => countOf(page, 'documents', 'beir/scifact'), { timeout: 60_000, interval: 50 }).toBeGreaterThan(0);
-  const storedBefore = await countOf(page, 'documents', 'beir/scifact');
-  console.log(`import interrupted with ${storedBefore} of ${SCIFACT_DOCS} documents stored`);
+  await expect.poll(() => countOf(page, 'documentChunks', 'beir/scifact'), { timeout: 60_000, interval: 50 }).toBeGreaterThan(0);
+  const storedBefore = await countOf(page, 'documentChunks', 'beir/scifact');
+  console.log(`import interrupted with ${storedBefore} chunks of documents (of ${SCIFACT_DOCS} documents) stored`);
   await page.reload();
   await openDatasets(page).catch(async (error: unknown) => {
     await screenshot(page, 'robust-storage-after-import-reload-failed');
@@ -172,7 +172,7 @@ test('a reload in the middle of an import leaves no half collection; the import 
     throw error;
   });
   await expect.poll(async () => (await rows(page, 'collections')).filter((r) => r['status'] === 'importing').length, { timeout: 20_000 }).toBe(0);
-  expect(await countOf(page, 'documents', 'beir/scifact')).toBe(0);
+  expect(await countOf(page, 'documentChunks', 'beir/scifact')).toBe(0);
   await row(page, 'starter').waitFor();
   expect(await page.locator('tr[data-collection]').count()).toBe(listed);
 

@@ -104,7 +104,7 @@ test('an import that does not fit: rolled back, Chromium’s QuotaExceededError 
   await screenshot(page, 'storage-quota-import-refused');
   // Rolled back: no SciFact row, no document of it, the other collections as they were.
   await expect.poll(async () => (await rows(page, 'collections')).filter((r) => r['status'] === 'importing').length, { timeout: 30_000 }).toBe(0);
-  expect(await countOf(page, 'documents', 'beir/scifact')).toBe(0);
+  expect(await countOf(page, 'documentChunks', 'beir/scifact')).toBe(0);
   expect(await collectionRow(page, 'beir/scifact').count()).toBe(0);
   expect((await rows(page, 'collections')).map((r) => r['id'])).toEqual(before.map((r) => r['id']));
 

@@ -24,6 +24,7 @@ import { parseWeightedQuery, type ParsedQuery } from '../bm25/query-syntax.ts';
 import type { Bm25SearchOptions } from '../bm25/bm25-search.ts';
 import { ANSERINI_BM25_PARAMS, type Bm25Params } from '../bm25/bm25-similarity.ts';
 import type { PlaygroundDatabase } from '../storage/db.ts';
+import { countDocuments, readDocumentColumns } from '../storage/documents.ts';
 import { findIndex, indexRowKey, saveIndex, type IndexLookup, type IndexSpec } from '../storage/index-store.ts';
 import { defaultLocks, lockNames, withWorkLock, type WorkLocks } from '../storage/work-locks.ts';
 import { packHits, scoredArrays, type PackedHits } from '../retrievers/packed-hits.ts';
@@ -198,7 +199,7 @@ export class Bm25Service {
   /** The settings an index of this collection would be built with now. */
   async settingsFor(collectionId: string, analyzer: Bm25AnalyzerName = 'english'): Promise<Bm25IndexSettings> {
     if (!isBm25AnalyzerName(analyzer)) throw new RangeError(`unknown analyzer "${String(analyzer)}" (known: ${bm25AnalyzerNames.join(', ')})`);
-    const docCount = await this.db.documents.where('collectionId').equals(collectionId).count();
+    const docCount = await countDocuments(this.db, collectionId);
     const collection = await this.db.collections.get(collectionId);
     return { analyzer, field: 'title+text', collection: { docCount, createdAt: collection?.createdAt ?? null } };
   }
@@ -310,22 +311,17 @@ export class Bm25Service {
     try {
       const builder = new Bm25WasmBuilder(await this.module());
       const docsTotal = settings.collection.docCount;
+      // Term numbers instead of term strings where the analyzer offers them: no string lookup per token.
+      const numbering = analyzer.termNumbers !== undefined && analyzer.term !== undefined ? { termNumbers: analyzer.termNumbers.bind(analyzer), term: analyzer.term.bind(analyzer) } : undefined;
       const started = performance.now();
-      // Batches by key range, each starting after the last ord read (no offset scans, gaps allowed).
-      let nextOrd = 0;
-      while (builder.size < docsTotal) {
+      for await (const batch of readDocumentColumns(this.db, collectionId, { batchSize: this.batchSize, signal: job.signal })) {
         job.signal.throwIfAborted();
-        const rows = await this.db.documents
-          .where('[collectionId+ord]')
-          .between([collectionId, nextOrd], [collectionId, Infinity], true, false)
-          .limit(this.batchSize)
-          .toArray();
-        job.signal.throwIfAborted();
-        if (rows.length === 0) {
-          throw new Error(`collection ${collectionId}: expected ${docsTotal} documents, found ${builder.size}`);
+        const { ids, titles, texts } = batch;
+        for (let i = 0; i < ids.length; i++) {
+          const text = bm25DocText({ title: titles[i]!, text: texts[i]! });
+          if (numbering !== undefined) builder.addNumbered(ids[i]!, numbering.termNumbers(text), numbering);
+          else builder.add(ids[i]!, analyzer.analyze(text));
         }
-        for (const row of rows) builder.add(row.id, analyzer.analyze(bm25DocText(row)));
-        nextOrd = rows[rows.length - 1]!.ord + 1;
         const elapsedMs = performance.now() - started;
         onProgress?.({
           phase: 'indexing',
@@ -335,6 +331,8 @@ export class Bm25Service {
           elapsedMs,
         });
       }
+      job.signal.throwIfAborted();
+      if (builder.size !== docsTotal) throw new Error(`collection ${collectionId}: expected ${docsTotal} documents, found ${builder.size}`);
       return builder.build();
     } finally {
       signal?.removeEventListener('abort', stop);

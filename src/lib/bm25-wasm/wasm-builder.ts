@@ -2,6 +2,11 @@ import type { Bm25IndexParts } from './index-parts.ts';
 import { Bm25Kernel } from './kernel.ts';
 import { Bm25WasmIndex } from './wasm-index.ts';
 
+/** Names the numbers of `Analyzer.termNumbers`. */
+export interface TermNumbering {
+  term(number: number): string;
+}
+
 /** Tokens gathered on the host before one kernel call (large batches amortize the call and the copy). */
 const BATCH_TOKENS = 1 << 16;
 
@@ -24,6 +29,9 @@ export class Bm25WasmBuilder {
   private numTokens = 0;
   private sumTotalTermFreq = 0;
   private docCount = 0;
+  /** The analyzer whose term numbers `addNumbered` takes, and each number's ordinal (-1: not met yet). */
+  private numbering: TermNumbering | undefined;
+  private ordinalOfNumber = new Int32Array(1024).fill(-1);
 
   constructor(module: WebAssembly.Module) {
     this.module = module;
@@ -54,6 +62,50 @@ export class Bm25WasmBuilder {
     }
     this.numTokens = n;
     this.lengths.push(terms.length);
+  }
+
+  /**
+   * Adds a document given as an analyzer's term numbers (Analyzer.termNumbers): the same index as `add`
+   * with the terms, without a string lookup per token. One builder takes the numbers of one analyzer.
+   */
+  addNumbered(id: string, numbers: Int32Array, numbering: TermNumbering): void {
+    if (this.numbering !== undefined && this.numbering !== numbering) throw new Error('a builder takes the term numbers of one analyzer');
+    this.numbering = numbering;
+    if (this.seenIds.has(id)) throw new RangeError(`document id "${id}" is added twice`);
+    this.seenIds.add(id);
+    this.docIds.push(id);
+    const length = numbers.length;
+    this.sumTotalTermFreq += length;
+    if (length > 0) this.docCount += 1;
+    if (this.numTokens + length > this.tokens.length) {
+      this.flush();
+      if (length > this.tokens.length) this.tokens = new Uint32Array(length);
+    }
+    const { tokens, termLookup } = this;
+    let ordinalOf = this.ordinalOfNumber;
+    let n = this.numTokens;
+    for (let t = 0; t < length; t++) {
+      const number = numbers[t]!;
+      if (number >= ordinalOf.length) {
+        const bigger = new Int32Array(Math.max(number + 1, ordinalOf.length * 2)).fill(-1);
+        bigger.set(ordinalOf);
+        this.ordinalOfNumber = ordinalOf = bigger;
+      }
+      let ordinal = ordinalOf[number]!;
+      if (ordinal < 0) {
+        const term = numbering.term(number);
+        ordinal = termLookup.get(term) ?? -1;
+        if (ordinal < 0) {
+          ordinal = this.terms.length;
+          termLookup.set(term, ordinal);
+          this.terms.push(term);
+        }
+        ordinalOf[number] = ordinal;
+      }
+      tokens[n++] = ordinal;
+    }
+    this.numTokens = n;
+    this.lengths.push(length);
   }
 
   /** Number of documents added so far. */

@@ -53,6 +53,8 @@ function classOf(codePoint: number): number {
 
 const FNV_OFFSET = 0x811c9dc5 | 0;
 const FNV_PRIME = 16777619;
+/** Numbers per slot of VocabIndex. */
+const SLOT = 4;
 
 /**
  * Token → id without building a string per token: an open-addressing hash table over the UTF-16 code
@@ -60,11 +62,12 @@ const FNV_PRIME = 16777619;
  * need a substring and a string hash per token, which is most of the time of a static-model embedding.
  */
 export class VocabIndex {
-  /** The tokens, one per line; token id is line id: lines[starts[id]..ends[id]). */
+  /** The tokens, one per line; token id is line id. */
   private readonly lines: string;
-  private readonly starts: Int32Array;
-  private readonly ends: Int32Array;
-  /** id + 1 per slot, 0 = empty. */
+  /**
+   * Per slot: the token's hash, its start in `lines`, its length (-1: free slot) and its id; one record
+   * per probe, so a lookup touches one place in memory before comparing characters.
+   */
   private readonly slots: Int32Array;
   private readonly mask: number;
   readonly size: number;
@@ -85,24 +88,24 @@ export class VocabIndex {
     let rows = 1;
     for (let at = text.indexOf('\n'); at >= 0; at = text.indexOf('\n', at + 1)) rows++;
     this.lines = text;
-    this.starts = new Int32Array(rows);
-    this.ends = new Int32Array(rows);
     let capacity = 1;
     while (capacity < rows * 2) capacity *= 2;
-    this.slots = new Int32Array(capacity);
+    this.slots = new Int32Array(capacity * SLOT).fill(-1);
     this.mask = capacity - 1;
     this.size = rows;
     let from = 0;
     for (let id = 0; id < rows; id++) {
       const newline = text.indexOf('\n', from);
       const to = newline < 0 ? text.length : newline;
-      this.starts[id] = from;
-      this.ends[id] = to;
       const h = VocabIndex.hash(text, from, to);
       if (this.find(text, from, to, h) < 0) {
         let slot = h & this.mask;
-        while (this.slots[slot] !== 0) slot = (slot + 1) & this.mask;
-        this.slots[slot] = id + 1;
+        while (this.slots[slot * SLOT + 2] !== -1) slot = (slot + 1) & this.mask;
+        const at = slot * SLOT;
+        this.slots[at] = h;
+        this.slots[at + 1] = from;
+        this.slots[at + 2] = to - from;
+        this.slots[at + 3] = id;
       }
       from = to + 1;
     }
@@ -117,17 +120,17 @@ export class VocabIndex {
 
   /** The id of the token text[start..end) whose hash is `hash`, or -1. */
   find(text: string, start: number, end: number, hash: number): number {
-    const { slots, starts, ends, lines, mask } = this;
+    const { slots, lines, mask } = this;
     const length = end - start;
     for (let slot = hash & mask; ; slot = (slot + 1) & mask) {
-      const entry = slots[slot]!;
-      if (entry === 0) return -1;
-      const id = entry - 1;
-      const from = starts[id]!;
-      if (ends[id]! - from !== length) continue;
+      const at = slot * SLOT;
+      const slotLength = slots[at + 2]!;
+      if (slotLength === -1) return -1;
+      if (slotLength !== length || slots[at] !== hash) continue;
+      const from = slots[at + 1]!;
       let i = 0;
       while (i < length && lines.charCodeAt(from + i) === text.charCodeAt(start + i)) i++;
-      if (i === length) return id;
+      if (i === length) return slots[at + 3]!;
     }
   }
 

@@ -4,7 +4,10 @@ import { packedRunBytes } from '../data/packed-run.ts';
 import type { Judgment } from '../data/qrels.ts';
 import { validateCollection, type CollectionToValidate, type ValidationReport } from '../data/validate.ts';
 import type { Doc, Qrels, Query } from '../types.ts';
-import type { CollectionRow, DocumentRow, PlaygroundDatabase, QrelsRow, QueryRow } from './db.ts';
+import type { CollectionRow, DocumentChunkRow, PlaygroundDatabase, QrelsRow, QueryRow } from './db.ts';
+import { deleteDocuments, DocumentChunker, loadDocuments, writeDirectory } from './documents.ts';
+
+export { docFromRow, getDocuments, loadDocuments, readDocumentBatches } from './documents.ts';
 import { embeddingSetBytes } from './embedding-sets.ts';
 import { Fingerprint } from './fingerprint.ts';
 import { collectionGraphPrefix, deleteGraphFiles } from './hnsw-files.ts';
@@ -74,9 +77,9 @@ export interface StoreProgress {
 export interface ImportOptions {
   signal?: AbortSignal;
   onProgress?: (progress: StoreProgress) => void;
-  /** Documents per write transaction (default 1000); a batch is also cut at `batchBytes`. */
+  /** Documents (default 1024) or queries (default 1000) per write transaction; a batch is also cut at `batchBytes`. */
   batchSize?: number;
-  /** Approximate text bytes per write transaction (default 4 MiB), so long documents make smaller batches. */
+  /** Approximate text bytes per write transaction (default 2 MiB for documents, 4 MiB for queries), so long documents make smaller batches. */
   batchBytes?: number;
   /** Web Locks (default: the origin's, when there are any); `null` runs without locks. */
   locks?: ImportLocks | null;
@@ -94,18 +97,33 @@ export class CollectionExistsError extends Error {
 }
 
 const DEFAULT_BATCH = 1000;
+/**
+ * Documents per write transaction (and at most DEFAULT_DOC_BATCH_BYTES of them): a few chunk rows each, so
+ * the rows are few while progress still moves, and a cancel or a reload stops within a second.
+ */
+const DEFAULT_DOC_BATCH = 1024;
+const DEFAULT_DOC_BATCH_BYTES = 2 * 1024 * 1024;
 const DEFAULT_BATCH_BYTES = 4 * 1024 * 1024;
 /** Bytes counted per stored row besides its strings (keys, field names, structured-clone framing). */
 const ROW_OVERHEAD = 48;
 
-/** UTF-8 length of a string, without encoding it. */
+/** Where `utf8Length` has TextEncoder write strings short enough to fit (3 bytes per UTF-16 unit at most). */
+const utf8Scratch = new Uint8Array(1 << 20);
+const utf8Encoder = new TextEncoder();
+
+/**
+ * UTF-8 length of a string (a lone surrogate counts as the 3 bytes of U+FFFD). Written into a scratch
+ * buffer by the engine's encoder, which is several times faster than counting in JavaScript; strings too
+ * long for the buffer are counted.
+ */
 export function utf8Length(text: string): number {
+  if (text.length * 3 <= utf8Scratch.length) return utf8Encoder.encodeInto(text, utf8Scratch).written;
   let bytes = 0;
   for (let i = 0; i < text.length; i++) {
     const code = text.charCodeAt(i);
     if (code < 0x80) bytes += 1;
     else if (code < 0x800) bytes += 2;
-    else if (code >= 0xd800 && code <= 0xdbff && i + 1 < text.length) {
+    else if (code >= 0xd800 && code <= 0xdbff && i + 1 < text.length && (text.charCodeAt(i + 1) & 0xfc00) === 0xdc00) {
       bytes += 4; // a surrogate pair: one 4-byte character
       i += 1;
     } else bytes += 3;
@@ -156,7 +174,7 @@ export async function deleteCollection(db: PlaygroundDatabase, collectionId: str
 }
 
 async function deleteCollectionRows(db: PlaygroundDatabase, collectionId: string): Promise<void> {
-  const tables = [db.collections, db.documents, db.queries, db.qrels, db.indexes, db.embeddingSets, db.embeddingChunks, db.runs, db.judgmentEdits];
+  const tables = [db.collections, db.documentChunks, db.documentDirectories, db.queries, db.qrels, db.indexes, db.embeddingSets, db.embeddingChunks, db.runs, db.judgmentEdits];
   await db.transaction('rw', tables, async () => {
     const setKeys = (await db.embeddingSets.where('collectionId').equals(collectionId).primaryKeys()) as string[];
     for (const setKey of setKeys) {
@@ -168,7 +186,7 @@ async function deleteCollectionRows(db: PlaygroundDatabase, collectionId: string
     await db.judgmentEdits.where('collectionId').equals(collectionId).delete();
     await collectionRange(db.qrels, '[collectionId+split]', collectionId).delete();
     await collectionRange(db.queries, '[collectionId+id]', collectionId).delete();
-    await collectionRange(db.documents, '[collectionId+ord]', collectionId).delete();
+    await deleteDocuments(db, collectionId);
     await db.collections.delete(collectionId);
   });
 }
@@ -214,33 +232,47 @@ class BatchWriter<Row> {
 
 async function writeDocuments(db: PlaygroundDatabase, id: string, records: CollectionRecords, tally: ImportTally, options: ImportOptions): Promise<Doc[]> {
   const stubs: Doc[] = [];
+  const ids: string[] = [];
   const fingerprint = tally.fingerprint;
-  let stored = 0;
-  const writer = new BatchWriter<DocumentRow>(
-    async (rows) => {
-      await db.documents.bulkAdd(rows);
-      stored += rows.length;
-    },
-    options.batchSize ?? DEFAULT_BATCH,
-    options.batchBytes ?? DEFAULT_BATCH_BYTES,
-  );
+  const batchSize = options.batchSize ?? DEFAULT_DOC_BATCH;
+  const batchBytes = options.batchBytes ?? DEFAULT_DOC_BATCH_BYTES;
+  // Documents go into chunk rows (documents.ts); a transaction writes the chunks of `batchSize` documents
+  // or `batchBytes`, the last one cut short.
+  const chunker = new DocumentChunker(id);
+  let pending: DocumentChunkRow[] = [];
+  let pendingDocs = 0;
+  let pendingBytes = 0;
+  const write = async () => {
+    const rest = chunker.flush();
+    if (rest !== undefined) pending.push(rest);
+    if (pending.length === 0) return;
+    const rows = pending;
+    pending = [];
+    await db.documentChunks.bulkAdd(rows);
+    tally.documents += pendingDocs;
+    pendingDocs = 0;
+    pendingBytes = 0;
+  };
   tally.writing = 'documents';
   for await (const doc of records.documents) {
     options.signal?.throwIfAborted();
-    const row: DocumentRow = { collectionId: id, ord: stubs.length, id: doc.id, title: doc.title, text: doc.text };
-    if (doc.metadata !== undefined) row.metadata = doc.metadata;
     const bytes = utf8Length(doc.id) + utf8Length(doc.title) + utf8Length(doc.text) + metadataBytes(doc.metadata);
     tally.bytes += bytes + ROW_OVERHEAD;
     stubs.push(validationStub(doc));
+    ids.push(doc.id);
     fingerprint.add(doc.id).add(doc.title).add(doc.text);
     if (!tally.language.full) tally.language.add(`${doc.title}\n${doc.text}\n`);
-    if (await writer.add(row, bytes)) {
-      tally.documents = stored;
+    const chunk = chunker.add(doc);
+    if (chunk !== undefined) pending.push(chunk);
+    pendingDocs += 1;
+    pendingBytes += bytes;
+    if (pendingDocs >= batchSize || pendingBytes >= batchBytes) {
+      await write();
       options.onProgress?.({ ...progressOf(tally) });
     }
   }
-  await writer.flush();
-  tally.documents = stored;
+  await write();
+  await writeDirectory(db, id, ids, chunker.starts);
   options.onProgress?.(progressOf(tally));
   return stubs;
 }
@@ -433,55 +465,8 @@ export async function getCollection(db: PlaygroundDatabase, collectionId: string
   return row?.status === 'ready' ? row : undefined;
 }
 
-export function docFromRow(row: DocumentRow): Doc {
-  return row.metadata === undefined
-    ? { id: row.id, title: row.title, text: row.text }
-    : { id: row.id, title: row.title, text: row.text, metadata: row.metadata };
-}
-
 function queryFromRow(row: QueryRow): Query {
   return row.metadata === undefined ? { id: row.id, text: row.text } : { id: row.id, text: row.text, metadata: row.metadata };
-}
-
-/**
- * The documents in corpus order (`ord`), in batches read by key range (each batch starts after the last ord
- * read), so a large corpus is never held whole.
- */
-export async function* readDocumentBatches(
-  db: PlaygroundDatabase,
-  collectionId: string,
-  options: { batchSize?: number; signal?: AbortSignal; /** First ord to read (default 0). */ fromOrd?: number } = {},
-): AsyncGenerator<DocumentRow[]> {
-  const batchSize = options.batchSize ?? DEFAULT_BATCH;
-  let nextOrd = options.fromOrd ?? 0;
-  for (;;) {
-    options.signal?.throwIfAborted();
-    const rows = await db.documents
-      .where('[collectionId+ord]')
-      .between([collectionId, nextOrd], [collectionId, Infinity], true, false)
-      .limit(batchSize)
-      .toArray();
-    if (rows.length === 0) return;
-    yield rows;
-    nextOrd = rows[rows.length - 1]!.ord + 1;
-  }
-}
-
-/** Every document in corpus order; index i is the document with ord i. */
-export async function loadDocuments(db: PlaygroundDatabase, collectionId: string): Promise<Doc[]> {
-  const docs: Doc[] = [];
-  for await (const rows of readDocumentBatches(db, collectionId)) for (const row of rows) docs.push(docFromRow(row));
-  return docs;
-}
-
-/** Documents by id (undefined where the id is unknown), in the order asked. */
-export async function getDocuments(db: PlaygroundDatabase, collectionId: string, docIds: readonly string[]): Promise<Array<Doc | undefined>> {
-  const rows = await db.documents.where('[collectionId+id]').anyOf(docIds.map((id) => [collectionId, id])).toArray();
-  const byId = new Map(rows.map((row) => [row.id, row]));
-  return docIds.map((id) => {
-    const row = byId.get(id);
-    return row === undefined ? undefined : docFromRow(row);
-  });
 }
 
 /** The queries, id → query, in queries-file order. */

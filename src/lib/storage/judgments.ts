@@ -1,3 +1,4 @@
+import { getDocuments } from './documents.ts';
 import type { GradeLabel } from '../judging/grades.ts';
 import { gradeLabels } from '../judging/grades.ts';
 import type { Qrels } from '../types.ts';
@@ -89,10 +90,10 @@ export async function setJudgment(
   grade: number | null,
 ): Promise<JudgmentChange | undefined> {
   if (grade !== null && !Number.isSafeInteger(grade)) throw new RangeError(`grade ${grade} is not an integer`);
-  return db.transaction('rw', [db.collections, db.qrels, db.judgmentEdits, db.queries, db.documents], async () => {
+  return db.transaction('rw', [db.collections, db.qrels, db.judgmentEdits, db.queries, db.documentDirectories, db.documentChunks], async () => {
     const collection = await readyCollection(db, collectionId);
     if ((await db.queries.get([collectionId, queryId])) === undefined) throw new Error(`query "${queryId}" is not in "${collection.name}"`);
-    if ((await db.documents.where('[collectionId+id]').equals([collectionId, docId]).count()) === 0) {
+    if ((await getDocuments(db, collectionId, [docId]))[0] === undefined) {
       throw new Error(`document "${docId}" is not in "${collection.name}"`);
     }
     const row = (await splitRow(db, collection, split, true))!;

@@ -8,6 +8,7 @@ import { dot, type VectorMatrix } from '../../../src/lib/dense/vector-matrix.ts'
 import { DEFAULT_HNSW } from '../../../src/lib/retrievers/config.ts';
 import { deleteCollection } from '../../../src/lib/storage/collections.ts';
 import { PlaygroundDatabase } from '../../../src/lib/storage/db.ts';
+import { putDocuments } from '../../../src/lib/storage/documents.ts';
 import { findEmbeddingSet, listEmbeddingSets } from '../../../src/lib/storage/embedding-sets.ts';
 import { EmbeddingStorageFullError } from '../../../src/lib/storage/quota.ts';
 import { MemoryLocks } from '../../lib/storage/memory-locks.ts';
@@ -84,7 +85,7 @@ beforeEach(async () => {
     createdAt: 42,
     bytes: 0,
   });
-  await db.documents.bulkAdd(DOCS.map((doc, ord) => ({ collectionId: C, ord, id: doc.id, title: doc.title, text: doc.text })));
+  await putDocuments(db, C, DOCS);
 });
 
 /** The texts the embedder sees for documents `from … to − 1`. */

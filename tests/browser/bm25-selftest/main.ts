@@ -7,12 +7,16 @@
 import * as Comlink from 'comlink';
 import type { IndexInfo, IndexProgress, SearchRequestOptions } from '../../../src/lib/bm25-wasm/bm25-service.ts';
 import { database } from '../../../src/lib/storage/db.ts';
+import { countDocuments, putDocuments } from '../../../src/lib/storage/documents.ts';
 import type { Doc, Hit } from '../../../src/lib/types.ts';
 import type { Bm25WorkerApi } from '../../../workers/bm25.worker.ts';
 
 const worker = Comlink.wrap<Bm25WorkerApi>(new Worker(new URL('../../../workers/bm25.worker.ts', import.meta.url), { type: 'module' }));
 const log = document.getElementById('log')!;
 const say = (line: string) => (log.textContent += `${line}\n`);
+
+/** The corpus seeded so far (seed comes in parts; the stored corpus is rewritten whole each time). */
+let stored: Doc[] = [];
 
 export interface OpenResult {
   info: IndexInfo;
@@ -35,8 +39,9 @@ const api = {
         bytes: 0,
       });
     }
-    await db.documents.bulkPut(docs.map((doc, i) => ({ collectionId, ord: first + i, id: doc.id, title: doc.title, text: doc.text })));
-    return db.documents.where('collectionId').equals(collectionId).count();
+    stored = first === 0 ? [...docs] : [...stored.slice(0, first), ...docs];
+    await putDocuments(db, collectionId, stored);
+    return countDocuments(db, collectionId);
   },
 
   async open(collectionId: string, analyzer: 'english' | 'standard' = 'english'): Promise<OpenResult> {

@@ -4,6 +4,7 @@
  * its own key, and rankings equal the TypeScript reference BM25 over the same WordPiece terms; RM3 / Bo1 over
  * the open index (`searchPrfMany`) equal src/lib/prf on the reference index. On the starter collection.
  */
+import { putDocuments } from '../../../src/lib/storage/documents.ts';
 import 'fake-indexeddb/auto';
 import { readFile } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
@@ -58,7 +59,7 @@ beforeAll(async () => {
     createdAt: 1,
     bytes: 0,
   });
-  await db.documents.bulkPut(starter.docs.map((doc, ord) => ({ collectionId: COLLECTION, ord, id: doc.id, title: doc.title, text: doc.text })));
+  await putDocuments(db, COLLECTION, starter.docs);
   vocab = await readFile(join(repoRoot, 'public', loadableAnalyzers.wordpiece.file), 'utf8');
   reference = indexCorpus(starter.docs, loadableAnalyzers.wordpiece.create(vocab));
   queries = [...starter.queries.values()];

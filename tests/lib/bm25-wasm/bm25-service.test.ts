@@ -10,6 +10,7 @@ import { buildBm25Index, type Bm25Index } from '../../../src/lib/bm25/bm25-index
 import { searchBm25 } from '../../../src/lib/bm25/bm25-search.ts';
 import { BM25_INDEX_KIND, Bm25Service, bm25DocText, type IndexProgress } from '../../../src/lib/bm25-wasm/bm25-service.ts';
 import { PlaygroundDatabase } from '../../../src/lib/storage/db.ts';
+import { putDocuments } from '../../../src/lib/storage/documents.ts';
 import type { Query } from '../../../src/lib/types.ts';
 import { analyzedSciFact, kernelModule } from './fixtures.ts';
 
@@ -42,7 +43,7 @@ beforeAll(async () => {
     createdAt: 1,
     bytes: 0,
   });
-  await db.documents.bulkPut(collection.docs.map((doc, ord) => ({ collectionId: COLLECTION, ord, id: doc.id, title: doc.title, text: doc.text })));
+  await putDocuments(db, COLLECTION, collection.docs);
   reference = buildBm25Index(docs);
   const qrels = collection.qrels.get('test')!;
   testQueries = [...collection.queries.values()].filter((query) => qrels.has(query.id)).slice(0, 60);
@@ -120,13 +121,14 @@ describe('Bm25Service (the BM25 worker) over IndexedDB', () => {
   });
 
   it('rebuilds when the collection changed since the index was built', async () => {
-    await db.documents.put({ collectionId: COLLECTION, ord: 5183, id: 'extra', title: 'Extra', text: 'an added document about cells' });
+    const { collection } = await analyzedSciFact();
+    await putDocuments(db, COLLECTION, [...collection.docs, { id: 'extra', title: 'Extra', text: 'an added document about cells' }]);
     try {
       const info = await newService().openIndex({ collectionId: COLLECTION });
       expect(info.source).toBe('built');
       expect(info.numDocs).toBe(5184);
     } finally {
-      await db.documents.delete([COLLECTION, 5183]);
+      await putDocuments(db, COLLECTION, collection.docs);
     }
     expect((await newService().openIndex({ collectionId: COLLECTION })).source).toBe('stored');
   });

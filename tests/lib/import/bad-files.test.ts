@@ -66,7 +66,7 @@ async function importInputs(inputs: LocalInput[], onError: ErrorPolicy): Promise
     return { refused: error instanceof Error ? error.message : String(error), stored: 0 };
   }
   const outcome = await runImport(db, plan, { locks: null, onError });
-  return { outcome, stored: (await db.documents.count()) + (await db.queries.count()) + (await db.qrels.count()) + (await db.collections.count()) };
+  return { outcome, stored: (await db.documentChunks.count()) + (await db.queries.count()) + (await db.qrels.count()) + (await db.collections.count()) };
 }
 
 function summary(run: Run): string {

@@ -85,7 +85,7 @@ describe('SciFact from the hub layout', () => {
     expect(outcome.error.message).toContain('HTTP 404');
     expect(outcome.error.message).toContain(`${hub.url}/datasets/BeIR/scifact-qrels/resolve/main/dev.tsv`);
     expect(await db.collections.count()).toBe(0);
-    expect(await db.documents.count()).toBe(0);
+    expect(await db.documentChunks.count()).toBe(0);
     db.close();
   });
 
@@ -108,7 +108,7 @@ describe('SciFact from the hub layout', () => {
       },
     });
     expect(outcome.status).toBe('cancelled');
-    expect(await db.documents.count()).toBe(0);
+    expect(await db.documentChunks.count()).toBe(0);
     expect(await db.collections.count()).toBe(0);
     db.close();
   });

@@ -14,6 +14,7 @@ import { searchBo1 } from '../../../src/lib/prf/bo1.ts';
 import { bm25FeedbackIndex } from '../../../src/lib/prf/feedback-index.ts';
 import { searchRm3 } from '../../../src/lib/prf/rm3.ts';
 import { PlaygroundDatabase } from '../../../src/lib/storage/db.ts';
+import { putDocuments } from '../../../src/lib/storage/documents.ts';
 import type { Query } from '../../../src/lib/types.ts';
 import { analyzedSciFact, kernelModule } from '../bm25-wasm/fixtures.ts';
 
@@ -38,7 +39,7 @@ beforeAll(async () => {
     createdAt: 1,
     bytes: 0,
   });
-  await db.documents.bulkPut(collection.docs.map((doc, ord) => ({ collectionId: COLLECTION, ord, id: doc.id, title: doc.title, text: doc.text })));
+  await putDocuments(db, COLLECTION, collection.docs);
   reference = buildBm25Index(docs);
   const qrels = collection.qrels.get('test')!;
   queries = [...collection.queries.values()].filter((query) => qrels.has(query.id)).slice(0, 60);

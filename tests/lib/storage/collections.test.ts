@@ -21,6 +21,7 @@ import {
   readDocumentBatches,
   recoverInterruptedImports,
   setCollectionLanguage,
+  utf8Length,
 } from '../../../src/lib/storage/collections.ts';
 import { CATALOG } from '../../../src/lib/catalog/index.ts';
 import { hubImportPlan } from '../../../src/lib/import/hub.ts';
@@ -69,13 +70,14 @@ function smallPlan(id: string, options: { corpus?: string; docs?: number; qrels?
 async function rowsOf(db: PlaygroundDatabase, collectionId: string) {
   return {
     collections: await db.collections.where('id').equals(collectionId).count(),
-    documents: await db.documents.where('collectionId').equals(collectionId).count(),
+    documents: (await db.documentChunks.where('collectionId').equals(collectionId).toArray()).reduce((sum, chunk) => sum + chunk.ids.length, 0),
+    directories: await db.documentDirectories.where('collectionId').equals(collectionId).count(),
     queries: await db.queries.where('collectionId').equals(collectionId).count(),
     qrels: await db.qrels.where('collectionId').equals(collectionId).count(),
   };
 }
 
-const NOTHING = { collections: 0, documents: 0, queries: 0, qrels: 0 };
+const NOTHING = { collections: 0, documents: 0, directories: 0, queries: 0, qrels: 0 };
 
 describe('atomic import', () => {
   test('the starter collection: counts from its metadata, corpus and queries order kept, qrels equal to the file', async () => {
@@ -138,7 +140,7 @@ describe('atomic import', () => {
     const db = freshDb();
     await runImport(db, smallPlan('c'), { locks: null });
     await expect(importCollection(db, smallPlan('c').meta, planRecords(smallPlan('c', { docs: 3 })), { locks: null })).rejects.toBeInstanceOf(CollectionExistsError);
-    expect(await rowsOf(db, 'c')).toEqual({ collections: 1, documents: 10, queries: 2, qrels: 1 });
+    expect(await rowsOf(db, 'c')).toEqual({ collections: 1, documents: 10, directories: 1, queries: 2, qrels: 1 });
   });
 });
 
@@ -153,7 +155,7 @@ describe('rollback', () => {
     expect(outcome.error).toMatchObject({ name: 'ParseError', file: 'bad/corpus.jsonl', line: 3, kind: 'invalid-json' });
     expect(outcome.error.message).toMatch(/^bad\/corpus\.jsonl:3: invalid JSON/);
     expect(await rowsOf(db, 'bad')).toEqual(NOTHING);
-    expect(await rowsOf(db, 'keep')).toEqual({ collections: 1, documents: 10, queries: 2, qrels: 1 });
+    expect(await rowsOf(db, 'keep')).toEqual({ collections: 1, documents: 10, directories: 1, queries: 2, qrels: 1 });
   });
 
   test('an error in the last file (qrels) also removes the documents and queries already written', async () => {
@@ -194,14 +196,14 @@ describe('rollback', () => {
   test('QuotaExceededError: rollback and a message naming the collection and what did not fit', async () => {
     const db = freshDb();
     await runImport(db, smallPlan('keep'), { locks: null });
-    const original = db.documents.bulkAdd.bind(db.documents);
+    const original = db.documentChunks.bulkAdd.bind(db.documentChunks);
     let calls = 0;
     // The second batch hits the quota, as IndexedDB reports it (a DOMException named QuotaExceededError).
-    vi.spyOn(db.documents, 'bulkAdd').mockImplementation(((...args: Parameters<typeof original>) => {
+    vi.spyOn(db.documentChunks, 'bulkAdd').mockImplementation(((...args: Parameters<typeof original>) => {
       calls += 1;
       if (calls === 2) return Promise.reject(new DOMException('The quota has been exceeded.', 'QuotaExceededError'));
       return original(...args);
-    }) as typeof db.documents.bulkAdd);
+    }) as typeof db.documentChunks.bulkAdd);
     const plan = smallPlan('big', { docs: 2500 });
     const error = await importCollection(db, plan.meta, planRecords(plan), {
       locks: null,
@@ -217,7 +219,7 @@ describe('rollback', () => {
     expect(full.message).toContain('95 MB of the 100 MB');
     expect(full.message).toContain('The browser said: "QuotaExceededError: The quota has been exceeded."');
     expect(await rowsOf(db, 'big')).toEqual(NOTHING);
-    expect(await rowsOf(db, 'keep')).toEqual({ collections: 1, documents: 10, queries: 2, qrels: 1 });
+    expect(await rowsOf(db, 'keep')).toEqual({ collections: 1, documents: 10, directories: 1, queries: 2, qrels: 1 });
   });
 
   test('a quota error wrapped by Dexie (BulkError failures, AbortError inner) is recognised too', async () => {
@@ -238,7 +240,7 @@ describe('rollback', () => {
 describe('interrupted imports', () => {
   async function leaveHalfImport(db: PlaygroundDatabase, id: string) {
     await db.collections.add({ id, name: id, status: 'importing', source: { kind: 'local', detail: '' }, docCount: 0, queryCount: 0, splits: [], createdAt: 1, bytes: 0 });
-    await db.documents.bulkAdd([0, 1, 2].map((ord) => ({ collectionId: id, ord, id: `d${ord}`, title: '', text: 'x' })));
+    await db.documentChunks.add({ collectionId: id, start: 0, ids: ['d0', 'd1', 'd2'], titles: ['', '', ''], texts: ['x', 'x', 'x'] });
   }
 
   test('rows left "importing" by a closed tab are rolled back on start-up', async () => {
@@ -247,7 +249,7 @@ describe('interrupted imports', () => {
     await leaveHalfImport(db, 'half');
     expect(await recoverInterruptedImports(db, { locks: null })).toEqual(['half']);
     expect(await rowsOf(db, 'half')).toEqual(NOTHING);
-    expect(await rowsOf(db, 'keep')).toEqual({ collections: 1, documents: 10, queries: 2, qrels: 1 });
+    expect(await rowsOf(db, 'keep')).toEqual({ collections: 1, documents: 10, directories: 1, queries: 2, qrels: 1 });
   });
 
   test('an import whose lock is held (running in another tab) is left alone', async () => {
@@ -265,7 +267,7 @@ describe('interrupted imports', () => {
     await leaveHalfImport(db, 'again');
     const outcome = await runImport(db, smallPlan('again', { docs: 2 }), { locks: null });
     expect(outcome.status).toBe('done');
-    expect(await rowsOf(db, 'again')).toEqual({ collections: 1, documents: 2, queries: 2, qrels: 1 });
+    expect(await rowsOf(db, 'again')).toEqual({ collections: 1, documents: 2, directories: 1, queries: 2, qrels: 1 });
   });
 });
 
@@ -289,7 +291,7 @@ describe('delete and usage', () => {
     expect(await db.embeddingSets.where('collectionId').equals('x').count()).toBe(0);
     expect(await db.embeddingChunks.where('setKey').equals('x|m|f32|{}').count()).toBe(0);
     expect(await db.runs.where('collectionId').equals('x').count()).toBe(0);
-    expect(await rowsOf(db, 'y')).toEqual({ collections: 1, documents: 10, queries: 2, qrels: 1 });
+    expect(await rowsOf(db, 'y')).toEqual({ collections: 1, documents: 10, directories: 1, queries: 2, qrels: 1 });
     expect(await db.embeddingChunks.where('setKey').equals('y|m|f32|{}').count()).toBe(2);
     expect((await listCollections(db)).map((c) => c.id)).toEqual(['y']);
   });
@@ -331,5 +333,13 @@ describe('collection language', () => {
     const entry = CATALOG.find((e) => e.id === 'beir-pl/scifact')!;
     expect(hubImportPlan(entry, { hubUrl: 'http://hub.test' }).meta.language).toBe('pl');
     expect(starterImportPlan(starterTexts).meta.language).toBe('en');
+  });
+});
+
+describe('utf8Length', () => {
+  test('equals the encoded length, short and long strings, lone surrogates as U+FFFD', () => {
+    const samples = ['', 'ascii', 'café', '中文', '🧬 dna', 'lone \ud800 high', 'lone \udc00 low', 'x\ud800'];
+    const long = 'é🧬a\ud800'.repeat(200_000);
+    for (const text of [...samples, long]) expect(utf8Length(text), JSON.stringify(text.slice(0, 20))).toBe(new TextEncoder().encode(text).length);
   });
 });

@@ -2,8 +2,9 @@ import 'fake-indexeddb/auto';
 import { Dexie } from 'dexie';
 import { expect, test } from 'vitest';
 import { closeOnVersionChange, dropLegacyDatabases, LEGACY_DATABASES, PlaygroundDatabase } from '../../../src/lib/storage/db.ts';
+import { CHUNK_DOCS, countDocuments, getDocuments, loadDocuments } from '../../../src/lib/storage/documents.ts';
 
-test('version 2 upgrade: version-1 embedding rows are dropped, every other table is kept', async () => {
+test('upgrade from version 1: version-1 embedding rows are dropped, every other table is kept', async () => {
   const name = 'db-upgrade-test';
   // The schema as version 1 declared it, with one row in each table that matters.
   const v1 = new Dexie(name);
@@ -27,9 +28,51 @@ test('version 2 upgrade: version-1 embedding rows are dropped, every other table
   await db.open();
   expect(db.verno).toBe(3);
   expect(await db.collections.count()).toBe(1);
-  expect(await db.documents.count()).toBe(1);
+  expect(await loadDocuments(db, 'c')).toEqual([{ id: 'd0', title: '', text: 'x' }]);
   expect(await db.embeddingSets.count()).toBe(0);
   expect(await db.embeddingChunks.count()).toBe(0);
+  db.close();
+  await Dexie.delete(name);
+});
+
+test('version 3 upgrade: one-row-per-document collections become chunks and a directory, same ords, ids and texts', async () => {
+  const name = 'db-upgrade-3-test';
+  const v2 = new Dexie(name);
+  v2.version(2).stores({
+    collections: 'id, status',
+    documents: '[collectionId+ord], [collectionId+id], collectionId',
+    queries: '[collectionId+id], collectionId',
+    qrels: '[collectionId+split], collectionId',
+    indexes: 'key, collectionId',
+    embeddingSets: 'key, collectionId',
+    embeddingChunks: '[setKey+start], setKey',
+    runs: 'key, collectionId',
+  });
+  const big = Array.from({ length: 2 * CHUNK_DOCS + 7 }, (_, ord) => ({ collectionId: 'big', ord, id: `b${ord}`, title: `T${ord}`, text: `text ${ord}`, ...(ord === 300 ? { metadata: { url: 'u' } } : {}) }));
+  await v2.table('collections').bulkPut([
+    { id: 'big', name: 'Big', status: 'ready', createdAt: 5 },
+    { id: 'small', name: 'Small', status: 'ready', createdAt: 6 },
+  ]);
+  // Written out of order and interleaved with another collection: the upgrade goes by ord.
+  await v2.table('documents').bulkPut([...big].reverse());
+  await v2.table('documents').bulkPut([{ collectionId: 'small', ord: 0, id: 's0', title: '', text: 'only' }]);
+  await v2.table('queries').put({ collectionId: 'big', id: 'q', text: 'query' });
+  v2.close();
+
+  const db = new PlaygroundDatabase(name);
+  await db.open();
+  expect(db.verno).toBe(3);
+  expect(db.tables.map((table) => table.name)).not.toContain('documents');
+  const docs = await loadDocuments(db, 'big');
+  expect(docs.map((doc) => doc.id)).toEqual(big.map((row) => row.id));
+  expect(docs[300]).toEqual({ id: 'b300', title: 'T300', text: 'text 300', metadata: { url: 'u' } });
+  expect(docs[5]).toEqual({ id: 'b5', title: 'T5', text: 'text 5' });
+  expect(await db.documentChunks.where('collectionId').equals('big').count()).toBe(3);
+  expect(await countDocuments(db, 'big')).toBe(big.length);
+  expect(await getDocuments(db, 'big', ['b518', 'b0', 'missing', 's0'])).toEqual([{ id: 'b518', title: 'T518', text: 'text 518' }, { id: 'b0', title: 'T0', text: 'text 0' }, undefined, undefined]);
+  expect(await getDocuments(db, 'small', ['s0'])).toEqual([{ id: 's0', title: '', text: 'only' }]);
+  expect((await db.documentDirectories.get('big'))?.collectionCreatedAt).toBe(5);
+  expect(await db.queries.count()).toBe(1);
   db.close();
   await Dexie.delete(name);
 });

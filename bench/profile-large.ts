@@ -1,0 +1,199 @@
+/**
+ * `npx tsx bench/profile-large.ts [--trace] [--runs=N]`: the 51,830-document import of `bench:app` (SciFact ×10 with new
+ * ids, local files) and the Explore-ready that follows, timed, with a Chrome trace of every thread (page,
+ * workers, browser process) when `--trace` is given. Prints where each thread spent its CPU: the top
+ * functions by self time from V8's sampling profiler, and the trace events (IndexedDB, GC, structured
+ * clone) that take the most wall time. Serves an existing build (`npx vite build` first).
+ */
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { performance } from 'node:perf_hooks';
+import type { CDPSession } from 'playwright-core';
+import { preview } from 'vite';
+import { loadBeirDir } from '../src/cli/dataset.ts';
+import { judgedQueries } from '../src/lib/data/beir.ts';
+import { launch } from '../tests/browser/harness.ts';
+import { repoRoot, shared } from '../tests/shared-dir.ts';
+
+const argv = process.argv.slice(2);
+const tracing = argv.includes('--trace');
+/** `--cpu`: a light trace (no sampling profiler) giving each thread's CPU time, which the machine's load moves less than wall time. */
+const cpuOnly = argv.includes('--cpu');
+/** `--poll=250`: wait for Explore by polling every 250 ms instead of every animation frame (playwright's default). */
+const pollArg = argv.find((arg) => arg.startsWith('--poll='))?.slice(7);
+const polling = pollArg === undefined ? undefined : Number(pollArg);
+const runs = Number(argv.find((arg) => arg.startsWith('--runs='))?.slice(7) ?? '1');
+const dir = '/tmp/rp-large-collection';
+/** `--builds=dist,.scratch/dist-main`: builds to serve in turn, run by run (A/B on a machine whose load moves). */
+const builds = (argv.find((arg) => arg.startsWith('--builds='))?.slice(9) ?? 'dist').split(',');
+
+async function writeLarge(): Promise<{ corpus: string; queries: string }> {
+  const corpus = join(dir, 'corpus.jsonl');
+  const queries = join(dir, 'queries.jsonl');
+  if (existsSync(corpus) && existsSync(queries)) return { corpus, queries };
+  mkdirSync(dir, { recursive: true });
+  const collection = await loadBeirDir(shared('beir', 'scifact'), { splits: ['test'] });
+  const lines: string[] = [];
+  for (let copy = 0; copy < 10; copy++) {
+    for (const doc of collection.docs) lines.push(JSON.stringify({ _id: copy === 0 ? doc.id : `${doc.id}~${copy}`, title: doc.title, text: doc.text }));
+  }
+  writeFileSync(corpus, lines.join('\n') + '\n');
+  writeFileSync(queries, judgedQueries(collection.queries, collection.qrels.get('test')!).map((q) => JSON.stringify({ _id: q.id, text: q.text })).join('\n') + '\n');
+  return { corpus, queries };
+}
+
+interface TraceEvent {
+  name: string;
+  cat: string;
+  ph: string;
+  pid: number;
+  tid: number;
+  ts: number;
+  dur?: number;
+  /** Thread (CPU) time of a complete event. */
+  tdur?: number;
+  id?: string;
+  args?: { name?: string; data?: { cpuProfile?: { nodes?: ProfileNode[]; samples?: number[] }; timeDeltas?: number[] } };
+}
+interface ProfileNode {
+  id: number;
+  callFrame: { functionName: string; url?: string; lineNumber: number };
+  parent?: number;
+}
+
+async function startTrace(cdp: CDPSession): Promise<void> {
+  await cdp.send('Tracing.start', {
+    transferMode: 'ReturnAsStream',
+    traceConfig: {
+      includedCategories: cpuOnly ? ['toplevel', 'devtools.timeline'] : ['devtools.timeline', 'disabled-by-default-devtools.timeline', 'v8', 'v8.execute', 'disabled-by-default-v8.cpu_profiler', 'blink.user_timing', 'IndexedDB', 'disabled-by-default-v8.gc'],
+    },
+  });
+}
+
+async function stopTrace(cdp: CDPSession): Promise<TraceEvent[]> {
+  const done = new Promise<string>((resolve) => cdp.once('Tracing.tracingComplete', (event) => resolve(event.stream as string)));
+  await cdp.send('Tracing.end');
+  const stream = await done;
+  let text = '';
+  for (;;) {
+    const chunk = await cdp.send('IO.read', { handle: stream, size: 1 << 22 });
+    text += chunk.base64Encoded ? Buffer.from(chunk.data, 'base64').toString() : chunk.data;
+    if (chunk.eof) break;
+  }
+  await cdp.send('IO.close', { handle: stream });
+  const parsed = JSON.parse(text) as { traceEvents: TraceEvent[] } | TraceEvent[];
+  return Array.isArray(parsed) ? parsed : parsed.traceEvents;
+}
+
+/** CPU time of each busy thread: the thread time of its top-level tasks. */
+function threadCpu(events: TraceEvent[]): string {
+  const threadNames = new Map<string, string>();
+  for (const e of events) if (e.name === 'thread_name') threadNames.set(`${e.pid}:${e.tid}`, e.args?.name ?? '?');
+  const cpu = new Map<string, number>();
+  for (const e of events) {
+    if (e.ph !== 'X' || e.tdur === undefined || !(e.name === 'ThreadControllerImpl::RunTask' || e.name === 'RunTask')) continue;
+    const name = `${threadNames.get(`${e.pid}:${e.tid}`) ?? '?'}#${e.tid}`;
+    cpu.set(name, (cpu.get(name) ?? 0) + e.tdur);
+  }
+  return [...cpu].filter(([, us]) => us > 100_000).sort((a, b) => b[1] - a[1]).map(([name, us]) => `${name} ${(us / 1000).toFixed(0)}`).join(', ');
+}
+
+function summarize(label: string, events: TraceEvent[]): void {
+  if (cpuOnly) {
+    console.log(`  ${label} CPU ms: ${threadCpu(events)}`);
+    return;
+  }
+  const threadNames = new Map<string, string>();
+  for (const e of events) if (e.name === 'thread_name') threadNames.set(`${e.pid}:${e.tid}`, e.args?.name ?? '?');
+  // CPU profiles: Profile (id, pid, tid) then ProfileChunk (same id).
+  const profiles = new Map<string, { thread: string; nodes: Map<number, ProfileNode>; self: Map<number, number> }>();
+  for (const e of events) {
+    if (e.name === 'Profile') profiles.set(`${e.pid}:${e.id}`, { thread: `${e.pid}:${e.tid}`, nodes: new Map(), self: new Map() });
+  }
+  for (const e of events) {
+    if (e.name !== 'ProfileChunk') continue;
+    const profile = profiles.get(`${e.pid}:${e.id}`);
+    if (!profile) continue;
+    const data = e.args?.data;
+    for (const node of data?.cpuProfile?.nodes ?? []) profile.nodes.set(node.id, node);
+    const samples = data?.cpuProfile?.samples ?? [];
+    const deltas = data?.timeDeltas ?? [];
+    for (let i = 0; i < samples.length; i++) profile.self.set(samples[i]!, (profile.self.get(samples[i]!) ?? 0) + (deltas[i + 1] ?? deltas[i] ?? 0));
+  }
+  console.log(`\n=== ${label}: CPU by thread (sampled) ===`);
+  for (const profile of profiles.values()) {
+    const byFunction = new Map<string, number>();
+    let total = 0;
+    for (const [id, us] of profile.self) {
+      const frame = profile.nodes.get(id)?.callFrame;
+      const name = frame ? `${frame.functionName || '(anon)'} ${(frame.url ?? '').split('/').pop() ?? ''}:${frame.lineNumber}` : `#${id}`;
+      byFunction.set(name, (byFunction.get(name) ?? 0) + us);
+      if (frame?.functionName !== '(idle)' && frame?.functionName !== '(program)') total += us;
+    }
+    if (total < 50_000) continue;
+    console.log(`-- ${threadNames.get(profile.thread) ?? profile.thread}: ${(total / 1000).toFixed(0)} ms busy`);
+    for (const [name, us] of [...byFunction].sort((a, b) => b[1] - a[1]).slice(0, 25)) console.log(`   ${(us / 1000).toFixed(0).padStart(7)} ms  ${name}`);
+  }
+  console.log(`\n=== ${label}: trace events by wall time (complete events, per thread) ===`);
+  const byEvent = new Map<string, number>();
+  for (const e of events) {
+    if (e.ph !== 'X' || e.dur === undefined) continue;
+    const key = `${(threadNames.get(`${e.pid}:${e.tid}`) ?? `${e.pid}:${e.tid}`).padEnd(28)} ${e.name}`;
+    byEvent.set(key, (byEvent.get(key) ?? 0) + e.dur);
+  }
+  for (const [name, us] of [...byEvent].sort((a, b) => b[1] - a[1]).slice(0, 40)) console.log(`   ${(us / 1000).toFixed(0).padStart(7)} ms  ${name}`);
+  const marks = events.filter((e) => e.cat.includes('blink.user_timing'));
+  if (marks.length > 0) {
+    console.log(`\n=== ${label}: user timing ===`);
+    for (const e of marks) console.log(`   ${e.ph} ${e.name} ${e.dur !== undefined ? (e.dur / 1000).toFixed(0) + ' ms' : ''}`);
+  }
+}
+
+async function main(): Promise<void> {
+  const files = await writeLarge();
+  const servers = await Promise.all(builds.map((outDir) => preview({ root: repoRoot, logLevel: 'warn', build: { outDir }, preview: { port: 0, host: '127.0.0.1', strictPort: false } })));
+  try {
+    for (let run = 0; run < runs; run++) for (const [b, server] of servers.entries()) {
+      const appUrl = server.resolvedUrls!.local[0]!.replace(/\/$/, '');
+      const session = await launch();
+      const { page } = session;
+      page.on('console', (message) => {
+        if (message.text().startsWith('[rp-timing]')) console.log(message.text());
+      });
+      try {
+        await page.goto(`${appUrl}/?view=datasets`);
+        await page.getByRole('heading', { name: 'In this browser' }).waitFor({ timeout: 60_000 });
+        const cdp = tracing || cpuOnly ? await session.context.browser()!.newBrowserCDPSession() : undefined;
+        await page.getByTestId('pick-files').setInputFiles([files.corpus, files.queries]);
+        const importButton = page.getByRole('region', { name: 'Recognised files' }).getByRole('button', { name: 'Import' });
+        await importButton.waitFor();
+        if (cdp) await startTrace(cdp);
+        const started = performance.now();
+        await importButton.click();
+        await page.waitForFunction(() => (document.querySelector<HTMLSelectElement>('#collection-picker')?.value ?? '').startsWith('local/'), null, { timeout: 600_000 });
+        const imported = performance.now() - started;
+        if (cdp) summarize('import', await stopTrace(cdp));
+        if (cdp) await startTrace(cdp);
+        await page.getByRole('navigation', { name: 'Views' }).getByRole('button', { name: 'Explore' }).click();
+        const opened = performance.now();
+        await page.waitForFunction(
+          () => {
+            const cards = [...document.querySelectorAll<HTMLElement>('article.column')];
+            return cards.length === 3 && cards.every((card) => card.dataset['status'] === 'ready');
+          },
+          null,
+          { timeout: 600_000, ...(polling === undefined ? {} : { polling }) },
+        );
+        const ready = performance.now() - opened;
+        if (cdp) summarize('explore', await stopTrace(cdp));
+        console.log(`${builds[b]} run ${run + 1}: import ${imported.toFixed(0)} ms, then Explore ready ${ready.toFixed(0)} ms`);
+      } finally {
+        await session.close();
+      }
+    }
+  } finally {
+    for (const server of servers) await server.close();
+  }
+}
+
+await main();

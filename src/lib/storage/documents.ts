@@ -1,0 +1,357 @@
+import { Dexie, type Transaction } from 'dexie';
+import type { Doc } from '../types.ts';
+import type { DocumentChunkRow, DocumentDirectoryRow, DocumentRow, PlaygroundDatabase } from './db.ts';
+
+/**
+ * A collection's documents in IndexedDB (the `documentChunks` and `documentDirectories` tables of db.ts).
+ *
+ * Documents are stored in chunks of consecutive ords, as columns (ids, titles, texts), cut at
+ * `CHUNK_DOCS` documents or `CHUNK_TEXT_UNITS` UTF-16 units of text, whichever comes first. IndexedDB
+ * charges per row — a structured clone and a key check on the writing side, a record and its index
+ * entries in the browser's backing store — so an import of 51,830 documents writes about 320 rows instead
+ * of 51,830, and the readers that go through the whole corpus (the BM25 build, the corpus embedding, the
+ * length analysis) read as few. A directory row per collection keeps every id in ord order and each
+ * chunk's first ord, for looking documents up by id (Explore shows the hits of a ranking); each realm keeps
+ * the directory it read while the collection stays the same.
+ *
+ * Chunks are small enough that showing ten hits from ten chunks reads about 2.5 MB, and large enough that
+ * per-row costs vanish. Readers never depend on the chunk size: batches are cut to what they ask for.
+ */
+
+export const CHUNK_DOCS = 256;
+/** ≈ 256 kB of ASCII text; a chunk always takes at least one document, however long. */
+export const CHUNK_TEXT_UNITS = 256 * 1024;
+
+/** Documents of consecutive ords as columns: ords `start .. start + ids.length - 1`. */
+export interface DocumentColumns {
+  start: number;
+  ids: string[];
+  titles: string[];
+  texts: string[];
+  /** Each document's metadata (null: none); absent when none has any. */
+  metadata?: Array<Record<string, unknown> | null>;
+}
+
+/** Cuts a stream of documents into chunk rows of a collection, ords counted from `start`. */
+export class DocumentChunker {
+  private ids: string[] = [];
+  private titles: string[] = [];
+  private texts: string[] = [];
+  private metadata: Array<Record<string, unknown> | null> | undefined;
+  private units = 0;
+  private start: number;
+  /** First ord of every chunk made so far. */
+  readonly starts: number[] = [];
+
+  constructor(
+    private readonly collectionId: string,
+    start = 0,
+  ) {
+    this.start = start;
+  }
+
+  /** Ord of the next document added. */
+  get nextOrd(): number {
+    return this.start + this.ids.length;
+  }
+
+  /** Adds a document; returns the chunk it completed, if it completed one. */
+  add(doc: Doc): DocumentChunkRow | undefined {
+    if (doc.metadata !== undefined) {
+      this.metadata ??= new Array<Record<string, unknown> | null>(this.ids.length).fill(null);
+      this.metadata.push(doc.metadata);
+    } else this.metadata?.push(null);
+    this.ids.push(doc.id);
+    this.titles.push(doc.title);
+    this.texts.push(doc.text);
+    this.units += doc.title.length + doc.text.length;
+    return this.ids.length >= CHUNK_DOCS || this.units >= CHUNK_TEXT_UNITS ? this.flush() : undefined;
+  }
+
+  /** The chunk of the documents added since the last one (undefined when there are none). */
+  flush(): DocumentChunkRow | undefined {
+    if (this.ids.length === 0) return undefined;
+    const row: DocumentChunkRow = { collectionId: this.collectionId, start: this.start, ids: this.ids, titles: this.titles, texts: this.texts };
+    if (this.metadata !== undefined) row.metadata = this.metadata;
+    this.starts.push(this.start);
+    this.start += this.ids.length;
+    this.ids = [];
+    this.titles = [];
+    this.texts = [];
+    this.metadata = undefined;
+    this.units = 0;
+    return row;
+  }
+}
+
+function chunkRange(db: PlaygroundDatabase, collectionId: string, from: number) {
+  return db.documentChunks.where('[collectionId+start]').between([collectionId, from], [collectionId, Infinity], true, false);
+}
+
+/** The chunk holding `ord` (the last one starting at or before it), or undefined. */
+async function chunkAt(db: PlaygroundDatabase, collectionId: string, ord: number): Promise<DocumentChunkRow | undefined> {
+  return db.documentChunks.where('[collectionId+start]').between([collectionId, -Infinity], [collectionId, ord], true, true).last();
+}
+
+/**
+ * The collection's chunks in ord order from the one holding `fromOrd`; the next chunk is read while the
+ * caller works on the current one (IndexedDB reads on another thread).
+ */
+async function* chunksFrom(db: PlaygroundDatabase, collectionId: string, fromOrd: number, signal: AbortSignal | undefined): AsyncGenerator<DocumentChunkRow> {
+  signal?.throwIfAborted();
+  let next: Promise<DocumentChunkRow | undefined> = chunkAt(db, collectionId, fromOrd).then(async (first) => first ?? (await chunkRange(db, collectionId, fromOrd).first()));
+  for (;;) {
+    const chunk = await next;
+    signal?.throwIfAborted();
+    if (chunk === undefined) return;
+    next = chunkRange(db, collectionId, chunk.start + chunk.ids.length).first();
+    // An unread prefetch must not surface as an unhandled rejection when the caller stops here.
+    next.catch(() => undefined);
+    yield chunk;
+  }
+}
+
+function sliceColumns(chunk: DocumentChunkRow, from: number, to: number): DocumentColumns {
+  const whole = from === 0 && to === chunk.ids.length;
+  const columns: DocumentColumns = {
+    start: chunk.start + from,
+    ids: whole ? chunk.ids : chunk.ids.slice(from, to),
+    titles: whole ? chunk.titles : chunk.titles.slice(from, to),
+    texts: whole ? chunk.texts : chunk.texts.slice(from, to),
+  };
+  if (chunk.metadata !== undefined) columns.metadata = whole ? chunk.metadata : chunk.metadata.slice(from, to);
+  return columns;
+}
+
+function concatColumns(parts: readonly DocumentColumns[]): DocumentColumns {
+  if (parts.length === 1) return parts[0]!;
+  const columns: DocumentColumns = { start: parts[0]!.start, ids: [], titles: [], texts: [] };
+  const withMetadata = parts.some((part) => part.metadata !== undefined);
+  if (withMetadata) columns.metadata = [];
+  for (const part of parts) {
+    columns.ids.push(...part.ids);
+    columns.titles.push(...part.titles);
+    columns.texts.push(...part.texts);
+    if (withMetadata) columns.metadata!.push(...(part.metadata ?? new Array<null>(part.ids.length).fill(null)));
+  }
+  return columns;
+}
+
+export interface ReadDocumentsOptions {
+  /** Documents per batch (default: each stored chunk as it is). */
+  batchSize?: number;
+  signal?: AbortSignal;
+  /** First ord to read (default 0). */
+  fromOrd?: number;
+}
+
+/**
+ * The documents in corpus order as columns, in batches of `batchSize` (the last one shorter), never
+ * holding more than a batch and a chunk: the BM25 build and the corpus embedding read through this.
+ */
+export async function* readDocumentColumns(db: PlaygroundDatabase, collectionId: string, options: ReadDocumentsOptions = {}): AsyncGenerator<DocumentColumns> {
+  const fromOrd = options.fromOrd ?? 0;
+  const batchSize = options.batchSize ?? Infinity;
+  let parts: DocumentColumns[] = [];
+  let pending = 0;
+  for await (const chunk of chunksFrom(db, collectionId, fromOrd, options.signal)) {
+    let at = Math.max(0, fromOrd - chunk.start);
+    if (batchSize === Infinity) {
+      if (at < chunk.ids.length) yield sliceColumns(chunk, at, chunk.ids.length);
+      continue;
+    }
+    while (at < chunk.ids.length) {
+      const take = Math.min(batchSize - pending, chunk.ids.length - at);
+      parts.push(sliceColumns(chunk, at, at + take));
+      pending += take;
+      at += take;
+      if (pending === batchSize) {
+        yield concatColumns(parts);
+        parts = [];
+        pending = 0;
+      }
+    }
+  }
+  if (pending > 0) yield concatColumns(parts);
+}
+
+/** The documents of `columns` as rows. */
+export function columnRows(collectionId: string, columns: DocumentColumns): DocumentRow[] {
+  const rows: DocumentRow[] = new Array<DocumentRow>(columns.ids.length);
+  for (let i = 0; i < columns.ids.length; i++) {
+    const row: DocumentRow = { collectionId, ord: columns.start + i, id: columns.ids[i]!, title: columns.titles[i]!, text: columns.texts[i]! };
+    const metadata = columns.metadata?.[i];
+    if (metadata != null) row.metadata = metadata;
+    rows[i] = row;
+  }
+  return rows;
+}
+
+/**
+ * The documents in corpus order (`ord`), in batches of `batchSize` (default 1000), so a large corpus is
+ * never held whole.
+ */
+export async function* readDocumentBatches(db: PlaygroundDatabase, collectionId: string, options: ReadDocumentsOptions = {}): AsyncGenerator<DocumentRow[]> {
+  for await (const columns of readDocumentColumns(db, collectionId, { ...options, batchSize: options.batchSize ?? 1000 })) yield columnRows(collectionId, columns);
+}
+
+export function docFromRow(row: DocumentRow): Doc {
+  return row.metadata === undefined
+    ? { id: row.id, title: row.title, text: row.text }
+    : { id: row.id, title: row.title, text: row.text, metadata: row.metadata };
+}
+
+/** Every document in corpus order; index i is the document with ord i. */
+export async function loadDocuments(db: PlaygroundDatabase, collectionId: string): Promise<Doc[]> {
+  const docs: Doc[] = [];
+  for await (const columns of readDocumentColumns(db, collectionId)) for (const row of columnRows(collectionId, columns)) docs.push(docFromRow(row));
+  return docs;
+}
+
+/** A directory read in this realm, with its ids' ords. */
+interface KnownDirectory {
+  row: DocumentDirectoryRow;
+  ordOf: Map<string, number>;
+}
+
+const directories = new WeakMap<PlaygroundDatabase, Map<string, KnownDirectory>>();
+
+function knownDirectories(db: PlaygroundDatabase): Map<string, KnownDirectory> {
+  let known = directories.get(db);
+  if (known === undefined) directories.set(db, (known = new Map()));
+  return known;
+}
+
+async function collectionCreatedAt(db: PlaygroundDatabase, collectionId: string): Promise<number | null> {
+  return (await db.collections.get(collectionId))?.createdAt ?? null;
+}
+
+/**
+ * The collection's directory, from this realm's memory while the collection row is the one it was written
+ * for (a collection deleted and imported again under the same id has another `createdAt`).
+ */
+async function directoryOf(db: PlaygroundDatabase, collectionId: string): Promise<KnownDirectory | undefined> {
+  const known = knownDirectories(db);
+  const createdAt = await collectionCreatedAt(db, collectionId);
+  const cached = known.get(collectionId);
+  if (cached !== undefined && cached.row.collectionCreatedAt === createdAt) return cached;
+  const row = await db.documentDirectories.get(collectionId);
+  if (row === undefined) {
+    known.delete(collectionId);
+    return undefined;
+  }
+  const ordOf = new Map<string, number>();
+  row.ids.forEach((id, ord) => ordOf.set(id, ord));
+  const directory = { row, ordOf };
+  if (row.collectionCreatedAt === createdAt) known.set(collectionId, directory);
+  return directory;
+}
+
+/** Index of the chunk holding `ord` in ascending `starts`. */
+function chunkIndex(starts: readonly number[], ord: number): number {
+  let lo = 0;
+  let hi = starts.length - 1;
+  while (lo < hi) {
+    const mid = (lo + hi + 1) >>> 1;
+    if (starts[mid]! <= ord) lo = mid;
+    else hi = mid - 1;
+  }
+  return lo;
+}
+
+/** Documents by id (undefined where the id is unknown), in the order asked; reads only the chunks that hold them. */
+export async function getDocuments(db: PlaygroundDatabase, collectionId: string, docIds: readonly string[]): Promise<Array<Doc | undefined>> {
+  const directory = await directoryOf(db, collectionId);
+  if (directory === undefined) return docIds.map(() => undefined);
+  const { ordOf, row } = directory;
+  const starts = new Set<number>();
+  for (const id of docIds) {
+    const ord = ordOf.get(id);
+    if (ord !== undefined) starts.add(row.starts[chunkIndex(row.starts, ord)]!);
+  }
+  const chunks = await db.documentChunks.bulkGet([...starts].map((start) => [collectionId, start]));
+  const byStart = new Map<number, DocumentChunkRow>();
+  for (const chunk of chunks) if (chunk !== undefined) byStart.set(chunk.start, chunk);
+  return docIds.map((id) => {
+    const ord = ordOf.get(id);
+    if (ord === undefined) return undefined;
+    const chunk = byStart.get(row.starts[chunkIndex(row.starts, ord)]!);
+    const at = chunk === undefined ? -1 : ord - chunk.start;
+    if (chunk === undefined || chunk.ids[at] !== id) return undefined;
+    const metadata = chunk.metadata?.[at];
+    return metadata == null ? { id, title: chunk.titles[at]!, text: chunk.texts[at]! } : { id, title: chunk.titles[at]!, text: chunk.texts[at]!, metadata };
+  });
+}
+
+/** How many documents the collection has stored (0 when none). */
+export async function countDocuments(db: PlaygroundDatabase, collectionId: string): Promise<number> {
+  const directory = await directoryOf(db, collectionId);
+  return directory?.row.ids.length ?? 0;
+}
+
+/** Writes the directory of a collection whose chunks are written (ids in ord order, chunk starts ascending). */
+export async function writeDirectory(db: PlaygroundDatabase, collectionId: string, ids: string[], starts: number[]): Promise<void> {
+  knownDirectories(db).delete(collectionId);
+  await db.documentDirectories.put({ collectionId, ids, starts, collectionCreatedAt: await collectionCreatedAt(db, collectionId) });
+}
+
+/** Deletes a collection's documents (call inside a transaction over both document tables for atomicity). */
+export async function deleteDocuments(db: PlaygroundDatabase, collectionId: string): Promise<void> {
+  knownDirectories(db).delete(collectionId);
+  await db.documentChunks.where('[collectionId+start]').between([collectionId, Dexie.minKey], [collectionId, Dexie.maxKey], true, true).delete();
+  await db.documentDirectories.delete(collectionId);
+}
+
+/**
+ * Stores `docs` as the whole corpus of `collectionId` (ords 0 … n-1), replacing what was there: for tests,
+ * benchmarks and self-tests that set up a collection without an import.
+ */
+export async function putDocuments(db: PlaygroundDatabase, collectionId: string, docs: readonly Doc[]): Promise<void> {
+  await db.transaction('rw', [db.collections, db.documentChunks, db.documentDirectories], async () => {
+    await deleteDocuments(db, collectionId);
+    const chunker = new DocumentChunker(collectionId);
+    const rows: DocumentChunkRow[] = [];
+    for (const doc of docs) {
+      const row = chunker.add(doc);
+      if (row !== undefined) rows.push(row);
+    }
+    const last = chunker.flush();
+    if (last !== undefined) rows.push(last);
+    await db.documentChunks.bulkAdd(rows);
+    await writeDirectory(db, collectionId, docs.map((doc) => doc.id), chunker.starts);
+  });
+}
+
+/**
+ * The version-3 upgrade (db.ts): each collection's one-row-per-document `documents` become chunks and a
+ * directory, in ord order, within the upgrade's transaction.
+ */
+export async function chunkDocumentRows(transaction: Transaction): Promise<void> {
+  const documents = transaction.table<DocumentRow, [string, number]>('documents');
+  const chunks = transaction.table<DocumentChunkRow, [string, number]>('documentChunks');
+  const directories = transaction.table<DocumentDirectoryRow, string>('documentDirectories');
+  const collections = transaction.table<{ id: string; createdAt: number }, string>('collections');
+  const collectionIds = [...new Set((await documents.orderBy('collectionId').uniqueKeys()) as string[])];
+  for (const collectionId of collectionIds) {
+    const chunker = new DocumentChunker(collectionId);
+    const ids: string[] = [];
+    let nextOrd = 0;
+    for (;;) {
+      const rows = await documents.where('[collectionId+ord]').between([collectionId, nextOrd], [collectionId, Infinity], true, false).limit(1000).toArray();
+      if (rows.length === 0) break;
+      const made: DocumentChunkRow[] = [];
+      for (const row of rows) {
+        // Ords were positions in the corpus with no gaps; a gap (never written by an import) closes up here.
+        const row2 = chunker.add(docFromRow(row));
+        ids.push(row.id);
+        if (row2 !== undefined) made.push(row2);
+      }
+      if (made.length > 0) await chunks.bulkAdd(made);
+      nextOrd = rows[rows.length - 1]!.ord + 1;
+    }
+    const last = chunker.flush();
+    if (last !== undefined) await chunks.add(last);
+    const createdAt = (await collections.get(collectionId))?.createdAt ?? null;
+    await directories.put({ collectionId, ids, starts: chunker.starts, collectionCreatedAt: createdAt });
+  }
+}
