@@ -21,7 +21,9 @@ import type { VectorMatrix } from '../src/lib/dense/vector-matrix.ts';
 import type { HnswSettings } from '../src/lib/retrievers/config.ts';
 import { database } from '../src/lib/storage/db.ts';
 import { ModelSession, type DownloadListener, type LoadedInfo, type LoadRequest } from './model-session.ts';
-import { configureModelSource, type ModelSourceConfig } from '../src/lib/dense/model-source.ts';
+import { configureModelSource, modelBaseLocation, type ModelSourceConfig } from '../src/lib/dense/model-source.ts';
+import type { Embedder } from '../src/lib/dense/embedder.ts';
+import { decodeShippedVectors, type ShippedVectors } from '../src/lib/dense/shipped-vectors.ts';
 import type { EmbeddingDtype } from '../src/lib/dense/registry.ts';
 import { loadCrossEncoder, type CrossEncoder, type RerankProgress } from '../src/lib/rerank/cross-encoder.ts';
 import type { RerankerSpec } from '../src/lib/rerank/registry.ts';
@@ -64,6 +66,25 @@ const hnswFiles: HnswFiles = {
   },
 };
 
+/**
+ * The registry's shipped vectors of the model being loaded (shipped-vectors.ts), read from its folder when a
+ * collection they belong to opens without stored vectors. A picked folder has none. Call after the load
+ * has pointed transformers.js at the model's files.
+ */
+function shippedVectorsOf(request: LoadRequest): ((collectionId: string) => Promise<ShippedVectors | undefined>) | undefined {
+  const files = request.spec.shippedVectors;
+  if (files === undefined || request.files !== undefined) return undefined;
+  const base = modelBaseLocation(request.spec);
+  return async (collectionId) => {
+    const file = files[collectionId];
+    if (file === undefined) return undefined;
+    const url = `${base}${file}`;
+    const response = await fetch(url);
+    if (!response.ok) throw new Error(`${url}: HTTP ${response.status}`);
+    return decodeShippedVectors(new Uint8Array(await response.arrayBuffer()), url);
+  };
+}
+
 const session = new ModelSession();
 let service: DenseCorpusService | undefined;
 let crossEncoder: CrossEncoder | undefined;
@@ -77,26 +98,34 @@ const api = {
   /** Answers as soon as the worker's event loop is free (the page's liveness check). */
   ping: () => true,
 
+  /**
+   * Loads the model. A static table answers at once and loads in the background (`modelLoaded` says how
+   * that ended): stored corpus and query vectors need no model, so opening a collection does not wait for
+   * the table; whatever must be embedded waits for it.
+   */
   async load(request: LoadRequest, onDownload?: DownloadListener): Promise<LoadedInfo> {
-    const info = await session.load(request, onDownload);
+    const info = request.spec.kind === 'static-table' ? session.begin(request, onDownload) : await session.load(request, onDownload);
     // The service reaches the model through the session, so a lost WebGPU device fails its calls.
-    const embedder = session.model;
-    const model: typeof embedder = {
-      spec: embedder.spec,
-      device: embedder.device,
-      dtype: embedder.dtype,
-      embed: (texts, options) => session.model.embed(texts, options),
-      embedEach: (texts, options) => session.model.embedEach(texts, options),
+    const model: Embedder = {
+      spec: request.spec,
+      device: info.device,
+      dtype: info.dtype,
+      embed: async (texts, options) => (await session.ready()).embed(texts, options),
+      embedEach: async (texts, options) => (await session.ready()).embedEach(texts, options),
       dispose: () => session.dispose(),
     };
-    service = new DenseCorpusService({ db: database(), embedder: model, hnswFiles });
+    const shipped = shippedVectorsOf(request);
+    service = new DenseCorpusService({ db: database(), embedder: model, hnswFiles, ...(shipped === undefined ? {} : { shipped }) });
     return info;
   },
+
+  /** Settles when the model is loaded (at once after `load`, except for a static table loading in the background). */
+  modelLoaded: (): Promise<LoadedInfo> => session.loaded(),
 
   /** Embeds texts (the client's warm-up batch uses it). */
   embed(texts: string[], options: { batchSize?: number | 'auto' } = {}, onProgress?: (p: EmbedProgress) => void): Promise<VectorMatrix> {
     return session.cancellable(async (signal) => {
-      const m = await session.model.embed(texts, { batchSize: options.batchSize, signal, onProgress });
+      const m = await (await session.ready()).embed(texts, { batchSize: options.batchSize, signal, onProgress });
       return Comlink.transfer(m, [m.data.buffer]);
     });
   },
@@ -133,6 +162,8 @@ const api = {
       }
       throw new Error(`this worker already holds the cross-encoder ${crossEncoder.spec.id}; use a fresh worker`);
     }
+    // The embedding model's own load swaps transformers.js's fetch while it runs: let it finish first.
+    await session.loaded().catch(() => undefined);
     const t0 = performance.now();
     configureModelSource(request.spec, request.source);
     await prepareOnnxRuntime();

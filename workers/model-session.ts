@@ -59,14 +59,46 @@ export class WebGpuDeviceLostError extends Error {
 
 export class ModelSession {
   private embedder: Embedder | undefined;
+  /** The load in progress or done (`load`, or `begin` for a load the caller does not wait for). */
+  private loading: Promise<LoadedInfo> | undefined;
   private deviceLost: string | undefined;
   /** Settles when the WebGPU device is lost (never, on WASM). */
   private deviceWatch: Promise<void> | undefined;
   private disposed = false;
   private readonly running = new Set<AbortController>();
 
-  async load(request: LoadRequest, onDownload?: DownloadListener): Promise<LoadedInfo> {
-    if (this.embedder) throw new Error('this worker already holds a model; use a fresh worker');
+  load(request: LoadRequest, onDownload?: DownloadListener): Promise<LoadedInfo> {
+    if (this.loading) return Promise.reject(new Error('this worker already holds a model; use a fresh worker'));
+    this.loading = this.loadNow(request, onDownload);
+    return this.loading;
+  }
+
+  /**
+   * Starts loading a static table and answers at once with what is known before its files arrive (a
+   * static table runs on `cpu-lookup`, whatever was asked for). Work that needs the model waits for it
+   * (`ready`); work that does not — corpus and query vectors read from storage — goes on meanwhile, so a
+   * page with stored vectors ranks before the 22 MB table has arrived. `loaded` tells how the load ended.
+   */
+  begin(request: LoadRequest, onDownload?: DownloadListener): LoadedInfo {
+    if (request.spec.kind !== 'static-table') throw new Error(`${request.spec.id} is not a static table: load it and wait`);
+    const loading = this.load(request, onDownload);
+    // Failures are reported by `loaded` and by every call that waits for the model.
+    loading.catch(() => undefined);
+    return { model: request.spec.id, device: 'cpu-lookup', dtype: request.dtype, loadMs: 0 };
+  }
+
+  /** How the load went: its info once the model is loaded; rejects with the load's failure. */
+  loaded(): Promise<LoadedInfo> {
+    return this.loading ?? Promise.reject(new Error('no model loaded in this worker'));
+  }
+
+  /** The model, once loaded (waits for a load started by `begin`); rejects with the load's failure. */
+  async ready(): Promise<Embedder> {
+    await this.loading;
+    return this.model;
+  }
+
+  private async loadNow(request: LoadRequest, onDownload?: DownloadListener): Promise<LoadedInfo> {
     const t0 = performance.now();
     if (request.files) configureModelSource({ ...request.spec, source: 'local' }, servePickedFolder(request.spec.id, request.files));
     else configureModelSource(request.spec, request.source);

@@ -13,6 +13,11 @@
  *   notice says why;
  * - a worker that crashes (WorkerWatch: an `error` event, a WebAssembly abort, no answer) is dropped and
  *   `onLost` tells the engine, which prepares the column again on its next ranking.
+ *
+ * A static table (the default model) loads in the background: its worker answers `open` from stored (or
+ * shipped) vectors before the table has arrived, and only what must be embedded waits for it. Its
+ * download shows as a job of its own; a table that fails to load drops the worker (`onModelFailed`), so the
+ * next ranking tries again in a fresh one, and every call that waited for it fails with the load's message.
  */
 import * as Comlink from 'comlink';
 import type { EmbeddingDevice } from '../../lib/dense/embedder.ts';
@@ -24,7 +29,7 @@ import { packCandidates, unpackHits, unpackScores } from '../../lib/retrievers/p
 import type { Hit } from '../../lib/types.ts';
 import { WorkerCrashedError } from '../../lib/workers/worker-watch.ts';
 import type { DenseCorpusRequest } from './dense-corpus.ts';
-import type { DenseBackend, DenseOpenInfo, DenseProgress } from './backends.ts';
+import type { DenseBackend, DenseOpenInfo, DenseProgress, EngineJob, JobSink } from './backends.ts';
 import type { DenseWorkerApi } from '../../../workers/dense.worker.ts';
 
 interface DenseWorker {
@@ -81,6 +86,42 @@ export interface DenseWorkersOptions {
   onLost?: (settings: Pick<DenseSettings, 'model' | 'device' | 'dtype'>, error: WorkerCrashedError) => void;
   /** A model moved from WebGPU to WASM after a failure at query time (`open` reports it in its result). */
   onFallback?: (settings: Pick<DenseSettings, 'model' | 'device' | 'dtype'>, reason: string) => void;
+  /** A static table that loaded in the background failed: its worker was dropped. */
+  onModelFailed?: (settings: Pick<DenseSettings, 'model' | 'device' | 'dtype'>, error: Error) => void;
+  /** Where a static table's background download shows (the jobs tray). */
+  jobs?: JobSink;
+}
+
+/** A background model load's job: bytes summed over the model's files, reported at most every REPORT_MS. */
+class ModelLoadJob {
+  private static readonly REPORT_MS = 100;
+  private readonly files = new Map<string, { loaded: number; total: number }>();
+  private reported = 0;
+
+  constructor(private readonly job: EngineJob) {}
+
+  progress(e: { file: string; loaded: number; total: number }): void {
+    this.files.set(e.file, { loaded: e.loaded, total: e.total });
+    const now = performance.now();
+    const complete = e.total > 0 && e.loaded >= e.total;
+    if (!complete && now - this.reported < ModelLoadJob.REPORT_MS) return;
+    this.reported = now;
+    let loaded = 0;
+    let total = 0;
+    for (const file of this.files.values()) {
+      loaded += file.loaded;
+      total += file.total;
+    }
+    this.job.progress(Math.round(loaded / 1024), total > 0 ? Math.round(total / 1024) : undefined);
+  }
+
+  finish(loadMs: number): void {
+    this.job.finish(`${Math.round(loadMs)} ms`);
+  }
+
+  fail(error: unknown): void {
+    this.job.fail(error);
+  }
 }
 
 /** A corpus's document ids as the worker holds them, and the row of each. */
@@ -108,13 +149,18 @@ export class DenseWorkers implements DenseBackend {
     listeners.add(onProgress);
     let worker = this.workers.get(key);
     if (worker === undefined) {
-      const fanOut = (e: { file: string; loaded: number; total: number }) => {
-        for (const listener of this.downloads.get(key) ?? []) listener({ phase: 'model', ...e });
-      };
+      const spec = resolveModelSpec(settings.model);
       const name = settings.model.split('/').pop() ?? settings.model;
+      // A static table loads in the background, with a job of its own; other models load before `open` goes on.
+      const background = spec.kind === 'static-table';
+      const modelJob = background && this.options.jobs ? new ModelLoadJob(this.options.jobs.start(`Loading model ${name} (${settings.dtype})`, { unit: 'kB', cancellable: false })) : undefined;
+      const fanOut = (e: { file: string; loaded: number; total: number }) => {
+        if (background) modelJob?.progress(e);
+        else for (const listener of this.downloads.get(key) ?? []) listener({ phase: 'model', ...e });
+      };
       const started: Promise<DenseWorker> = openEmbeddingWorker(
         createDenseWorker,
-        { spec: resolveModelSpec(settings.model), device, dtype: settings.dtype, source: this.source(), onDownload: fanOut },
+        { spec, device, dtype: settings.dtype, source: this.source(), onDownload: fanOut },
         {
           label: `The dense worker of ${name}`,
           onCrash: (error) => {
@@ -132,9 +178,12 @@ export class DenseWorkers implements DenseBackend {
           return entry;
         },
         (error: unknown) => {
-          throw loadFailure(settings.model, error);
+          const failure = loadFailure(settings.model, error);
+          modelJob?.fail(failure);
+          throw failure;
         },
       );
+      if (background) void started.then((entry) => this.watchBackgroundLoad(key, settings, started, entry, modelJob), () => undefined);
       worker = started;
       worker.catch(() => {
         if (this.workers.get(key) === started) this.workers.delete(key);
@@ -144,6 +193,23 @@ export class DenseWorkers implements DenseBackend {
     const done = () => listeners.delete(onProgress);
     worker.then(done, done);
     return worker;
+  }
+
+  /** Follows a static table loading in the background: its job, and the worker dropped when it fails. */
+  private watchBackgroundLoad(key: string, settings: DenseSettings, started: Promise<DenseWorker>, entry: DenseWorker, job: ModelLoadJob | undefined): void {
+    entry.handle.watch.guard(entry.api.modelLoaded()).then(
+      (info) => job?.finish(info.loadMs),
+      (error: unknown) => {
+        const failure = loadFailure(settings.model, error);
+        job?.fail(failure);
+        // A crash is reported by the worker's watch (onLost).
+        if (error instanceof WorkerCrashedError || this.workers.get(key) !== started) return;
+        this.workers.delete(key);
+        for (const table of this.tables.keys()) if (table.startsWith(`${key}|`)) this.tables.delete(table);
+        void entry.handle.close().catch(() => undefined);
+        this.options.onModelFailed?.(settings, failure);
+      },
+    );
   }
 
   warm(settings: DenseSettings): void {
