@@ -77,8 +77,11 @@ export function decodeShippedVectors(bytes: Uint8Array, where: string): ShippedV
   const queries = header.queryTexts.length;
   const floats = (docs + queries) * dim;
   if (bytes.byteLength !== dataStart + floats * 4) fail(`${bytes.byteLength} bytes, expected ${dataStart + floats * 4}`);
-  // Copied so the float view is aligned whatever offset the bytes came at (and owns its buffer).
-  const data = new Float32Array(bytes.slice(dataStart).buffer);
+  // Copied so the float view is aligned whatever offset the bytes came at and owns its buffer (a Node
+  // Buffer's slice would share the file's).
+  const own = new Uint8Array(floats * 4);
+  own.set(bytes.subarray(dataStart));
+  const data = new Float32Array(own.buffer);
   return {
     header,
     corpus: { rows: docs, dim, data: data.subarray(0, docs * dim) },
