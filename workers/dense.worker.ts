@@ -21,13 +21,12 @@ import type { VectorMatrix } from '../src/lib/dense/vector-matrix.ts';
 import type { HnswSettings } from '../src/lib/retrievers/config.ts';
 import { database } from '../src/lib/storage/db.ts';
 import { ModelSession, type DownloadListener, type LoadedInfo, type LoadRequest } from './model-session.ts';
-import { configureModelSource, modelBaseLocation, type ModelSourceConfig } from '../src/lib/dense/model-source.ts';
+import type { ModelSourceConfig } from '../src/lib/dense/model-source.ts';
 import type { Embedder } from '../src/lib/dense/embedder.ts';
 import { decodeShippedVectors, type ShippedVectors } from '../src/lib/dense/shipped-vectors.ts';
 import type { EmbeddingDtype } from '../src/lib/dense/registry.ts';
-import { loadCrossEncoder, type CrossEncoder, type RerankProgress } from '../src/lib/rerank/cross-encoder.ts';
+import type { CrossEncoder, RerankProgress } from '../src/lib/rerank/cross-encoder.ts';
 import type { RerankerSpec } from '../src/lib/rerank/registry.ts';
-import { prepareOnnxRuntime } from './onnx-runtime.ts';
 
 export interface RerankerLoadRequest {
   spec: RerankerSpec;
@@ -68,13 +67,14 @@ const hnswFiles: HnswFiles = {
 
 /**
  * The registry's shipped vectors of the model being loaded (shipped-vectors.ts), read from its folder when a
- * collection they belong to opens without stored vectors. A picked folder has none. Call after the load
- * has pointed transformers.js at the model's files.
+ * collection they belong to opens without stored vectors. A picked folder has none.
  */
 function shippedVectorsOf(request: LoadRequest): ((collectionId: string) => Promise<ShippedVectors | undefined>) | undefined {
   const files = request.spec.shippedVectors;
-  if (files === undefined || request.files !== undefined) return undefined;
-  const base = modelBaseLocation(request.spec);
+  if (files === undefined || request.files !== undefined || request.spec.source !== 'local') return undefined;
+  // Where model-source.ts points transformers.js for a local model (without loading transformers.js here).
+  const root = request.source.localModelPath;
+  const base = `${root.endsWith('/') ? root : `${root}/`}${request.spec.id}/`;
   return async (collectionId) => {
     const file = files[collectionId];
     if (file === undefined) return undefined;
@@ -165,6 +165,11 @@ const api = {
     // The embedding model's own load swaps transformers.js's fetch while it runs: let it finish first.
     await session.loaded().catch(() => undefined);
     const t0 = performance.now();
+    const [{ configureModelSource }, { prepareOnnxRuntime }, { loadCrossEncoder }] = await Promise.all([
+      import('../src/lib/dense/model-source.ts'),
+      import('./onnx-runtime.ts'),
+      import('../src/lib/rerank/cross-encoder.ts'),
+    ]);
     configureModelSource(request.spec, request.source);
     await prepareOnnxRuntime();
     crossEncoder = await loadCrossEncoder({ spec: request.spec, device: request.device, dtype: request.dtype, maxLength: request.maxLength, onDownload });

@@ -11,12 +11,19 @@
  * - On WebGPU, the device's `lost` promise is watched: once lost, every call fails with
  *   WebGpuDeviceLostError, which the page answers by falling back to WASM.
  */
-import { env } from '@huggingface/transformers';
-import { loadEmbedder, ModelLoadError, type Embedder, type EmbeddingDevice } from '../src/lib/dense/embedder.ts';
-import { configureModelSource, servePickedFolder, type ModelSourceConfig } from '../src/lib/dense/model-source.ts';
+import type { Embedder, EmbeddingDevice } from '../src/lib/dense/embedder.ts';
+import type { ModelSourceConfig } from '../src/lib/dense/model-source.ts';
 import type { EmbeddingDtype, ModelSpec } from '../src/lib/dense/registry.ts';
-import { prepareOnnxRuntime, wasmThreads, webgpuDevice } from './onnx-runtime.ts';
 import { explainBlocked, violationCount, violationsSettled } from './policy-violations.ts';
+
+/**
+ * transformers.js and onnxruntime-web (half a megabyte of code) are imported when a model loads, not when
+ * the worker starts: a dense worker answers from stored vectors before any of it has arrived.
+ */
+const runtime = () =>
+  Promise.all([import('@huggingface/transformers'), import('../src/lib/dense/embedder.ts'), import('../src/lib/dense/model-source.ts'), import('./onnx-runtime.ts')]).then(
+    ([transformers, embedder, modelSource, onnx]) => ({ env: transformers.env, ...embedder, ...modelSource, ...onnx }),
+  );
 
 export interface LoadRequest {
   spec: ModelSpec;
@@ -45,6 +52,7 @@ export type DownloadListener = (e: { file: string; loaded: number; total: number
 async function forgetCachedFiles(modelId: string): Promise<void> {
   if (typeof caches === 'undefined') return;
   try {
+    const { env } = await runtime();
     const cache = await caches.open(env.cacheKey);
     const marker = `/${modelId}/`;
     for (const request of await cache.keys()) if (request.url.includes(marker)) await cache.delete(request);
@@ -100,6 +108,7 @@ export class ModelSession {
 
   private async loadNow(request: LoadRequest, onDownload?: DownloadListener): Promise<LoadedInfo> {
     const t0 = performance.now();
+    const { configureModelSource, servePickedFolder, prepareOnnxRuntime, loadEmbedder, ModelLoadError, wasmThreads } = await runtime();
     if (request.files) configureModelSource({ ...request.spec, source: 'local' }, servePickedFolder(request.spec.id, request.files));
     else configureModelSource(request.spec, request.source);
     const since = violationCount();
@@ -166,6 +175,7 @@ export class ModelSession {
   }
 
   private async watchDevice(): Promise<void> {
+    const { webgpuDevice } = await runtime();
     const device = await webgpuDevice();
     const info = await device?.lost;
     if (info === undefined || this.disposed) return;

@@ -39,6 +39,11 @@ interface DenseWorker {
   opened: Map<string, DenseCorpusRequest>;
   /** Why this worker runs on WASM although WebGPU was tried. */
   fallbackReason?: string;
+  /** Calls in flight; a retired worker (its model failed to load) closes when the last one settles. */
+  busy: number;
+  /** Why it was retired; calls made after it closed fail with this. */
+  retired?: Error;
+  closed?: boolean;
 }
 
 function createDenseWorker(): Worker {
@@ -135,6 +140,8 @@ export class DenseWorkers implements DenseBackend {
   private readonly downloads = new Map<string, Set<(progress: DenseProgress) => void>>();
   /** Document-id tables of opened corpora, by worker key and collection (cleared when either opens again or dies). */
   private readonly tables = new Map<string, Promise<DocTable>>();
+  /** Why the last static table of a key failed to load in the background, until a new worker starts. */
+  private readonly failures = new Map<string, Error>();
   private readonly source: () => ModelSourceConfig;
 
   constructor(private readonly options: DenseWorkersOptions = {}) {
@@ -149,6 +156,7 @@ export class DenseWorkers implements DenseBackend {
     listeners.add(onProgress);
     let worker = this.workers.get(key);
     if (worker === undefined) {
+      this.failures.delete(key);
       const spec = resolveModelSpec(settings.model);
       const name = settings.model.split('/').pop() ?? settings.model;
       // A static table loads in the background, with a job of its own; other models load before `open` goes on.
@@ -173,7 +181,7 @@ export class DenseWorkers implements DenseBackend {
       ).then(
         (handle) => {
           // openEmbeddingWorker types the remote as the embed worker's API; this worker offers a superset.
-          const entry: DenseWorker = { handle, api: handle.api as unknown as Comlink.Remote<DenseWorkerApi>, opened: new Map() };
+          const entry: DenseWorker = { handle, api: handle.api as unknown as Comlink.Remote<DenseWorkerApi>, opened: new Map(), busy: 0 };
           if (handle.fallbackReason !== undefined) entry.fallbackReason = handle.fallbackReason;
           return entry;
         },
@@ -204,12 +212,39 @@ export class DenseWorkers implements DenseBackend {
         job?.fail(failure);
         // A crash is reported by the worker's watch (onLost).
         if (error instanceof WorkerCrashedError || this.workers.get(key) !== started) return;
+        // The next ranking starts a fresh worker; calls already made finish here (those that needed the
+        // model fail with the load's message) before this one closes.
         this.workers.delete(key);
+        this.failures.set(key, failure);
         for (const table of this.tables.keys()) if (table.startsWith(`${key}|`)) this.tables.delete(table);
-        void entry.handle.close().catch(() => undefined);
+        this.retire(entry, failure);
         this.options.onModelFailed?.(settings, failure);
       },
     );
+  }
+
+  /** A call to a worker, guarded against its crash, counted so a retired worker closes after its last call. */
+  private guarded<T>(entry: DenseWorker, call: (api: Comlink.Remote<DenseWorkerApi>) => Promise<T>): Promise<T> {
+    if (entry.closed === true) return Promise.reject(entry.retired ?? new Error('the dense worker was closed'));
+    entry.busy += 1;
+    const done = () => {
+      entry.busy -= 1;
+      if (entry.retired !== undefined && entry.busy === 0) this.closeWorker(entry);
+    };
+    const result = entry.handle.watch.guard(call(entry.api));
+    result.then(done, done);
+    return result;
+  }
+
+  private retire(entry: DenseWorker, reason: Error): void {
+    entry.retired = reason;
+    if (entry.busy === 0) this.closeWorker(entry);
+  }
+
+  private closeWorker(entry: DenseWorker): void {
+    if (entry.closed === true) return;
+    entry.closed = true;
+    void entry.handle.close().catch(() => undefined);
   }
 
   warm(settings: DenseSettings): void {
@@ -241,7 +276,7 @@ export class DenseWorkers implements DenseBackend {
     const cancel = () => void entry.api.cancel();
     signal.addEventListener('abort', cancel);
     try {
-      const info = await entry.handle.watch.guard(entry.api.open(request, Comlink.proxy(onProgress)));
+      const info = await this.guarded(entry, (api) => api.open(request, Comlink.proxy(onProgress)));
       entry.opened.set(request.collectionId, request);
       return info;
     } finally {
@@ -275,7 +310,7 @@ export class DenseWorkers implements DenseBackend {
 
   private async opened(settings: DenseSettings): Promise<DenseWorker> {
     const worker = this.workers.get(workerKey(settings));
-    if (worker === undefined) throw new Error(`the model ${settings.model} is not loaded: open it first`);
+    if (worker === undefined) throw this.failures.get(workerKey(settings)) ?? new Error(`the model ${settings.model} is not loaded: open it first`);
     return worker;
   }
 
@@ -283,12 +318,12 @@ export class DenseWorkers implements DenseBackend {
   private async query<T>(settings: DenseSettings, call: (api: Comlink.Remote<DenseWorkerApi>) => Promise<T>): Promise<T> {
     const entry = await this.opened(settings);
     try {
-      return await entry.handle.watch.guard(call(entry.api));
+      return await this.guarded(entry, call);
     } catch (error) {
       if (!this.mayFallBack(entry, error)) throw error;
       const next = await this.fallBack(settings, entry, messageOf(error), () => {});
       this.options.onFallback?.(settings, messageOf(error));
-      return next.handle.watch.guard(call(next.api));
+      return this.guarded(next, call);
     }
   }
 
