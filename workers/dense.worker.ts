@@ -85,7 +85,42 @@ function shippedVectorsOf(request: LoadRequest): ((collectionId: string) => Prom
   };
 }
 
+/**
+ * When a static table starts loading: at once when something must be embedded; otherwise once the page has
+ * ranked from stored vectors and gone quiet (QUIET_MS after the last search or open), so the first screen
+ * does not share the CPU with a 22 MB download and its parse; at the latest LATEST_MS after `load`.
+ */
+class DeferredLoad {
+  static readonly QUIET_MS = 300;
+  static readonly LATEST_MS = 4000;
+  private quiet: ReturnType<typeof setTimeout> | undefined;
+  private readonly latest: ReturnType<typeof setTimeout>;
+
+  constructor(private start: (() => void) | undefined) {
+    this.latest = setTimeout(() => this.now(), DeferredLoad.LATEST_MS);
+  }
+
+  now(): void {
+    const start = this.start;
+    if (start === undefined) return;
+    this.start = undefined;
+    clearTimeout(this.quiet);
+    clearTimeout(this.latest);
+    start();
+  }
+
+  /** The page just used the worker: start once it has been quiet for a moment. */
+  later(): void {
+    if (this.start === undefined) return;
+    clearTimeout(this.quiet);
+    this.quiet = setTimeout(() => this.now(), DeferredLoad.QUIET_MS);
+  }
+}
+
 const session = new ModelSession();
+let deferred: DeferredLoad | undefined;
+/** The model's load as `modelLoaded` reports it (a deferred one included). */
+let modelLoad: Promise<LoadedInfo> | undefined;
 let service: DenseCorpusService | undefined;
 let crossEncoder: CrossEncoder | undefined;
 
@@ -104,26 +139,44 @@ const api = {
    * the table; whatever must be embedded waits for it.
    */
   async load(request: LoadRequest, onDownload?: DownloadListener): Promise<LoadedInfo> {
-    const info = request.spec.kind === 'static-table' ? session.begin(request, onDownload) : await session.load(request, onDownload);
+    let info: LoadedInfo;
+    if (request.spec.kind === 'static-table') {
+      info = { model: request.spec.id, device: 'cpu-lookup', dtype: request.dtype, loadMs: 0 };
+      modelLoad = new Promise<LoadedInfo>((resolve, reject) => {
+        deferred = new DeferredLoad(() => {
+          session.begin(request, onDownload);
+          session.loaded().then(resolve, reject);
+        });
+      });
+      modelLoad.catch(() => undefined);
+    } else {
+      info = await session.load(request, onDownload);
+      modelLoad = Promise.resolve(info);
+    }
+    const model = async () => {
+      deferred?.now();
+      return session.ready();
+    };
     // The service reaches the model through the session, so a lost WebGPU device fails its calls.
-    const model: Embedder = {
+    const embedder: Embedder = {
       spec: request.spec,
       device: info.device,
       dtype: info.dtype,
-      embed: async (texts, options) => (await session.ready()).embed(texts, options),
-      embedEach: async (texts, options) => (await session.ready()).embedEach(texts, options),
+      embed: async (texts, options) => (await model()).embed(texts, options),
+      embedEach: async (texts, options) => (await model()).embedEach(texts, options),
       dispose: () => session.dispose(),
     };
     const shipped = shippedVectorsOf(request);
-    service = new DenseCorpusService({ db: database(), embedder: model, hnswFiles, ...(shipped === undefined ? {} : { shipped }) });
+    service = new DenseCorpusService({ db: database(), embedder, hnswFiles, ...(shipped === undefined ? {} : { shipped }) });
     return info;
   },
 
   /** Settles when the model is loaded (at once after `load`, except for a static table loading in the background). */
-  modelLoaded: (): Promise<LoadedInfo> => session.loaded(),
+  modelLoaded: (): Promise<LoadedInfo> => modelLoad ?? Promise.reject(new Error('no model loaded in this worker')),
 
   /** Embeds texts (the client's warm-up batch uses it). */
   embed(texts: string[], options: { batchSize?: number | 'auto' } = {}, onProgress?: (p: EmbedProgress) => void): Promise<VectorMatrix> {
+    deferred?.now();
     return session.cancellable(async (signal) => {
       const m = await (await session.ready()).embed(texts, { batchSize: options.batchSize, signal, onProgress });
       return Comlink.transfer(m, [m.data.buffer]);
@@ -131,7 +184,13 @@ const api = {
   },
 
   open(request: DenseCorpusRequest, onProgress?: (progress: DenseProgress) => void): Promise<DenseCorpusInfo> {
-    return session.cancellable((signal) => corpus().open(request, onProgress, signal));
+    return session.cancellable(async (signal) => {
+      try {
+        return await corpus().open(request, onProgress, signal);
+      } finally {
+        deferred?.later();
+      }
+    });
   },
 
   docIds(collectionId: string): readonly string[] {
@@ -142,6 +201,7 @@ const api = {
   searchPacked(collectionId: string, texts: string[], k: number, options: DenseSearchOptions) {
     return session.run(async () => {
       const packed = await corpus().searchPacked(collectionId, texts, k, options);
+      deferred?.later();
       return Comlink.transfer(packed, packedBuffers(packed));
     });
   },
@@ -150,6 +210,7 @@ const api = {
   scoreRows(collectionId: string, texts: string[], candidates: PackedCandidates) {
     return session.run(async () => {
       const scores = await corpus().scoreRows(collectionId, texts, candidates);
+      deferred?.later();
       return Comlink.transfer(scores, [scores.buffer]);
     });
   },
@@ -163,7 +224,8 @@ const api = {
       throw new Error(`this worker already holds the cross-encoder ${crossEncoder.spec.id}; use a fresh worker`);
     }
     // The embedding model's own load swaps transformers.js's fetch while it runs: let it finish first.
-    await session.loaded().catch(() => undefined);
+    deferred?.now();
+    await modelLoad?.catch(() => undefined);
     const t0 = performance.now();
     const [{ configureModelSource }, { prepareOnnxRuntime }, { loadCrossEncoder }] = await Promise.all([
       import('../src/lib/dense/model-source.ts'),

@@ -104,7 +104,7 @@ describe.skipIf(skipNoModel)('Explore view (starter collection, BM25 | GloVe | L
     const jobs = await recordedJobs(page);
     expect(jobs.some((t) => t.startsWith('Building BM25 index (english)'))).toBe(true);
     expect(jobs.some((t) => t.startsWith('Embedding Starter'))).toBe(false);
-    expect(jobs).toContain('Loading model glove-100d-sif (q8)');
+    await expect.poll(() => recordedJobs(page), { timeout: 30_000 }).toContain('Loading model glove-100d-sif (q8)');
     const url = new URL(page.url());
     expect(url.searchParams.get('qid')).toBe('q01');
     expect(url.searchParams.getAll('col')).toEqual([

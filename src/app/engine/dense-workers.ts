@@ -97,15 +97,20 @@ export interface DenseWorkersOptions {
   jobs?: JobSink;
 }
 
-/** A background model load's job: bytes summed over the model's files, reported at most every REPORT_MS. */
+/**
+ * A background model load's job, shown from its first download progress on (a load deferred by the worker
+ * shows nothing until it starts): bytes summed over the model's files, reported at most every REPORT_MS.
+ */
 class ModelLoadJob {
   private static readonly REPORT_MS = 100;
   private readonly files = new Map<string, { loaded: number; total: number }>();
   private reported = 0;
+  private job: EngineJob | undefined;
 
-  constructor(private readonly job: EngineJob) {}
+  constructor(private readonly start: () => EngineJob) {}
 
   progress(e: { file: string; loaded: number; total: number }): void {
+    this.job ??= this.start();
     this.files.set(e.file, { loaded: e.loaded, total: e.total });
     const now = performance.now();
     const complete = e.total > 0 && e.loaded >= e.total;
@@ -121,11 +126,11 @@ class ModelLoadJob {
   }
 
   finish(loadMs: number): void {
-    this.job.finish(`${Math.round(loadMs)} ms`);
+    this.job?.finish(`${Math.round(loadMs)} ms`);
   }
 
   fail(error: unknown): void {
-    this.job.fail(error);
+    this.job?.fail(error);
   }
 }
 
@@ -161,7 +166,8 @@ export class DenseWorkers implements DenseBackend {
       const name = settings.model.split('/').pop() ?? settings.model;
       // A static table loads in the background, with a job of its own; other models load before `open` goes on.
       const background = spec.kind === 'static-table';
-      const modelJob = background && this.options.jobs ? new ModelLoadJob(this.options.jobs.start(`Loading model ${name} (${settings.dtype})`, { unit: 'kB', cancellable: false })) : undefined;
+      const jobs = this.options.jobs;
+      const modelJob = background && jobs ? new ModelLoadJob(() => jobs.start(`Loading model ${name} (${settings.dtype})`, { unit: 'kB', cancellable: false })) : undefined;
       const fanOut = (e: { file: string; loaded: number; total: number }) => {
         if (background) modelJob?.progress(e);
         else for (const listener of this.downloads.get(key) ?? []) listener({ phase: 'model', ...e });
