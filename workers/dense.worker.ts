@@ -21,13 +21,14 @@ import type { VectorMatrix } from '../src/lib/dense/vector-matrix.ts';
 import type { HnswSettings } from '../src/lib/retrievers/config.ts';
 import { database } from '../src/lib/storage/db.ts';
 import { ModelSession, type DownloadListener, type LoadedInfo, type LoadRequest } from './model-session.ts';
-import { configureModelSource, type ModelSourceConfig } from '../src/lib/dense/model-source.ts';
+import type { ModelSourceConfig } from '../src/lib/dense/model-source.ts';
+import type { Embedder } from '../src/lib/dense/embedder.ts';
+import { decodeShippedVectors, type ShippedVectors } from '../src/lib/dense/shipped-vectors.ts';
 import type { EmbeddingDtype } from '../src/lib/dense/registry.ts';
-import { loadCrossEncoder, type CrossEncoder, type RerankProgress } from '../src/lib/rerank/cross-encoder.ts';
+import type { CrossEncoder, RerankProgress } from '../src/lib/rerank/cross-encoder.ts';
 import type { RerankerSpec } from '../src/lib/rerank/registry.ts';
 import { rerankDocText } from '../src/lib/rerank/rerank.ts';
 import { getDocuments } from '../src/lib/storage/collections.ts';
-import { prepareOnnxRuntime } from './onnx-runtime.ts';
 
 export interface RerankerLoadRequest {
   spec: RerankerSpec;
@@ -66,7 +67,62 @@ const hnswFiles: HnswFiles = {
   },
 };
 
+/**
+ * The registry's shipped vectors of the model being loaded (shipped-vectors.ts), read from its folder when a
+ * collection they belong to opens without stored vectors. A picked folder has none.
+ */
+function shippedVectorsOf(request: LoadRequest): ((collectionId: string) => Promise<ShippedVectors | undefined>) | undefined {
+  const files = request.spec.shippedVectors;
+  if (files === undefined || request.files !== undefined || request.spec.source !== 'local') return undefined;
+  // Where model-source.ts points transformers.js for a local model (without loading transformers.js here).
+  const root = request.source.localModelPath;
+  const base = `${root.endsWith('/') ? root : `${root}/`}${request.spec.id}/`;
+  return async (collectionId) => {
+    const file = files[collectionId];
+    if (file === undefined) return undefined;
+    const url = `${base}${file}`;
+    const response = await fetch(url);
+    if (!response.ok) throw new Error(`${url}: HTTP ${response.status}`);
+    return decodeShippedVectors(new Uint8Array(await response.arrayBuffer()), url);
+  };
+}
+
+/**
+ * When a static table starts loading: at once when something must be embedded; otherwise once the page has
+ * ranked from stored vectors and gone quiet (QUIET_MS after the last search or open), so the first screen
+ * does not share the CPU with a 22 MB download and its parse; at the latest LATEST_MS after `load`.
+ */
+class DeferredLoad {
+  static readonly QUIET_MS = 300;
+  static readonly LATEST_MS = 4000;
+  private quiet: ReturnType<typeof setTimeout> | undefined;
+  private readonly latest: ReturnType<typeof setTimeout>;
+
+  constructor(private start: (() => void) | undefined) {
+    this.latest = setTimeout(() => this.now(), DeferredLoad.LATEST_MS);
+  }
+
+  now(): void {
+    const start = this.start;
+    if (start === undefined) return;
+    this.start = undefined;
+    clearTimeout(this.quiet);
+    clearTimeout(this.latest);
+    start();
+  }
+
+  /** The page just used the worker: start once it has been quiet for a moment. */
+  later(): void {
+    if (this.start === undefined) return;
+    clearTimeout(this.quiet);
+    this.quiet = setTimeout(() => this.now(), DeferredLoad.QUIET_MS);
+  }
+}
+
 const session = new ModelSession();
+let deferred: DeferredLoad | undefined;
+/** The model's load as `modelLoaded` reports it (a deferred one included). */
+let modelLoad: Promise<LoadedInfo> | undefined;
 let service: DenseCorpusService | undefined;
 let crossEncoder: CrossEncoder | undefined;
 /** Running `rerankDocs` calls by the page's call id, so one can be stopped without stopping the others. */
@@ -81,32 +137,64 @@ const api = {
   /** Answers as soon as the worker's event loop is free (the page's liveness check). */
   ping: () => true,
 
+  /**
+   * Loads the model. A static table answers at once and loads in the background (`modelLoaded` says how
+   * that ended): stored corpus and query vectors need no model, so opening a collection does not wait for
+   * the table; whatever must be embedded waits for it.
+   */
   async load(request: LoadRequest, onDownload?: DownloadListener): Promise<LoadedInfo> {
-    const info = await session.load(request, onDownload);
+    let info: LoadedInfo;
+    if (request.spec.kind === 'static-table') {
+      info = { model: request.spec.id, device: 'cpu-lookup', dtype: request.dtype, loadMs: 0 };
+      modelLoad = new Promise<LoadedInfo>((resolve, reject) => {
+        deferred = new DeferredLoad(() => {
+          session.begin(request, onDownload);
+          session.loaded().then(resolve, reject);
+        });
+      });
+      modelLoad.catch(() => undefined);
+    } else {
+      info = await session.load(request, onDownload);
+      modelLoad = Promise.resolve(info);
+    }
+    const model = async () => {
+      deferred?.now();
+      return session.ready();
+    };
     // The service reaches the model through the session, so a lost WebGPU device fails its calls.
-    const embedder = session.model;
-    const model: typeof embedder = {
-      spec: embedder.spec,
-      device: embedder.device,
-      dtype: embedder.dtype,
-      embed: (texts, options) => session.model.embed(texts, options),
-      embedEach: (texts, options) => session.model.embedEach(texts, options),
+    const embedder: Embedder = {
+      spec: request.spec,
+      device: info.device,
+      dtype: info.dtype,
+      embed: async (texts, options) => (await model()).embed(texts, options),
+      embedEach: async (texts, options) => (await model()).embedEach(texts, options),
       dispose: () => session.dispose(),
     };
-    service = new DenseCorpusService({ db: database(), embedder: model, hnswFiles });
+    const shipped = shippedVectorsOf(request);
+    service = new DenseCorpusService({ db: database(), embedder, hnswFiles, ...(shipped === undefined ? {} : { shipped }) });
     return info;
   },
 
+  /** Settles when the model is loaded (at once after `load`, except for a static table loading in the background). */
+  modelLoaded: (): Promise<LoadedInfo> => modelLoad ?? Promise.reject(new Error('no model loaded in this worker')),
+
   /** Embeds texts (the client's warm-up batch uses it). */
   embed(texts: string[], options: { batchSize?: number | 'auto' } = {}, onProgress?: (p: EmbedProgress) => void): Promise<VectorMatrix> {
+    deferred?.now();
     return session.cancellable(async (signal) => {
-      const m = await session.model.embed(texts, { batchSize: options.batchSize, signal, onProgress });
+      const m = await (await session.ready()).embed(texts, { batchSize: options.batchSize, signal, onProgress });
       return Comlink.transfer(m, [m.data.buffer]);
     });
   },
 
   open(request: DenseCorpusRequest, onProgress?: (progress: DenseProgress) => void): Promise<DenseCorpusInfo> {
-    return session.cancellable((signal) => corpus().open(request, onProgress, signal));
+    return session.cancellable(async (signal) => {
+      try {
+        return await corpus().open(request, onProgress, signal);
+      } finally {
+        deferred?.later();
+      }
+    });
   },
 
   docIds(collectionId: string): readonly string[] {
@@ -117,6 +205,7 @@ const api = {
   searchPacked(collectionId: string, texts: string[], k: number, options: DenseSearchOptions) {
     return session.run(async () => {
       const packed = await corpus().searchPacked(collectionId, texts, k, options);
+      deferred?.later();
       return Comlink.transfer(packed, packedBuffers(packed));
     });
   },
@@ -125,6 +214,7 @@ const api = {
   scoreRows(collectionId: string, texts: string[], candidates: PackedCandidates) {
     return session.run(async () => {
       const scores = await corpus().scoreRows(collectionId, texts, candidates);
+      deferred?.later();
       return Comlink.transfer(scores, [scores.buffer]);
     });
   },
@@ -137,7 +227,15 @@ const api = {
       }
       throw new Error(`this worker already holds the cross-encoder ${crossEncoder.spec.id}; use a fresh worker`);
     }
+    // The embedding model's own load swaps transformers.js's fetch while it runs: let it finish first.
+    deferred?.now();
+    await modelLoad?.catch(() => undefined);
     const t0 = performance.now();
+    const [{ configureModelSource }, { prepareOnnxRuntime }, { loadCrossEncoder }] = await Promise.all([
+      import('../src/lib/dense/model-source.ts'),
+      import('./onnx-runtime.ts'),
+      import('../src/lib/rerank/cross-encoder.ts'),
+    ]);
     configureModelSource(request.spec, request.source);
     await prepareOnnxRuntime();
     crossEncoder = await loadCrossEncoder({ spec: request.spec, device: request.device, dtype: request.dtype, maxLength: request.maxLength, onDownload });

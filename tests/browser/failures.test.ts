@@ -145,7 +145,8 @@ test('a model that fails to load says which model, which file and what to do; BM
   for (const failure of cases) {
     const pattern = `**${GLOVE_BASE}${failure.file}`;
     await context.route(pattern, failure.answer);
-    await page.goto(exploreUrl('starter', [BM25_COL, GLOVE_Q8_COL]));
+    // A typed query: the starter's own queries rank from the vectors shipped with the model, without it.
+    await page.goto(exploreUrl('starter', [BM25_COL, GLOVE_Q8_COL], '&q=stale+bread'));
     await statusOf(page, 1, 'error');
     await statusOf(page, 0, 'ready');
     expect(await column(page, 0).locator('button.hit').count()).toBeGreaterThan(0);

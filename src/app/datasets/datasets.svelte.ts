@@ -124,10 +124,22 @@ class DatasetsState {
     });
     void dropLegacyDatabases();
     try {
-      const recovered = await importWorker().recover();
-      if (recovered.length > 0) notices.info(`Removed ${recovered.length} unfinished import${recovered.length === 1 ? '' : 's'} left by a closed tab.`);
+      // Rolling back imports a closed tab left unfinished happens in the import worker, which starts with the
+      // page; the list (ready collections only, which a rollback never touches) is read meanwhile, so a
+      // collection opens without waiting for that worker. Only a starter import waits for the rollback.
+      const recovering = importWorker().recover();
+      recovering.catch(() => undefined);
       await this.refresh();
-      if (this.collections.length === 0) await this.importStarter();
+      const recovered = async () => {
+        const removed = await recovering;
+        if (removed.length > 0) notices.info(`Removed ${removed.length} unfinished import${removed.length === 1 ? '' : 's'} left by a closed tab.`);
+      };
+      if (this.collections.length === 0) {
+        await recovered();
+        await this.importStarter();
+      } else {
+        void recovered().catch((error: unknown) => notices.error(error));
+      }
       const wanted = app.collectionId ?? readStorage(LAST_OPENED_KEY);
       const first = this.collections.find((c) => c.id === STARTER_ID) ?? this.collections[0];
       const target = this.collections.find((c) => c.id === wanted) ?? first;

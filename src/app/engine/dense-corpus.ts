@@ -22,6 +22,7 @@
 import type { EmbedProgress } from '../../lib/dense/batching.ts';
 import type { Embedder } from '../../lib/dense/embedder.ts';
 import { passageText, queryText } from '../../lib/dense/embedding-text.ts';
+import type { ShippedVectors } from '../../lib/dense/shipped-vectors.ts';
 import { exactTopK, rowIndex } from '../../lib/dense/exact-search.ts';
 import { HnswIndex } from '../../lib/dense/hnsw-index.ts';
 import { dot, matrixRow, type VectorMatrix } from '../../lib/dense/vector-matrix.ts';
@@ -35,7 +36,7 @@ import {
   type PackedCandidates,
   type PackedHits,
 } from '../../lib/retrievers/packed-hits.ts';
-import { readDocumentBatches } from '../../lib/storage/collections.ts';
+import { loadQueries, readDocumentBatches } from '../../lib/storage/collections.ts';
 import type { CollectionRow, EmbeddingSetRow, PlaygroundDatabase } from '../../lib/storage/db.ts';
 import {
   appendEmbeddingChunk,
@@ -63,6 +64,8 @@ export interface DenseCorpusInfo {
   docs: number;
   /** Every vector came from the database (nothing embedded now). */
   fromCache: boolean;
+  /** The vectors came with the app (shipped-vectors.ts) and were stored now. */
+  shipped?: boolean;
   /** Vectors found stored from an interrupted run, when this one went on from there. */
   resumedFrom?: number;
   /** Another tab or worker held the embedding run; this one waited for it and loaded its vectors. */
@@ -95,7 +98,12 @@ export interface DenseCorpusServiceOptions {
   waitPollMs?: number;
   /** Query vectors kept (default 512). */
   queryCacheSize?: number;
+  /** Vectors the app ships for a collection (the starter), read when its corpus has no stored set. */
+  shipped?: (collectionId: string) => Promise<ShippedVectors | undefined>;
 }
+
+/** Collections with more distinct query texts than this get no stored query set (their queries are embedded when asked). */
+const MAX_STORED_QUERIES = 50_000;
 
 interface Corpus {
   /** The embedding set of the vectors (names collection content, model and settings). */
@@ -153,6 +161,13 @@ export class DenseCorpusService {
   private readonly corpora = new Map<string, Corpus>();
   private readonly loading = new Map<string, Promise<{ corpus: Corpus; info: DenseCorpusInfo }>>();
   private readonly queryVectors = new Map<string, Float32Array>();
+  /**
+   * Vectors of the open collections' own query texts, from their stored query sets: a collection's queries
+   * rank without the model (after a restart the page ranks before the model has loaded).
+   */
+  private readonly storedQueries = new Map<string, Float32Array>();
+  /** Query sets read or being filled, by set key. */
+  private readonly querySets = new Map<string, Promise<void>>();
   private readonly running = new Set<AbortController>();
   private readonly locks: WorkLocks | undefined;
 
@@ -182,6 +197,26 @@ export class DenseCorpusService {
       settings: { kind: spec.kind, pooling: spec.pooling, normalize: spec.normalize, passagePrefix: spec.passagePrefix, maxLength: spec.maxLength },
     };
     return { spec: setSpec, key: embeddingSetKey(setSpec), content: contentOf(row), label: `"${row.name}"` };
+  }
+
+  /**
+   * The set of a collection's query vectors (part `queries`): its row ids are the query texts, since a
+   * query vector depends on its text only. Named by the collection's import (`createdAt`), so a re-import
+   * with other queries starts it over.
+   */
+  private async querySet(collectionId: string): Promise<CorpusSet> {
+    const row = await this.db.collections.get(collectionId);
+    if (row === undefined || row.status !== 'ready') throw new Error(`collection "${collectionId}" is not stored in this browser`);
+    const { spec, dtype } = this.embedder;
+    const setSpec: EmbeddingSetSpec = {
+      collectionId,
+      part: 'queries',
+      modelId: spec.id,
+      dtype,
+      encoding: 'f32',
+      settings: { kind: spec.kind, pooling: spec.pooling, normalize: spec.normalize, queryPrefix: spec.queryPrefix, maxLength: spec.maxLength },
+    };
+    return { spec: setSpec, key: embeddingSetKey(setSpec), content: { docCount: row.queryCount ?? 0, fingerprint: `queries@${row.createdAt}` }, label: `"${row.name}"` };
   }
 
   /** Loads or computes the corpus vectors (and the HNSW graph when asked). */
@@ -240,8 +275,25 @@ export class DenseCorpusService {
     return found.status === 'complete' ? readEmbeddingSet(this.db, found.row) : undefined;
   }
 
+  /**
+   * The corpus vectors (stored, shipped with the app, or embedded now), and the collection's query vectors
+   * into `storedQueries`: both sets are read from the database at once, neither needs the model.
+   */
   private async loadOrEmbed(
     set: CorpusSet,
+    onProgress: ((progress: DenseProgress) => void) | undefined,
+    signal: AbortSignal,
+  ): Promise<{ ids: string[]; vectors: VectorMatrix; info: DenseCorpusInfo }> {
+    const querySet = await this.querySet(set.spec.collectionId);
+    const queriesFound = this.readQueries(querySet).catch(() => false);
+    const corpus = await this.loadOrEmbedCorpus(set, querySet, onProgress, signal);
+    if (!(await queriesFound) && corpus.info.shipped !== true) this.fillQueriesLater(querySet);
+    return corpus;
+  }
+
+  private async loadOrEmbedCorpus(
+    set: CorpusSet,
+    querySet: CorpusSet,
     onProgress: ((progress: DenseProgress) => void) | undefined,
     signal: AbortSignal,
   ): Promise<{ ids: string[]; vectors: VectorMatrix; info: DenseCorpusInfo }> {
@@ -256,11 +308,13 @@ export class DenseCorpusService {
         async () => {
           stopWatching();
           // Another tab may have finished the set while this one waited.
-          const stored = await this.storedVectors(set);
-          if (stored !== undefined) {
-            return { ...stored, info: { dim: stored.vectors.dim, docs: stored.ids.length, fromCache: true, waitedForOther: waited, embedMs: 0 } };
+          const found = await this.storedVectors(set);
+          if (found !== undefined) {
+            return { ...found, info: { dim: found.vectors.dim, docs: found.ids.length, fromCache: true, waitedForOther: waited, embedMs: 0 } };
           }
-          return this.embedRest(set, onProgress, signal);
+          const shipped = await this.shippedVectors(set);
+          const stored = shipped === undefined ? undefined : await this.storeShipped(set, querySet, shipped);
+          return stored ?? this.embedRest(set, onProgress, signal);
         },
         {
           signal,
@@ -273,6 +327,67 @@ export class DenseCorpusService {
     } finally {
       stopWatching();
     }
+  }
+
+  /** Vectors shipped with the app for this corpus, when they were made from exactly its documents. */
+  private async shippedVectors(set: CorpusSet): Promise<ShippedVectors | undefined> {
+    const shipped = await this.options.shipped?.(set.spec.collectionId).catch(() => undefined);
+    if (shipped === undefined) return undefined;
+    const { header } = shipped;
+    const fits = header.modelId === this.embedder.spec.id && header.fingerprint === set.content.fingerprint && header.docIds.length === set.content.docCount;
+    return fits ? shipped : undefined;
+  }
+
+  /**
+   * Stores shipped corpus and query vectors as complete sets (the corpus set's lock is held); undefined
+   * when an interrupted run already began the corpus set (it is finished by embedding, as before).
+   */
+  private async storeShipped(set: CorpusSet, querySet: CorpusSet, shipped: ShippedVectors): Promise<{ ids: string[]; vectors: VectorMatrix; info: DenseCorpusInfo } | undefined> {
+    const { header } = shipped;
+    const device = this.embedder.device;
+    const row = await beginEmbeddingSet(this.db, set.spec, set.content, device);
+    if (row.done !== 0) return undefined;
+    await appendEmbeddingChunk(this.db, row, { ids: header.docIds, vectors: shipped.corpus, embedMs: 0, device }, set.label);
+    await this.storeQueries(querySet, header.queryTexts, shipped.queries).catch(() => undefined);
+    return { ids: [...header.docIds], vectors: shipped.corpus, info: { dim: shipped.corpus.dim, docs: header.docIds.length, fromCache: true, shipped: true, embedMs: 0 } };
+  }
+
+  /** Reads a complete stored query set into `storedQueries`; false when there is none for this import. */
+  private async readQueries(querySet: CorpusSet): Promise<boolean> {
+    const row = await this.db.embeddingSets.get(querySet.key);
+    if (row === undefined || row.fingerprint !== querySet.content.fingerprint || row.done !== row.docCount || row.done === 0) return false;
+    const { ids, vectors } = await readEmbeddingSet(this.db, row);
+    ids.forEach((text, i) => this.storedQueries.set(text, matrixRow(vectors, i)));
+    return true;
+  }
+
+  /** Stores query vectors (rows named by their texts) as a complete set, and keeps them for `embedQueries`. */
+  private async storeQueries(querySet: CorpusSet, texts: readonly string[], vectors: VectorMatrix): Promise<void> {
+    texts.forEach((text, i) => this.storedQueries.set(text, matrixRow(vectors, i)));
+    const content = { docCount: texts.length, fingerprint: querySet.content.fingerprint };
+    const row = await beginEmbeddingSet(this.db, querySet.spec, content, this.embedder.device);
+    if (row.done === 0) await appendEmbeddingChunk(this.db, row, { ids: texts, vectors, embedMs: 0, device: this.embedder.device }, querySet.label);
+  }
+
+  /**
+   * Embeds and stores the collection's query texts once the model is there, so the next visit ranks them
+   * without it. Only for static tables, which embed a thousand queries in milliseconds; nothing waits for
+   * it, and a failure only means the queries are embedded when asked, as before.
+   */
+  private fillQueriesLater(querySet: CorpusSet): void {
+    if (this.embedder.device !== 'cpu-lookup' || this.querySets.has(querySet.key)) return;
+    const fill = async () => {
+      const queries = await loadQueries(this.db, querySet.spec.collectionId);
+      const texts = [...new Set([...queries.values()].map((query) => query.text))];
+      if (texts.length === 0 || texts.length > MAX_STORED_QUERIES) return;
+      const { spec } = this.embedder;
+      const vectors = await this.embedder.embed(texts.map((text) => queryText({ id: '', text }, spec)));
+      await withWorkLock(this.locks, lockNames.embedding(querySet.key), async () => {
+        // Another tab may have stored it meanwhile.
+        if (!(await this.readQueries(querySet))) await this.storeQueries(querySet, texts, vectors);
+      });
+    };
+    this.querySets.set(querySet.key, fill().catch(() => undefined));
   }
 
   /** While another realm embeds the set, reports its stored progress; returns the function that stops it. */
@@ -431,17 +546,18 @@ export class DenseCorpusService {
     return corpus;
   }
 
-  /** Query vectors (prefixed as the model card says), cached by text. */
+  /** Query vectors (prefixed as the model card says): a collection's own from its stored set, others cached by text. */
   async embedQueries(texts: readonly string[]): Promise<Float32Array[]> {
     const { spec } = this.embedder;
-    const missing = [...new Set(texts.filter((text) => !this.queryVectors.has(text)))];
+    const vectorOf = (text: string) => this.storedQueries.get(text) ?? this.queryVectors.get(text);
+    const missing = [...new Set(texts.filter((text) => vectorOf(text) === undefined))];
     if (missing.length > 0) {
       const matrix = await this.embedder.embed(missing.map((text) => queryText({ id: '', text }, spec)));
       missing.forEach((text, i) => this.queryVectors.set(text, matrixRow(matrix, i).slice()));
       const limit = this.options.queryCacheSize ?? 512;
       while (this.queryVectors.size > limit) this.queryVectors.delete(this.queryVectors.keys().next().value!);
     }
-    return texts.map((text) => this.queryVectors.get(text)!);
+    return texts.map((text) => vectorOf(text) ?? this.queryVectors.get(text)!);
   }
 
   /** The open corpus's document ids: the table the rows of `searchPacked` and `scoreRows` refer to. */

@@ -13,6 +13,11 @@
  *   notice says why;
  * - a worker that crashes (WorkerWatch: an `error` event, a WebAssembly abort, no answer) is dropped and
  *   `onLost` tells the engine, which prepares the column again on its next ranking.
+ *
+ * A static table (the default model) loads in the background: its worker answers `open` from stored (or
+ * shipped) vectors before the table has arrived, and only what must be embedded waits for it. Its
+ * download shows as a job of its own; a table that fails to load drops the worker (`onModelFailed`), so the
+ * next ranking tries again in a fresh one, and every call that waited for it fails with the load's message.
  */
 import * as Comlink from 'comlink';
 import type { EmbeddingDevice } from '../../lib/dense/embedder.ts';
@@ -24,7 +29,7 @@ import { packCandidates, unpackHits, unpackScores } from '../../lib/retrievers/p
 import type { Hit } from '../../lib/types.ts';
 import { WorkerCrashedError } from '../../lib/workers/worker-watch.ts';
 import type { DenseCorpusRequest } from './dense-corpus.ts';
-import type { DenseBackend, DenseOpenInfo, DenseProgress } from './backends.ts';
+import type { DenseBackend, DenseOpenInfo, DenseProgress, EngineJob, JobSink } from './backends.ts';
 import type { DenseWorkerApi } from '../../../workers/dense.worker.ts';
 
 interface DenseWorker {
@@ -34,6 +39,11 @@ interface DenseWorker {
   opened: Map<string, DenseCorpusRequest>;
   /** Why this worker runs on WASM although WebGPU was tried. */
   fallbackReason?: string;
+  /** Calls in flight; a retired worker (its model failed to load) closes when the last one settles. */
+  busy: number;
+  /** Why it was retired; calls made after it closed fail with this. */
+  retired?: Error;
+  closed?: boolean;
 }
 
 function createDenseWorker(): Worker {
@@ -81,6 +91,47 @@ export interface DenseWorkersOptions {
   onLost?: (settings: Pick<DenseSettings, 'model' | 'device' | 'dtype'>, error: WorkerCrashedError) => void;
   /** A model moved from WebGPU to WASM after a failure at query time (`open` reports it in its result). */
   onFallback?: (settings: Pick<DenseSettings, 'model' | 'device' | 'dtype'>, reason: string) => void;
+  /** A static table that loaded in the background failed: its worker was dropped. */
+  onModelFailed?: (settings: Pick<DenseSettings, 'model' | 'device' | 'dtype'>, error: Error) => void;
+  /** Where a static table's background download shows (the jobs tray). */
+  jobs?: JobSink;
+}
+
+/**
+ * A background model load's job, shown from its first download progress on (a load deferred by the worker
+ * shows nothing until it starts): bytes summed over the model's files, reported at most every REPORT_MS.
+ */
+class ModelLoadJob {
+  private static readonly REPORT_MS = 100;
+  private readonly files = new Map<string, { loaded: number; total: number }>();
+  private reported = 0;
+  private job: EngineJob | undefined;
+
+  constructor(private readonly start: () => EngineJob) {}
+
+  progress(e: { file: string; loaded: number; total: number }): void {
+    this.job ??= this.start();
+    this.files.set(e.file, { loaded: e.loaded, total: e.total });
+    const now = performance.now();
+    const complete = e.total > 0 && e.loaded >= e.total;
+    if (!complete && now - this.reported < ModelLoadJob.REPORT_MS) return;
+    this.reported = now;
+    let loaded = 0;
+    let total = 0;
+    for (const file of this.files.values()) {
+      loaded += file.loaded;
+      total += file.total;
+    }
+    this.job.progress(Math.round(loaded / 1024), total > 0 ? Math.round(total / 1024) : undefined);
+  }
+
+  finish(loadMs: number): void {
+    this.job?.finish(`${Math.round(loadMs)} ms`);
+  }
+
+  fail(error: unknown): void {
+    this.job?.fail(error);
+  }
 }
 
 /** A corpus's document ids as the worker holds them, and the row of each. */
@@ -94,6 +145,8 @@ export class DenseWorkers implements DenseBackend {
   private readonly downloads = new Map<string, Set<(progress: DenseProgress) => void>>();
   /** Document-id tables of opened corpora, by worker key and collection (cleared when either opens again or dies). */
   private readonly tables = new Map<string, Promise<DocTable>>();
+  /** Why the last static table of a key failed to load in the background, until a new worker starts. */
+  private readonly failures = new Map<string, Error>();
   private readonly source: () => ModelSourceConfig;
 
   constructor(private readonly options: DenseWorkersOptions = {}) {
@@ -108,13 +161,20 @@ export class DenseWorkers implements DenseBackend {
     listeners.add(onProgress);
     let worker = this.workers.get(key);
     if (worker === undefined) {
-      const fanOut = (e: { file: string; loaded: number; total: number }) => {
-        for (const listener of this.downloads.get(key) ?? []) listener({ phase: 'model', ...e });
-      };
+      this.failures.delete(key);
+      const spec = resolveModelSpec(settings.model);
       const name = settings.model.split('/').pop() ?? settings.model;
+      // A static table loads in the background, with a job of its own; other models load before `open` goes on.
+      const background = spec.kind === 'static-table';
+      const jobs = this.options.jobs;
+      const modelJob = background && jobs ? new ModelLoadJob(() => jobs.start(`Loading model ${name} (${settings.dtype})`, { unit: 'kB', cancellable: false })) : undefined;
+      const fanOut = (e: { file: string; loaded: number; total: number }) => {
+        if (background) modelJob?.progress(e);
+        else for (const listener of this.downloads.get(key) ?? []) listener({ phase: 'model', ...e });
+      };
       const started: Promise<DenseWorker> = openEmbeddingWorker(
         createDenseWorker,
-        { spec: resolveModelSpec(settings.model), device, dtype: settings.dtype, source: this.source(), onDownload: fanOut },
+        { spec, device, dtype: settings.dtype, source: this.source(), onDownload: fanOut },
         {
           label: `The dense worker of ${name}`,
           onCrash: (error) => {
@@ -127,14 +187,17 @@ export class DenseWorkers implements DenseBackend {
       ).then(
         (handle) => {
           // openEmbeddingWorker types the remote as the embed worker's API; this worker offers a superset.
-          const entry: DenseWorker = { handle, api: handle.api as unknown as Comlink.Remote<DenseWorkerApi>, opened: new Map() };
+          const entry: DenseWorker = { handle, api: handle.api as unknown as Comlink.Remote<DenseWorkerApi>, opened: new Map(), busy: 0 };
           if (handle.fallbackReason !== undefined) entry.fallbackReason = handle.fallbackReason;
           return entry;
         },
         (error: unknown) => {
-          throw loadFailure(settings.model, error);
+          const failure = loadFailure(settings.model, error);
+          modelJob?.fail(failure);
+          throw failure;
         },
       );
+      if (background) void started.then((entry) => this.watchBackgroundLoad(key, settings, started, entry, modelJob), () => undefined);
       worker = started;
       worker.catch(() => {
         if (this.workers.get(key) === started) this.workers.delete(key);
@@ -144,6 +207,50 @@ export class DenseWorkers implements DenseBackend {
     const done = () => listeners.delete(onProgress);
     worker.then(done, done);
     return worker;
+  }
+
+  /** Follows a static table loading in the background: its job, and the worker dropped when it fails. */
+  private watchBackgroundLoad(key: string, settings: DenseSettings, started: Promise<DenseWorker>, entry: DenseWorker, job: ModelLoadJob | undefined): void {
+    entry.handle.watch.guard(entry.api.modelLoaded()).then(
+      (info) => job?.finish(info.loadMs),
+      (error: unknown) => {
+        const failure = loadFailure(settings.model, error);
+        job?.fail(failure);
+        // A crash is reported by the worker's watch (onLost).
+        if (error instanceof WorkerCrashedError || this.workers.get(key) !== started) return;
+        // The next ranking starts a fresh worker; calls already made finish here (those that needed the
+        // model fail with the load's message) before this one closes.
+        this.workers.delete(key);
+        this.failures.set(key, failure);
+        for (const table of this.tables.keys()) if (table.startsWith(`${key}|`)) this.tables.delete(table);
+        this.retire(entry, failure);
+        this.options.onModelFailed?.(settings, failure);
+      },
+    );
+  }
+
+  /** A call to a worker, guarded against its crash, counted so a retired worker closes after its last call. */
+  private guarded<T>(entry: DenseWorker, call: (api: Comlink.Remote<DenseWorkerApi>) => Promise<T>): Promise<T> {
+    if (entry.closed === true) return Promise.reject(entry.retired ?? new Error('the dense worker was closed'));
+    entry.busy += 1;
+    const done = () => {
+      entry.busy -= 1;
+      if (entry.retired !== undefined && entry.busy === 0) this.closeWorker(entry);
+    };
+    const result = entry.handle.watch.guard(call(entry.api));
+    result.then(done, done);
+    return result;
+  }
+
+  private retire(entry: DenseWorker, reason: Error): void {
+    entry.retired = reason;
+    if (entry.busy === 0) this.closeWorker(entry);
+  }
+
+  private closeWorker(entry: DenseWorker): void {
+    if (entry.closed === true) return;
+    entry.closed = true;
+    void entry.handle.close().catch(() => undefined);
   }
 
   warm(settings: DenseSettings): void {
@@ -175,7 +282,7 @@ export class DenseWorkers implements DenseBackend {
     const cancel = () => void entry.api.cancel();
     signal.addEventListener('abort', cancel);
     try {
-      const info = await entry.handle.watch.guard(entry.api.open(request, Comlink.proxy(onProgress)));
+      const info = await this.guarded(entry, (api) => api.open(request, Comlink.proxy(onProgress)));
       entry.opened.set(request.collectionId, request);
       return info;
     } finally {
@@ -209,7 +316,7 @@ export class DenseWorkers implements DenseBackend {
 
   private async opened(settings: DenseSettings): Promise<DenseWorker> {
     const worker = this.workers.get(workerKey(settings));
-    if (worker === undefined) throw new Error(`the model ${settings.model} is not loaded: open it first`);
+    if (worker === undefined) throw this.failures.get(workerKey(settings)) ?? new Error(`the model ${settings.model} is not loaded: open it first`);
     return worker;
   }
 
@@ -217,12 +324,12 @@ export class DenseWorkers implements DenseBackend {
   private async query<T>(settings: DenseSettings, call: (api: Comlink.Remote<DenseWorkerApi>) => Promise<T>): Promise<T> {
     const entry = await this.opened(settings);
     try {
-      return await entry.handle.watch.guard(call(entry.api));
+      return await this.guarded(entry, call);
     } catch (error) {
       if (!this.mayFallBack(entry, error)) throw error;
       const next = await this.fallBack(settings, entry, messageOf(error), () => {});
       this.options.onFallback?.(settings, messageOf(error));
-      return next.handle.watch.guard(call(next.api));
+      return this.guarded(next, call);
     }
   }
 

@@ -40,6 +40,13 @@ const dense = new DenseWorkers({
     engine.movedToWasm(settings, reason);
     notices.info(`${settings.model.split('/').pop() ?? settings.model} runs on WASM now: WebGPU failed (${reason}).`);
   },
+  // A static table loading in the background failed: columns that ranked from stored vectors keep their
+  // results; the next ranking prepares them again (and shows the failure if it needs the model).
+  onModelFailed: (settings, error) => {
+    engine.lostDense(settings);
+    notices.error(error);
+  },
+  jobs,
 });
 
 const rerank = new RerankWorkers({

@@ -1,7 +1,10 @@
 /** Number formats shared by every view, so the same quantity always looks the same. */
 
+/** One formatter for every count: `toLocaleString` builds a new one per call, which shows in a busy tray. */
+const COUNT_FORMAT = new Intl.NumberFormat('en-US');
+
 export function formatCount(n: number): string {
-  return n.toLocaleString('en-US');
+  return COUNT_FORMAT.format(n);
 }
 
 export function formatBytes(bytes: number): string {

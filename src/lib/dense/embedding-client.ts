@@ -27,7 +27,8 @@ export interface OpenEmbedderRequest {
 export interface EmbeddingWorkerHandle {
   api: Comlink.Remote<EmbedWorkerApi>;
   info: LoadedInfo;
-  probe: DeviceProbe;
+  /** The devices probed to choose one; absent for a static table (it runs on the CPU, nothing to choose). */
+  probe?: DeviceProbe;
   /** Why WebGPU was abandoned, when the handle fell back to WASM. */
   fallbackReason?: string;
   /** Guard calls with `watch.guard(api.…)`; `watch.crashed` rejects when the worker dies. */
@@ -66,8 +67,9 @@ async function start(createWorker: () => Worker, request: OpenEmbedderRequest, d
   try {
     const onDownload = request.onDownload ? Comlink.proxy(request.onDownload) : undefined;
     const info = await watch.guard(api.load({ spec: request.spec, device, dtype, source: request.source, files: request.files }, onDownload));
-    // Shader compilation and many WebGPU failures only happen on the first run.
-    await watch.guard(api.embed(['warm-up'], { batchSize: 1 }));
+    // Shader compilation and many WebGPU failures only happen on the first run; a static table has no
+    // session to warm up (and a dense worker may still be loading it in the background).
+    if (device !== 'cpu-lookup') await watch.guard(api.embed(['warm-up'], { batchSize: 1 }));
     loaded = true;
     return { api, info, close, watch };
   } catch (error) {
@@ -79,12 +81,13 @@ async function start(createWorker: () => Worker, request: OpenEmbedderRequest, d
 }
 
 export async function openEmbeddingWorker(createWorker: () => Worker, request: OpenEmbedderRequest, watching: WorkerWatchSettings = {}): Promise<EmbeddingWorkerHandle> {
-  const probe = await probeDevices();
   if (request.spec.kind === 'static-table') {
-    // A lookup and an average: no session, so no WebGPU attempt whatever device was asked for.
+    // A lookup and an average: no session, so no WebGPU attempt whatever device was asked for, and no
+    // device probe either (asking for a GPU adapter can take longer than the whole lookup).
     const dtype = request.dtype !== undefined && request.spec.dtypes.includes(request.dtype) ? request.dtype : request.spec.defaultDtype;
-    return { ...(await start(createWorker, request, 'cpu-lookup', dtype, watching)), probe };
+    return start(createWorker, request, 'cpu-lookup', dtype, watching);
   }
+  const probe = await probeDevices();
   const device = chooseDevice(probe, request.device ?? 'auto');
   const wanted = request.dtype ?? request.spec.defaultDtype;
   let fallbackReason: string | undefined;

@@ -48,6 +48,12 @@ export interface ModelSpec {
   /** Approximate size of the default-dtype weights in MB, shown before a download. */
   sizeMb: number;
   notes?: string;
+  /**
+   * Vectors shipped with the model for collections the app ships: collection id → file in the model's
+   * folder (shipped-vectors.ts), written by `npm run models`. They let that collection rank before the
+   * model has loaded.
+   */
+  shippedVectors?: Readonly<Record<string, string>>;
 }
 
 const BGE_QUERY = 'Represent this sentence for searching relevant passages: ';
@@ -70,6 +76,8 @@ export const MODEL_REGISTRY: readonly ModelSpec[] = [
     languages: ['en'],
     sizeMb: 22,
     notes: 'npm run models; SIF a = 1e-4, p(w) = 1/GloVe rank; int8 table of the 200,000 most frequent tokens, a lookup on the CPU.',
+    // The starter collection (src/lib/starter), embedded when the model is built.
+    shippedVectors: { starter: 'starter.vectors.bin' },
   },
   {
     id: 'local/tiny-bert',

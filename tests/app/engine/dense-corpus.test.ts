@@ -1,6 +1,7 @@
 import 'fake-indexeddb/auto';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import type { Embedder } from '../../../src/lib/dense/embedder.ts';
+import type { Embedder, EmbeddingDevice } from '../../../src/lib/dense/embedder.ts';
+import { SHIPPED_VECTORS_FORMAT, type ShippedVectors } from '../../../src/lib/dense/shipped-vectors.ts';
 import { exactSearch } from '../../../src/lib/dense/exact-search.ts';
 import type { HnswIndex } from '../../../src/lib/dense/hnsw-index.ts';
 import { resolveModelSpec } from '../../../src/lib/dense/registry.ts';
@@ -24,8 +25,9 @@ const spec = resolveModelSpec('local/glove-100d-sif');
 
 class TrigramEmbedder implements Embedder {
   readonly spec = spec;
-  readonly device = 'cpu' as const;
   readonly dtype = 'fp32' as const;
+  /** `cpu-lookup` stands for a static table (whose collection queries are stored). */
+  constructor(readonly device: EmbeddingDevice = 'cpu') {}
   calls: string[][] = [];
   gate: Gate | undefined;
   /** Call number (1-based) that waits for `gate`; default every call. */
@@ -288,5 +290,97 @@ describe('DenseCorpusService', () => {
     expect(await db.embeddingSets.count()).toBe(0);
     expect(await db.embeddingChunks.count()).toBe(0);
     expect(await db.indexes.count()).toBe(0);
+  });
+});
+
+/** An embedder whose model never arrives: every embed fails (a page that must not need the model). */
+class NoModel extends TrigramEmbedder {
+  override async embed(texts: readonly string[]): Promise<VectorMatrix> {
+    this.calls.push([...texts]);
+    throw new Error('the model is not loaded');
+  }
+}
+
+const QUERIES = [
+  { id: 'q1', text: 'why does bread go hard' },
+  { id: 'q2', text: 'star explodes' },
+  { id: 'q3', text: 'why does bread go hard' },
+];
+
+async function addQueries(): Promise<void> {
+  await db.queries.bulkAdd(QUERIES.map((query, ord) => ({ collectionId: C, ord, ...query })));
+  await db.collections.update(C, { queryCount: QUERIES.length, fingerprint: '8:feedf00d' });
+}
+
+function matrixOf(texts: readonly string[]): VectorMatrix {
+  const dim = trigramVector('').length;
+  const data = new Float32Array(texts.length * dim);
+  texts.forEach((text, r) => data.set(trigramVector(text), r * dim));
+  return { rows: texts.length, dim, data };
+}
+
+describe('DenseCorpusService without the model', () => {
+  it("a static table's collection queries are stored once it has loaded; a new worker ranks them (not other texts) without the model", async () => {
+    await addQueries();
+    const first = new DenseCorpusService({ db, embedder: new TrigramEmbedder('cpu-lookup'), locks: null });
+    await first.open(EXACT);
+    // Two distinct texts (q1 and q3 share theirs), filled after `open` without holding it up.
+    await vi.waitFor(async () => expect((await listEmbeddingSets(db, C)).find((set) => set.part === 'queries')?.done).toBe(2));
+    const expected = await first.search(C, ['why does bread go hard', 'star explodes'], 3, EXACT);
+
+    const noModel = new NoModel('cpu-lookup');
+    const second = new DenseCorpusService({ db, embedder: noModel, locks: null });
+    expect(await second.open(EXACT)).toMatchObject({ fromCache: true });
+    expect(await second.search(C, ['why does bread go hard', 'star explodes'], 3, EXACT)).toEqual(expected);
+    expect(noModel.calls).toEqual([]);
+    await expect(second.search(C, ['a typed query'], 3, EXACT)).rejects.toThrow('the model is not loaded');
+  });
+
+  it('other models store no query set (their queries are embedded when asked)', async () => {
+    await addQueries();
+    await new DenseCorpusService({ db, embedder: new TrigramEmbedder('cpu'), locks: null }).open(EXACT);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect((await listEmbeddingSets(db, C)).map((set) => set.part)).toEqual(['corpus']);
+  });
+
+  it('shipped vectors made from this corpus are stored and ranked without the model; made from another, they are ignored', async () => {
+    await addQueries();
+    const texts = ['why does bread go hard', 'star explodes'];
+    const shippedFor = (fingerprint: string): ShippedVectors => ({
+      header: { format: SHIPPED_VECTORS_FORMAT, collectionId: C, modelId: spec.id, fingerprint, dim: corpusMatrix().dim, docIds: DOCS.map((d) => d.id), queryTexts: texts },
+      corpus: corpusMatrix(),
+      queries: matrixOf(texts),
+    });
+    const noModel = new NoModel('cpu-lookup');
+    const asked: string[] = [];
+    const service = new DenseCorpusService({
+      db,
+      embedder: noModel,
+      locks: null,
+      shipped: async (collectionId) => {
+        asked.push(collectionId);
+        return shippedFor('8:feedf00d');
+      },
+    });
+    expect(await service.open(EXACT)).toMatchObject({ fromCache: true, shipped: true, docs: DOCS.length });
+    const hits = await service.search(C, [texts[0]!], 3, EXACT);
+    expect(hits[0]!.map((hit) => hit.docId)).toEqual(exactSearch(corpusMatrix(), DOCS.map((d) => d.id), trigramVector(texts[0]!), 3).map((hit) => hit.docId));
+    expect(noModel.calls).toEqual([]);
+    expect(asked).toEqual([C]);
+    // Stored as complete sets: the next worker reads them and asks for nothing shipped.
+    const sets = await listEmbeddingSets(db, C);
+    expect(sets.map((set) => [set.part, set.done, set.docCount]).sort()).toEqual([['corpus', DOCS.length, DOCS.length], ['queries', 2, 2]]);
+    const again = new DenseCorpusService({ db, embedder: new NoModel('cpu-lookup'), locks: null, shipped: async () => { throw new Error('not asked'); } });
+    expect(await again.open(EXACT)).toMatchObject({ fromCache: true });
+    expect(await again.search(C, [texts[1]!], 3, EXACT)).toEqual(await service.search(C, [texts[1]!], 3, EXACT));
+
+    // Made from other documents: embedded as usual.
+    await deleteCollection(db, C, { locks: null });
+    await db.collections.put({ id: C, name: 'Starter', status: 'ready', source: { kind: 'starter', detail: '' }, docCount: DOCS.length, queryCount: 0, splits: [], createdAt: 43, bytes: 0, fingerprint: '8:other' });
+    await putDocuments(db, C, DOCS);
+    const embedder = new TrigramEmbedder('cpu-lookup');
+    const stale = new DenseCorpusService({ db, embedder, locks: null, shipped: async () => shippedFor('8:feedf00d') });
+    expect(await stale.open(EXACT)).toMatchObject({ fromCache: false });
+    expect(embedder.calls[0]).toEqual(passages());
   });
 });
