@@ -5,14 +5,18 @@
  * embeddings in workers) → download SciFact from the local hub (hub-server.ts, `?hub=`) → Explore a SciFact
  * query and open a hit → an HNSW dense column over SciFact (hnswlib-wasm in the dense worker) → the diagnostics page, its self-test (WASM and WebGPU) and an HNSW graph. Requests are recorded at
  * the context level (playwright's `request` event sees workers' requests too; the test checks that it saw
- * some), violations from the page's `securitypolicyviolation` events and the console reports of the page
- * and its workers (security-watch.ts).
+ * some), violations from the page's `securitypolicyviolation` events (read before each page is left) and
+ * the console reports of the page and its workers, and the Content-Security-Policy header each worker
+ * script came with (a worker is governed by that header, not by the page's policy): hnswlib's variant for
+ * the dense worker that runs the HNSW column, the plain one for the others (security-watch.ts).
  *
  * Last, a hub host the policy does not allow: the download is blocked, the violation is seen (so a
  * violation would fail the audit above), and the error says which policy blocked what and how to allow it.
  */
 import { afterAll, beforeAll, expect, inject, test } from 'vitest';
+import { contentSecurityPolicy, EXTRA_CONNECT_ENV, HNSWLIB_WORKERS, parseConnectSources } from '../../scripts/vite/content-security-policy.ts';
 import { rows, settled } from './app-page.ts';
+import { TEST_CONNECT_SRC } from './global-setup.ts';
 import { launch, screenshot, type BrowserSession } from './harness.ts';
 import { startHubServer, type HubServer } from './hub-server.ts';
 import { watchSecurity, type SecurityWatch } from './security-watch.ts';
@@ -21,6 +25,11 @@ let session: BrowserSession;
 let watch: SecurityWatch;
 let hub: HubServer;
 let appUrl: string;
+
+/** The policies the build sends with worker scripts (the build's connect sources: global-setup.ts). */
+const extraConnect = parseConnectSources(process.env[EXTRA_CONNECT_ENV] ?? TEST_CONNECT_SRC);
+const workerPolicy = contentSecurityPolicy({ extraConnect });
+const hnswlibPolicy = contentSecurityPolicy({ extraConnect, hnswlib: true });
 
 function originOf(url: string): string {
   return new URL(url).origin;
@@ -59,6 +68,7 @@ test('a full session requests only the app and the configured hub, with no polic
   await page.getByRole('dialog').locator('table').first().waitFor();
   await screenshot(page, 'security-requests-scifact');
   await page.keyboard.press('Escape');
+  expect(await watch.hits()).toEqual([]);
 
   // The app's HNSW column: the dense worker builds an hnswlib-wasm graph over SciFact's embeddings and
   // saves it (hnswlib's own IndexedDB file system), under the worker's own policy.
@@ -76,6 +86,15 @@ test('a full session requests only the app and the configured hub, with no polic
   // The graph was built and stored (not an exact search under an HNSW label).
   expect((await rows(page, 'indexes')).some((r) => r['collectionId'] === 'beir/scifact' && r['kind'] === 'hnsw')).toBe(true);
   await screenshot(page, 'security-requests-hnsw-column');
+  // The graph ran under the dense worker's own policy, hnswlib's variant ('unsafe-eval' for embind, data:
+  // for its wasm) and nothing looser: without that header the worker would run unrestricted and the audit
+  // could see no violation whatever it did.
+  const denseWorkers = [...watch.workerPolicies].filter(([url]) => /\/assets\/dense\.worker-[\w-]+\.js/.test(url));
+  expect(denseWorkers.length).toBeGreaterThan(0);
+  for (const [url, policy] of denseWorkers) expect(policy, url).toBe(hnswlibPolicy);
+  // The page's own violation events are read before it is left (a navigation drops them).
+  expect(await watch.hits()).toEqual([]);
+  expect(watch.violations).toEqual([]);
 
   // The diagnostics page, with its self-test on both devices and an HNSW graph (hnswlib-wasm, whose
   // workers have a policy of their own: scripts/vite/content-security-policy.ts).
@@ -111,6 +130,11 @@ test('a full session requests only the app and the configured hub, with no polic
   expect(watch.requests.some((url) => /\/assets\/ort-wasm-simd-threaded[\w.-]*\.gz$/.test(url))).toBe(true);
   expect(await watch.hits()).toEqual([]);
   expect(watch.violations).toEqual([]);
+  // Every worker of the session (BM25, dense, import, the diagnostics' embed and search workers) ran
+  // under the policy of its own script.
+  const workers = [...watch.workerPolicies.keys()].map((url) => /\/assets\/(\w+)\.worker-/.exec(url)?.[1]);
+  expect(new Set(workers)).toEqual(new Set(['bm25', 'dense', 'import', 'embed', 'hnsw']));
+  for (const [url, policy] of watch.workerPolicies) expect(policy, url).toBe(HNSWLIB_WORKERS.test(url) ? hnswlibPolicy : workerPolicy);
   expect(errors).toEqual([]);
 });
 

@@ -2,7 +2,9 @@
  * What the security browser tests watch in a session: script that ran from data (payloads call
  * `window.__xssHit(tag)`), elements that data turned into markup, Content-Security-Policy violations (the
  * page's `securitypolicyviolation` events and chromium's console reports, which also carry the workers'
- * own reports, workers/policy-violations.ts) and every request of the page and its workers.
+ * own reports, workers/policy-violations.ts), every request of the page and its workers, and the policy
+ * each worker script was served with (a dedicated worker is governed by its own response's header, not by
+ * the page's meta policy, so a worker served without one would run unrestricted and violate nothing).
  */
 import type { Page } from 'playwright-core';
 import type { BrowserSession } from './harness.ts';
@@ -51,6 +53,8 @@ export interface SecurityWatch {
   violations: string[];
   /** Every URL requested by the page and its workers. */
   requests: string[];
+  /** The Content-Security-Policy header of each worker script served (null: none), by URL. */
+  workerPolicies: Map<string, string | null>;
   /** Tags of payloads that ran. */
   hits(page?: Page): Promise<string[]>;
   /** Elements the data created (INJECTED_SELECTOR), described by their outer HTML. */
@@ -61,6 +65,7 @@ export interface SecurityWatch {
 export async function watchSecurity(session: BrowserSession): Promise<SecurityWatch> {
   const violations: string[] = [];
   const requests: string[] = [];
+  const workerPolicies = new Map<string, string | null>();
   await session.context.addInitScript(() => {
     window.__xssHits = [];
     window.__xssHit = (tag: string) => window.__xssHits.push(tag);
@@ -75,10 +80,19 @@ export async function watchSecurity(session: BrowserSession): Promise<SecurityWa
   session.page.on('console', (message) => onConsole(message.text()));
   session.page.on('worker', (worker) => worker.on('console', (message) => onConsole(message.text())));
   session.context.on('request', (request) => requests.push(request.url()));
+  session.context.on('response', (response) => {
+    const url = response.url();
+    if (!/\.worker[-.][^/]*\.js(\?|$)/.test(url)) return;
+    void response.headerValue('content-security-policy').then(
+      (policy) => workerPolicies.set(url, policy),
+      () => workerPolicies.set(url, null),
+    );
+  });
   const pageOf = (page?: Page) => page ?? session.page;
   return {
     violations,
     requests,
+    workerPolicies,
     async hits(page) {
       const p = pageOf(page);
       const [hits, seen] = await p.evaluate(() => [window.__xssHits ?? [], window.__cspViolations ?? []]);
