@@ -26,7 +26,7 @@ test('upgrade from version 1: version-1 embedding rows are dropped, every other 
 
   const db = new PlaygroundDatabase(name);
   await db.open();
-  expect(db.verno).toBe(3);
+  expect(db.verno).toBe(4);
   expect(await db.collections.count()).toBe(1);
   expect(await loadDocuments(db, 'c')).toEqual([{ id: 'd0', title: '', text: 'x' }]);
   expect(await db.embeddingSets.count()).toBe(0);
@@ -35,7 +35,7 @@ test('upgrade from version 1: version-1 embedding rows are dropped, every other 
   await Dexie.delete(name);
 });
 
-test('version 3 upgrade: one-row-per-document collections become chunks and a directory, same ords, ids and texts', async () => {
+test('version 4 upgrade: one-row-per-document collections become chunks and a directory, same ords, ids and texts', async () => {
   const name = 'db-upgrade-3-test';
   const v2 = new Dexie(name);
   v2.version(2).stores({
@@ -61,7 +61,7 @@ test('version 3 upgrade: one-row-per-document collections become chunks and a di
 
   const db = new PlaygroundDatabase(name);
   await db.open();
-  expect(db.verno).toBe(3);
+  expect(db.verno).toBe(4);
   expect(db.tables.map((table) => table.name)).not.toContain('documents');
   const docs = await loadDocuments(db, 'big');
   expect(docs.map((doc) => doc.id)).toEqual(big.map((row) => row.id));
