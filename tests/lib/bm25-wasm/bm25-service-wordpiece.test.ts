@@ -4,8 +4,8 @@
  * its own key, and rankings equal the TypeScript reference BM25 over the same WordPiece terms; RM3 / Bo1 over
  * the open index (`searchPrfMany`) equal src/lib/prf on the reference index. On the starter collection.
  */
-import { putDocuments } from '../../../src/lib/storage/documents.ts';
 import 'fake-indexeddb/auto';
+import { putDocuments } from '../../../src/lib/storage/documents.ts';
 import { readFile } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
