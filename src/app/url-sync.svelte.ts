@@ -4,7 +4,8 @@
  * - every change of these is written back: a new history entry when the person went somewhere (another
  *   view, collection, split, query, or a column added, removed or moved), a replaced entry when they
  *   adjusted something in place (typed text, k1, efSearch…), so Back goes to the previous screen rather than
- *   the previous keystroke; changes within WRITE_DELAY_MS of the first make one entry;
+ *   the previous keystroke; the first change is written at once, and changes within WRITE_DELAY_MS of it
+ *   replace that entry;
  * - Back and Forward apply the entry's address.
  *
  * Other views add their own parameters with `registerUrlSlice` (see UrlSlice); parameters nobody owns are
@@ -133,11 +134,14 @@ export function startUrlSync(): void {
         return;
       }
       if (timer !== undefined) return;
-      // At most WRITE_DELAY_MS after the first change, with the page as it is then: a stream of changes
-      // (a slider dragged) makes one entry, and never postpones the address indefinitely.
+      // The first change is written at once (a reload right after it keeps it); changes within
+      // WRITE_DELAY_MS after it replace that entry once, with the page as it is then: a stream of changes
+      // (a slider dragged) makes one entry and costs at most one write per WRITE_DELAY_MS.
+      write(latest);
+      const first = latest;
       timer = setTimeout(() => {
         timer = undefined;
-        if (latest !== undefined) write(latest);
+        if (latest !== undefined && latest !== first) write(latest);
       }, WRITE_DELAY_MS);
     });
     $effect(() => {

@@ -234,11 +234,13 @@ describe.skipIf(skipNoModel)('Re-rank, RM3 and Bo1 columns (starter collection)'
     await bm25.getByRole('button', { name: /^Settings of BM25/ }).click();
     await bm25.getByLabel('analyzer', { exact: true }).selectOption('wordpiece');
     await expect.poll(() => bm25.locator('h2').textContent()).toBe('BM25 (k1 0.9, b 0.4, wordpiece)');
+    // The address is written up to WRITE_DELAY_MS after the change, and the column may still show the
+    // previous ranking as "ready" for a moment: poll both.
+    await expect.poll(() => new URL(page.url()).searchParams.getAll('col')[0]).toBe('bm25;k1=0.9;b=0.4;an=wordpiece');
+    const expected = cli.get('wordpiece')!.get(QID)!;
+    await expect.poll(() => bm25.locator('.docid').allTextContents(), { timeout: 60_000 }).toEqual(expected.slice(0, 10).map((h) => h.docId));
     await settled(page, 4);
     expect(await bm25.locator('.sub').textContent()).toContain('wordpiece analyzer');
-    expect(new URL(page.url()).searchParams.getAll('col')[0]).toBe('bm25;k1=0.9;b=0.4;an=wordpiece');
-    const expected = cli.get('wordpiece')!.get(QID)!;
-    expect(await bm25.locator('.docid').allTextContents()).toEqual(expected.slice(0, 10).map((h) => h.docId));
     expect(await shownMetrics(page, 0)).toEqual(expectedMetrics(QID, expected));
     await bm25.getByRole('button', { name: /^Settings of BM25/ }).click();
     expect(errors).toEqual([]);
