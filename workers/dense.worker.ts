@@ -89,7 +89,9 @@ const api = {
       embedEach: (texts, options) => session.model.embedEach(texts, options),
       dispose: () => session.dispose(),
     };
-    service = new DenseCorpusService({ db: database(), embedder: model, hnswFiles });
+    // A checkpoint a second at most: a static table embeds thousands of documents a second, and a write per
+    // 512 of them (a hundred for 50,000 documents) held up its embedding and the BM25 build's reads.
+    service = new DenseCorpusService({ db: database(), embedder: model, hnswFiles, checkpointMs: 1000 });
     return info;
   },
 
