@@ -161,6 +161,19 @@ async function main(): Promise<void> {
         if (message.text().startsWith('[rp-timing]')) console.log(message.text());
       });
       try {
+        await page.addInitScript(() => {
+          const seen = new Map<string, string>();
+          (window as unknown as { __rpTimeline: string[] }).__rpTimeline = [];
+          new MutationObserver(() => {
+            for (const job of document.querySelectorAll<HTMLElement>('.tray .job')) {
+              const title = job.querySelector('.title')?.textContent ?? '';
+              const status = job.dataset['status'] ?? '';
+              if (seen.get(title) === status) continue;
+              seen.set(title, status);
+              (window as unknown as { __rpTimeline: string[] }).__rpTimeline.push(`${performance.now().toFixed(0)} ${status} ${title} ${job.querySelector('.detail')?.textContent?.trim() ?? ''}`);
+            }
+          }).observe(document, { subtree: true, childList: true, attributes: true, attributeFilter: ['data-status'] });
+        });
         await page.goto(`${appUrl}/?view=datasets`);
         await page.getByRole('heading', { name: 'In this browser' }).waitFor({ timeout: 60_000 });
         const cdp = tracing || cpuOnly ? await session.context.browser()!.newBrowserCDPSession() : undefined;
@@ -185,6 +198,13 @@ async function main(): Promise<void> {
           { timeout: 600_000, ...(polling === undefined ? {} : { polling }) },
         );
         const ready = performance.now() - opened;
+        const clickedAt = await page.evaluate(() => performance.now()) - ready;
+        const timeline = await page.evaluate(() => (window as unknown as { __rpTimeline: string[] }).__rpTimeline);
+        for (const line of timeline) {
+          const [at, ...rest] = line.split(' ');
+          const since = Number(at) - clickedAt;
+          if (since > -1000) console.log(`    ${since.toFixed(0).padStart(7)} ms  ${rest.join(' ')}`);
+        }
         if (cdp) summarize('explore', await stopTrace(cdp));
         console.log(`${builds[b]} run ${run + 1}: import ${imported.toFixed(0)} ms, then Explore ready ${ready.toFixed(0)} ms`);
       } finally {

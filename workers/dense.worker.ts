@@ -171,7 +171,9 @@ const api = {
       dispose: () => session.dispose(),
     };
     const shipped = shippedVectorsOf(request);
-    service = new DenseCorpusService({ db: database(), embedder, hnswFiles, ...(shipped === undefined ? {} : { shipped }) });
+    // A checkpoint a second at most: a static table embeds thousands of documents a second, and a write per
+    // 512 of them (a hundred for 50,000 documents) held up its embedding and the BM25 build's reads.
+    service = new DenseCorpusService({ db: database(), embedder, hnswFiles, checkpointMs: 1000, ...(shipped === undefined ? {} : { shipped }) });
     return info;
   },
 

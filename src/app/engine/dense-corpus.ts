@@ -90,8 +90,14 @@ export interface DenseCorpusServiceOptions {
   db: PlaygroundDatabase;
   embedder: Embedder;
   hnswFiles?: HnswFiles;
-  /** Documents embedded and stored per checkpoint (default 512). */
+  /** Documents embedded per step (default 512); each step is stored as a checkpoint, see `checkpointMs`. */
   chunkSize?: number;
+  /**
+   * Least time between two checkpoints (default 0: one per step). A fast model's steps are gathered into
+   * fewer, larger checkpoints (a resumed run then loses at most this much work), and each checkpoint is
+   * written while the next steps embed.
+   */
+  checkpointMs?: number;
   /** Web Locks (default: the origin's, where there are any); `null` runs without. */
   locks?: WorkLocks | null;
   /** How often a run waiting for another tab's run reads its progress (default 500 ms). */
@@ -433,10 +439,28 @@ export class DenseCorpusService {
     onProgress?.({ phase: 'embedding', done: row.done, total, docsPerSecond: 0 });
     let embedMs = 0;
     const chunkSize = this.options.chunkSize ?? 512;
+    const checkpointMs = this.options.checkpointMs ?? 0;
+    // Steps embedded since the last checkpoint, and the checkpoint being written (one at a time: each needs
+    // the set row the previous one left).
+    let pending: { ids: string[]; vectors: VectorMatrix[]; embedMs: number } = { ids: [], vectors: [], embedMs: 0 };
+    let writing: Promise<EmbeddingSetRow> | undefined;
+    let lastCheckpoint = performance.now();
+    let embedded = row.done;
+    const checkpoint = async () => {
+      if (pending.ids.length === 0) return;
+      const chunk = pending;
+      pending = { ids: [], vectors: [], embedMs: 0 };
+      lastCheckpoint = performance.now();
+      const previous = writing === undefined ? row : await writing;
+      const vectors = chunk.vectors.length === 1 ? chunk.vectors[0]! : concatRows(chunk.vectors, chunk.vectors[0]!.dim);
+      writing = appendEmbeddingChunk(this.db, previous, { ids: chunk.ids, vectors, embedMs: chunk.embedMs, device: this.embedder.device }, set.label);
+      // Awaited at the next checkpoint or at the end; until then a failure must not go unhandled.
+      writing.catch(() => undefined);
+    };
     for await (const rows of readDocumentBatches(this.db, set.spec.collectionId, { batchSize: chunkSize, fromOrd: row.done, signal })) {
       const texts = rows.map((doc) => passageText(doc, spec));
       const chunkStart = performance.now();
-      const base = row.done;
+      const base = embedded;
       const vectors = await this.embedder.embed(texts, {
         signal,
         onProgress: (p: EmbedProgress) => {
@@ -449,10 +473,16 @@ export class DenseCorpusService {
       embedMs += ms;
       signal.throwIfAborted();
       const chunkIds = rows.map((doc) => doc.id);
-      row = await appendEmbeddingChunk(this.db, row, { ids: chunkIds, vectors, embedMs: ms, device: this.embedder.device }, set.label);
+      pending.ids.push(...chunkIds);
+      pending.vectors.push(vectors);
+      pending.embedMs += ms;
+      embedded += rows.length;
       parts.push(vectors);
       for (const id of chunkIds) ids.push(id);
+      if (performance.now() - lastCheckpoint >= checkpointMs) await checkpoint();
     }
+    await checkpoint();
+    if (writing !== undefined) row = await writing;
     if (row.done < total) throw new Error(`${set.label} changed while it was embedded: ${row.done} of ${total} documents found (was it deleted?)`);
     const dim = row.dimensions;
     const vectors = concatRows(parts, dim);

@@ -14,6 +14,7 @@
  * token counts, [UNK] and punctuation rows being zero), exactly the masked mean of the ONNX graph this form
  * replaces; the embedder then L2-normalizes it when the model asks for it.
  */
+import { createRowSummer, type RowSummer } from './row-sum.ts';
 import { VocabIndex, WordTokenizer } from './word-tokenizer.ts';
 
 export const STATIC_TABLE_FORMAT = 'rp-static-table-q8';
@@ -81,19 +82,30 @@ export class StaticTableEncoder {
   private readonly counts: Int32Array;
   private readonly unique: Int32Array;
   private readonly sum: Float64Array;
+  /** The weighted row sum in WebAssembly SIMD (row-sum.ts), where the engine has it. */
+  private readonly summer: RowSummer | undefined;
   private textNumber = 0;
 
-  constructor(readonly table: StaticTable) {
+  constructor(
+    readonly table: StaticTable,
+    options: { wasm?: boolean } = {},
+  ) {
     const { rows, dim, maxLength } = table.header;
     this.ids = new Int32Array(maxLength);
     this.seenIn = new Int32Array(rows).fill(-1);
     this.counts = new Int32Array(rows);
-    this.unique = new Int32Array(maxLength);
-    this.sum = new Float64Array(dim);
+    this.summer = options.wasm === false ? undefined : createRowSummer(table.values, dim, maxLength);
+    this.unique = this.summer?.ids ?? new Int32Array(maxLength);
+    this.sum = this.summer?.sum ?? new Float64Array(dim);
   }
 
   get dim(): number {
     return this.table.header.dim;
+  }
+
+  /** True when the row sums run in WebAssembly. */
+  get wasm(): boolean {
+    return this.summer !== undefined;
   }
 
   /**
@@ -104,7 +116,7 @@ export class StaticTableEncoder {
   embedInto(text: string, out: Float32Array): number {
     const { scales, values } = this.table;
     const dim = this.table.header.dim;
-    const { ids, seenIn, counts, unique, sum } = this;
+    const { ids, seenIn, counts, unique, sum, summer } = this;
     const count = this.table.tokenizer.encodeInto(text, ids);
     const textNumber = (this.textNumber = (this.textNumber + 1) | 0);
     let distinct = 0;
@@ -117,20 +129,29 @@ export class StaticTableEncoder {
         unique[distinct++] = id;
       }
     }
-    sum.fill(0);
-    for (let u = 0; u < distinct; u++) {
-      const id = unique[u]!;
-      const weight = scales[id]! * counts[id]!;
-      const base = id * dim;
-      let c = 0;
-      // Unrolled by four: fewer loop checks in the innermost loop of the embedding.
-      for (; c + 3 < dim; c += 4) {
-        sum[c]! += weight * values[base + c]!;
-        sum[c + 1]! += weight * values[base + c + 1]!;
-        sum[c + 2]! += weight * values[base + c + 2]!;
-        sum[c + 3]! += weight * values[base + c + 3]!;
+    if (summer !== undefined) {
+      const { weights } = summer;
+      for (let u = 0; u < distinct; u++) {
+        const id = unique[u]!;
+        weights[u] = scales[id]! * counts[id]!;
       }
-      for (; c < dim; c++) sum[c]! += weight * values[base + c]!;
+      summer.accumulate(distinct);
+    } else {
+      sum.fill(0);
+      for (let u = 0; u < distinct; u++) {
+        const id = unique[u]!;
+        const weight = scales[id]! * counts[id]!;
+        const base = id * dim;
+        let c = 0;
+        // Unrolled by four: fewer loop checks in the innermost loop of the embedding.
+        for (; c + 3 < dim; c += 4) {
+          sum[c]! += weight * values[base + c]!;
+          sum[c + 1]! += weight * values[base + c + 1]!;
+          sum[c + 2]! += weight * values[base + c + 2]!;
+          sum[c + 3]! += weight * values[base + c + 3]!;
+        }
+        for (; c < dim; c++) sum[c]! += weight * values[base + c]!;
+      }
     }
     // The ONNX graph divided by max(count, 1e-9); a zero vector stays zero either way.
     const divisor = count > 0 ? count : 1;

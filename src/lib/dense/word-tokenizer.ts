@@ -62,10 +62,10 @@ const SLOT = 4;
  * need a substring and a string hash per token, which is most of the time of a static-model embedding.
  */
 export class VocabIndex {
-  /** The tokens, one per line; token id is line id. */
-  private readonly lines: string;
+  /** The tokens' UTF-16 units, one line per token (token id is line id), compared in place by `find`. */
+  private readonly chars: Uint16Array;
   /**
-   * Per slot: the token's hash, its start in `lines`, its length (-1: free slot) and its id; one record
+   * Per slot: the token's hash, its start in `chars`, its length (-1: free slot) and its id; one record
    * per probe, so a lookup touches one place in memory before comparing characters.
    */
   private readonly slots: Int32Array;
@@ -87,7 +87,8 @@ export class VocabIndex {
     const text = lines.endsWith('\n') ? lines.slice(0, -1) : lines;
     let rows = 1;
     for (let at = text.indexOf('\n'); at >= 0; at = text.indexOf('\n', at + 1)) rows++;
-    this.lines = text;
+    this.chars = new Uint16Array(text.length);
+    for (let i = 0; i < text.length; i++) this.chars[i] = text.charCodeAt(i);
     let capacity = 1;
     while (capacity < rows * 2) capacity *= 2;
     this.slots = new Int32Array(capacity * SLOT).fill(-1);
@@ -120,7 +121,7 @@ export class VocabIndex {
 
   /** The id of the token text[start..end) whose hash is `hash`, or -1. */
   find(text: string, start: number, end: number, hash: number): number {
-    const { slots, lines, mask } = this;
+    const { slots, chars, mask } = this;
     const length = end - start;
     for (let slot = hash & mask; ; slot = (slot + 1) & mask) {
       const at = slot * SLOT;
@@ -129,7 +130,7 @@ export class VocabIndex {
       if (slotLength !== length || slots[at] !== hash) continue;
       const from = slots[at + 1]!;
       let i = 0;
-      while (i < length && lines.charCodeAt(from + i) === text.charCodeAt(start + i)) i++;
+      while (i < length && chars[from + i] === text.charCodeAt(start + i)) i++;
       if (i === length) return slots[at + 3]!;
     }
   }
@@ -233,7 +234,10 @@ export class WordTokenizer {
         out[count++] = id < 0 ? unk : id;
         i += width;
       } else {
+        // A run of word characters, hashed as it is scanned (VocabIndex.hash over its UTF-16 units).
         const start = i;
+        let h = FNV_OFFSET;
+        for (let k = 0; k < width; k++) h = Math.imul(h ^ lower.charCodeAt(i + k), FNV_PRIME);
         i += width;
         while (i < n) {
           cp = lower.charCodeAt(i);
@@ -246,9 +250,11 @@ export class WordTokenizer {
             }
           }
           if ((cp < TABLE_SIZE ? CLASS_TABLE[cp]! : classOf(cp)) !== WORD) break;
+          if (width === 1) h = Math.imul(h ^ cp, FNV_PRIME);
+          else h = Math.imul(Math.imul(h ^ lower.charCodeAt(i), FNV_PRIME) ^ lower.charCodeAt(i + 1), FNV_PRIME);
           i += width;
         }
-        const id = ids.find(lower, start, i, VocabIndex.hash(lower, start, i));
+        const id = ids.find(lower, start, i, h);
         out[count++] = id < 0 ? unk : id;
       }
     }

@@ -131,6 +131,18 @@ describe('DenseCorpusService', () => {
     expect(await reloaded.search(C, ['stale bread loaf'], 3, { search: 'exact', hnsw: DEFAULT_HNSW })).toEqual(await service.search(C, ['stale bread loaf'], 3, { search: 'exact', hnsw: DEFAULT_HNSW }));
   });
 
+  it('with checkpointMs, the steps of a fast model are stored as fewer, larger checkpoints with the same vectors', async () => {
+    const service = new DenseCorpusService({ db, embedder: new TrigramEmbedder(), chunkSize: 3, checkpointMs: 60_000, locks: null });
+    await service.open(EXACT);
+    const [set] = await listEmbeddingSets(db, C);
+    expect(set).toMatchObject({ done: 8, docCount: 8 });
+    const chunks = await db.embeddingChunks.where('setKey').equals(set!.key).toArray();
+    expect(chunks.map((chunk) => [chunk.start, chunk.count])).toEqual([[0, 8]]);
+    const stored = new DenseCorpusService({ db, embedder: new TrigramEmbedder(), locks: null });
+    expect(await stored.open(EXACT)).toMatchObject({ fromCache: true });
+    expect(await stored.search(C, ['stale bread loaf'], 8, { search: 'exact', hnsw: DEFAULT_HNSW })).toEqual(await service.search(C, ['stale bread loaf'], 8, { search: 'exact', hnsw: DEFAULT_HNSW }));
+  });
+
   it('a run stopped mid-way (a crash, a closed tab) resumes at its last checkpoint and ends with the same vectors', async () => {
     const crashing = new TrigramEmbedder();
     crashing.failCall = 2;

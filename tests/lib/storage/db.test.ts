@@ -48,7 +48,7 @@ test('version 4 upgrade: one-row-per-document collections become chunks and a di
     embeddingChunks: '[setKey+start], setKey',
     runs: 'key, collectionId',
   });
-  const big = Array.from({ length: 2 * CHUNK_DOCS + 7 }, (_, ord) => ({ collectionId: 'big', ord, id: `b${ord}`, title: `T${ord}`, text: `text ${ord}`, ...(ord === 300 ? { metadata: { url: 'u' } } : {}) }));
+  const big = Array.from({ length: 2 * CHUNK_DOCS + 7 }, (_, ord) => ({ collectionId: 'big', ord, id: `b${ord}`, title: `T${ord}`, text: `text ${ord}`, ...(ord === CHUNK_DOCS + 3 ? { metadata: { url: 'u' } } : {}) }));
   await v2.table('collections').bulkPut([
     { id: 'big', name: 'Big', status: 'ready', createdAt: 5 },
     { id: 'small', name: 'Small', status: 'ready', createdAt: 6 },
@@ -65,11 +65,13 @@ test('version 4 upgrade: one-row-per-document collections become chunks and a di
   expect(db.tables.map((table) => table.name)).not.toContain('documents');
   const docs = await loadDocuments(db, 'big');
   expect(docs.map((doc) => doc.id)).toEqual(big.map((row) => row.id));
-  expect(docs[300]).toEqual({ id: 'b300', title: 'T300', text: 'text 300', metadata: { url: 'u' } });
+  const at = CHUNK_DOCS + 3;
+  expect(docs[at]).toEqual({ id: `b${at}`, title: `T${at}`, text: `text ${at}`, metadata: { url: 'u' } });
   expect(docs[5]).toEqual({ id: 'b5', title: 'T5', text: 'text 5' });
   expect(await db.documentChunks.where('collectionId').equals('big').count()).toBe(3);
   expect(await countDocuments(db, 'big')).toBe(big.length);
-  expect(await getDocuments(db, 'big', ['b518', 'b0', 'missing', 's0'])).toEqual([{ id: 'b518', title: 'T518', text: 'text 518' }, { id: 'b0', title: 'T0', text: 'text 0' }, undefined, undefined]);
+  const last = big.length - 1;
+  expect(await getDocuments(db, 'big', [`b${last}`, 'b0', 'missing', 's0'])).toEqual([{ id: `b${last}`, title: `T${last}`, text: `text ${last}` }, { id: 'b0', title: 'T0', text: 'text 0' }, undefined, undefined]);
   expect(await getDocuments(db, 'small', ['s0'])).toEqual([{ id: 's0', title: '', text: 'only' }]);
   expect((await db.documentDirectories.get('big'))?.collectionCreatedAt).toBe(5);
   expect(await db.queries.count()).toBe(1);

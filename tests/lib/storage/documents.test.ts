@@ -1,5 +1,5 @@
 import 'fake-indexeddb/auto';
-import { afterEach, describe, expect, test } from 'vitest';
+import { afterEach, describe, expect, test, vi } from 'vitest';
 import { PlaygroundDatabase } from '../../../src/lib/storage/db.ts';
 import {
   CHUNK_DOCS,
@@ -24,6 +24,7 @@ function freshDb(): PlaygroundDatabase {
 }
 afterEach(() => {
   for (const db of opened.splice(0)) db.close();
+  vi.restoreAllMocks();
 });
 
 function corpus(count: number, prefix = 'd'): Doc[] {
@@ -66,13 +67,17 @@ describe('stored documents', () => {
   test('read back in corpus order, in batches of any size across chunks, from any ord', async () => {
     const db = freshDb();
     const docs = corpus(CHUNK_DOCS * 3 + 10);
-    docs[400]!.metadata = { source: 'x' };
+    const withMetadata = CHUNK_DOCS + 16;
+    docs[withMetadata]!.metadata = { source: 'x' };
     await putDocuments(db, 'c', docs);
     expect(await loadDocuments(db, 'c')).toEqual(docs);
     const batches: number[][] = [];
-    for await (const rows of readDocumentBatches(db, 'c', { batchSize: 300, fromOrd: 100 })) batches.push(rows.map((row) => row.ord));
-    expect(batches.map((batch) => batch.length)).toEqual([300, 300, 78]);
-    expect(batches.flat()).toEqual(Array.from({ length: docs.length - 100 }, (_, i) => i + 100));
+    // Batches longer than a chunk, from an ord inside the first chunk.
+    const batchSize = CHUNK_DOCS + 44;
+    for await (const rows of readDocumentBatches(db, 'c', { batchSize, fromOrd: 5 })) batches.push(rows.map((row) => row.ord));
+    const rest = docs.length - 5;
+    expect(batches.map((batch) => batch.length)).toEqual([batchSize, batchSize, rest - 2 * batchSize]);
+    expect(batches.flat()).toEqual(Array.from({ length: rest }, (_, i) => i + 5));
     const columns = [];
     for await (const batch of readDocumentColumns(db, 'c', { fromOrd: CHUNK_DOCS + 5 })) columns.push([batch.start, batch.ids.length]);
     expect(columns).toEqual([
@@ -81,13 +86,14 @@ describe('stored documents', () => {
       [3 * CHUNK_DOCS, 10],
     ]);
     const rows = [];
-    for await (const batch of readDocumentBatches(db, 'c', { fromOrd: 399, batchSize: 2 })) {
+    for await (const batch of readDocumentBatches(db, 'c', { fromOrd: withMetadata - 1, batchSize: 2 })) {
       rows.push(...batch);
       break;
     }
+    const before = withMetadata - 1;
     expect(rows).toEqual([
-      { collectionId: 'c', ord: 399, id: 'd399', title: 'Title 399', text: 'text of d399' },
-      { collectionId: 'c', ord: 400, id: 'd400', title: 'Title 400', text: 'text of d400', metadata: { source: 'x' } },
+      { collectionId: 'c', ord: before, id: `d${before}`, title: `Title ${before}`, text: `text of d${before}` },
+      { collectionId: 'c', ord: withMetadata, id: `d${withMetadata}`, title: `Title ${withMetadata}`, text: `text of d${withMetadata}`, metadata: { source: 'x' } },
     ]);
     expect(await countDocuments(db, 'c')).toBe(docs.length);
   });
@@ -96,8 +102,9 @@ describe('stored documents', () => {
     const db = freshDb();
     await putDocuments(db, 'c', corpus(CHUNK_DOCS * 2));
     await putDocuments(db, 'other', corpus(3, 'o'));
-    expect(await getDocuments(db, 'c', ['d511', 'nope', 'd0', 'o1'])).toEqual([
-      { id: 'd511', title: 'Title 511', text: 'text of d511' },
+    const last = CHUNK_DOCS * 2 - 1;
+    expect(await getDocuments(db, 'c', [`d${last}`, 'nope', 'd0', 'o1'])).toEqual([
+      { id: `d${last}`, title: `Title ${last}`, text: `text of d${last}` },
       undefined,
       { id: 'd0', title: 'Title 0', text: 'text of d0' },
       undefined,
@@ -122,6 +129,23 @@ describe('stored documents', () => {
     other.close();
     expect(await getDocuments(db, 'c', ['d1', 'e2'])).toEqual([undefined, { id: 'e2', title: 'Title 2', text: 'text of e2' }]);
     expect(await countDocuments(db, 'c')).toBe(3);
+  });
+
+  test('lookups keep the chunks they read: the hits of a next query in the same chunks cost no read', async () => {
+    const db = freshDb();
+    await db.collections.put({ id: 'c', name: 'C', status: 'ready', source: { kind: 'local', detail: '' }, docCount: 3 * CHUNK_DOCS, queryCount: 0, splits: [], createdAt: 7, bytes: 0 });
+    await putDocuments(db, 'c', corpus(3 * CHUNK_DOCS));
+    const reads = vi.spyOn(db.documentChunks, 'bulkGet');
+    await getDocuments(db, 'c', ['d0', `d${CHUNK_DOCS}`]);
+    expect(reads).toHaveBeenCalledTimes(1);
+    expect(await getDocuments(db, 'c', ['d1', `d${CHUNK_DOCS + 1}`])).toEqual([
+      { id: 'd1', title: 'Title 1', text: 'text of d1' },
+      { id: `d${CHUNK_DOCS + 1}`, title: `Title ${CHUNK_DOCS + 1}`, text: `text of d${CHUNK_DOCS + 1}` },
+    ]);
+    expect(reads).toHaveBeenCalledTimes(1);
+    await getDocuments(db, 'c', [`d${2 * CHUNK_DOCS}`]);
+    expect(reads).toHaveBeenCalledTimes(2);
+    expect(reads.mock.calls[1]![0]).toEqual([['c', 2 * CHUNK_DOCS]]);
   });
 
   test('deleteDocuments removes the chunks and the directory of one collection only', async () => {
