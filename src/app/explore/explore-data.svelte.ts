@@ -4,7 +4,7 @@
  * into the page: the workers read it from IndexedDB themselves.
  */
 import { SvelteMap } from 'svelte/reactivity';
-import { createAnalyzer, type AnalyzerName } from '../../lib/analysis/analyzers.ts';
+import { analyzerReady, createAnalyzer, prepareAnalyzer, type AnalyzerName } from '../../lib/analysis/analyzers.ts';
 import type { Analyzer, Token } from '../../lib/analysis/analyzer.ts';
 import { collectionLanguage, LANGUAGES } from '../../lib/analysis/language.ts';
 import type { RetrieverConfig } from '../../lib/retrievers/config.ts';
@@ -111,9 +111,29 @@ export const docStore = new DocStore();
 /** Analyzers for highlighting, one per name (analysis of a few documents and the query, in the page). */
 const pageAnalyzers = new Map<AnalyzerName, Analyzer>();
 
+/** Bumped when an analyzer's data has loaded: highlights computed without it are computed again. */
+let analyzersLoaded = $state(0);
+const loadingAnalyzers = new Set<AnalyzerName>();
+
+/** Highlights nothing: stands in for an analyzer whose data (the Polish table) is still loading. */
+const NO_TERMS: Analyzer = { name: 'loading', analyze: () => [], analyzeWithOffsets: () => [] };
+
 export function pageAnalyzer(name: AnalyzerName): Analyzer {
   let analyzer = pageAnalyzers.get(name);
-  if (analyzer === undefined) pageAnalyzers.set(name, (analyzer = createAnalyzer(name)));
+  if (analyzer !== undefined) return analyzer;
+  if (!analyzerReady(name)) {
+    // Read so the caller's derived value follows the load.
+    void analyzersLoaded;
+    if (!loadingAnalyzers.has(name)) {
+      loadingAnalyzers.add(name);
+      prepareAnalyzer(name).then(
+        () => (analyzersLoaded += 1),
+        (error: unknown) => notices.error(error),
+      );
+    }
+    return NO_TERMS;
+  }
+  pageAnalyzers.set(name, (analyzer = createAnalyzer(name)));
   return analyzer;
 }
 
@@ -133,7 +153,9 @@ export function tokensOf(analyzer: AnalyzerName, text: string): Token[] {
   const key = `${analyzer}\u0000${text}`;
   let tokens = tokenCache.get(key);
   if (tokens === undefined) {
-    tokens = pageAnalyzer(analyzer).analyzeWithOffsets(text);
+    const page = pageAnalyzer(analyzer);
+    tokens = page.analyzeWithOffsets(text);
+    if (page === NO_TERMS) return tokens;
     if (tokenCache.size > 2000) tokenCache.clear();
     tokenCache.set(key, tokens);
   }

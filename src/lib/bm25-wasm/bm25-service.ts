@@ -8,7 +8,7 @@
  * bag of index terms (`{ id?, weighted: [{ term, weight }] }`): what `parseQuery` makes of the query syntax
  * (`term^2.5`, `+term^w`, src/lib/bm25/query-syntax.ts) or what pseudo-relevance feedback produces.
  */
-import { analyzers, createAnalyzer, isAnalyzerName, type AnalyzerName } from '../analysis/analyzers.ts';
+import { analyzers, createAnalyzer, isAnalyzerName, prepareAnalyzer, type AnalyzerName } from '../analysis/analyzers.ts';
 import type { Analyzer } from '../analysis/analyzer.ts';
 import { explainBm25, type Bm25Explanation } from '../bm25/bm25-explain.ts';
 import type { Bm25Index } from '../bm25/bm25-index.ts';
@@ -180,6 +180,8 @@ export class Bm25Service {
   ): Promise<IndexInfo> {
     const started = performance.now();
     const settings = await this.settingsFor(request.collectionId, request.analyzer);
+    // The analyzer's data (the Polish table) before any index of it is built or opened.
+    await prepareAnalyzer(settings.analyzer);
     const spec: IndexSpec = {
       collectionId: request.collectionId,
       kind: BM25_INDEX_KIND,
