@@ -23,15 +23,28 @@ class ExploreData {
   /** Judgments of the split; undefined when the collection has none for it. */
   qrels = $state.raw<Qrels | undefined>(undefined);
   loading = $state(false);
+  /**
+   * The query the address names, read on its own while the lists load: the columns rank it without waiting
+   * for a large collection's queries and judgments (its metrics follow with the judgments).
+   */
+  early = $state.raw<{ collectionId: string; query: Query } | null>(null);
   #version = 0;
 
-  /** Loads queries and judgments of a collection and split (no-op when they are loaded). */
-  async load(collectionId: string, split: string): Promise<void> {
+  /** Loads queries and judgments of a collection and split (no-op when they are loaded); `wanted` first. */
+  async load(collectionId: string, split: string, wanted: string | null = null): Promise<void> {
     if (this.collectionId === collectionId && this.split === split) return;
     const version = ++this.#version;
     this.loading = true;
     try {
       const db = database();
+      if (wanted !== null && this.collectionId !== collectionId) {
+        void db.queries.get([collectionId, wanted]).then(
+          (row) => {
+            if (row !== undefined && version === this.#version && this.loading) this.early = { collectionId, query: { id: row.id, text: row.text } };
+          },
+          () => undefined,
+        );
+      }
       const [queries, qrels] = await Promise.all([
         this.collectionId === collectionId ? Promise.resolve(this.byId) : loadQueries(db, collectionId),
         loadQrels(db, collectionId, split),
@@ -45,7 +58,10 @@ class ExploreData {
     } catch (error) {
       if (version === this.#version) notices.error(error);
     } finally {
-      if (version === this.#version) this.loading = false;
+      if (version === this.#version) {
+        this.loading = false;
+        this.early = null;
+      }
     }
   }
 
