@@ -17,8 +17,9 @@ import { standardTokenize } from '../../src/lib/analysis/standard-tokenizer.ts';
 import { analyzers } from '../../src/lib/analysis/analyzers.ts';
 import { porterStem } from '../../src/lib/analysis/porter.ts';
 import { javaLowerCase } from '../../src/lib/analysis/lowercase.ts';
-import { stempelStem } from '../../src/lib/analysis/stempel.ts';
+import { loadStempelTables, stempelStem } from '../../src/lib/analysis/stempel.ts';
 
+await loadStempelTables();
 const seed0 = Number(process.argv[2] ?? 1); const N = Number(process.argv[3] ?? 3000);
 let seed = seed0; const rnd = () => { seed = (seed * 1103515245 + 12345) & 0x7fffffff; return seed / 0x80000000; };
 const pick = <T,>(a: T[]) => a[Math.floor(rnd() * a.length)]!;

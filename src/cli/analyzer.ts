@@ -9,7 +9,7 @@ import { readFile } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Analyzer } from '../lib/analysis/analyzer.ts';
-import { analyzerNames, createAnalyzer, isAnalyzerName, loadableAnalyzers, type AnalyzerName } from '../lib/analysis/analyzers.ts';
+import { analyzerNames, createAnalyzer, isAnalyzerName, loadableAnalyzers, prepareAnalyzer, type AnalyzerName } from '../lib/analysis/analyzers.ts';
 import { WORDPIECE_ANALYZER_NAME } from '../lib/analysis/wordpiece-analyzer.ts';
 import { CliError } from './cli-error.ts';
 import { sharedDir } from './dataset.ts';
@@ -36,7 +36,10 @@ export function wordPieceVocabCandidates(): string[] {
 
 /** A fresh analyzer by name; `wordpiece` loads its vocabulary (a CliError names the files tried). */
 export async function loadAnalyzer(name: CliAnalyzerName): Promise<Analyzer> {
-  if (name !== WORDPIECE_ANALYZER_NAME) return createAnalyzer(name);
+  if (name !== WORDPIECE_ANALYZER_NAME) {
+    await prepareAnalyzer(name);
+    return createAnalyzer(name);
+  }
   const candidates = wordPieceVocabCandidates();
   const path = candidates.find((candidate) => existsSync(candidate));
   if (path === undefined) {

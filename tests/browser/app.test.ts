@@ -60,6 +60,22 @@ test('first visit: every default column ranks the starter before the model table
     expect(await column(page, 1).locator('.docid').allTextContents()).toEqual(denseHits);
     expect(await column(page, 1).locator('.score').allTextContents()).toEqual(denseScores);
     await screenshot(page, 'app-first-visit-typed');
+
+    // A reload ranks from the stored sets: the table held again, the shipped file not asked for again.
+    const asked: string[] = [];
+    page.context().on('request', (request) => asked.push(request.url()));
+    let releaseAgain = () => {};
+    const heldAgain = new Promise<void>((resolve) => (releaseAgain = resolve));
+    await context.unroute('**/models/local/glove-100d-sif/table.q8.bin');
+    await context.route('**/models/local/glove-100d-sif/table.q8.bin', async (route) => {
+      await heldAgain;
+      await route.continue();
+    });
+    await page.goto(inject('appUrl'));
+    await settled(page, 3);
+    expect(await column(page, 1).locator('.docid').allTextContents()).toEqual(denseHits);
+    expect(asked.filter((url) => url.endsWith('/starter.vectors.bin'))).toEqual([]);
+    releaseAgain();
     expect(errors).toEqual([]);
   } finally {
     await fresh.close();

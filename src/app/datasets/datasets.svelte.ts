@@ -93,6 +93,9 @@ function progressDetail(progress: ImportProgress): string {
   }
 }
 
+/** When a visit with stored collections rolls back unfinished imports: after its first screen. */
+const RECOVER_AFTER_MS = 3000;
+
 class DatasetsState {
   /** Ready collections, oldest first. */
   collections = $state.raw<CollectionRow[]>([]);
@@ -109,6 +112,7 @@ class DatasetsState {
   outdated = $state(false);
   #started = false;
   #loaded: { key: string; data: Promise<LoadedCollection> } | undefined;
+  #recovery: Promise<void> | undefined;
 
   /** The open collection's row. */
   get current(): CollectionRow | undefined {
@@ -124,21 +128,16 @@ class DatasetsState {
     });
     void dropLegacyDatabases();
     try {
-      // Rolling back imports a closed tab left unfinished happens in the import worker, which starts with the
-      // page; the list (ready collections only, which a rollback never touches) is read meanwhile, so a
-      // collection opens without waiting for that worker. Only a starter import waits for the rollback.
-      const recovering = importWorker().recover();
-      recovering.catch(() => undefined);
+      // Imports a closed tab left unfinished are rolled back in the import worker. The list holds ready
+      // collections only, which a rollback never touches, so it is read first and a stored collection opens
+      // without that worker; the worker (and the rollback) then start once the first screen has had its
+      // turn. Only a starter import (first visit) waits for the rollback.
       await this.refresh();
-      const recovered = async () => {
-        const removed = await recovering;
-        if (removed.length > 0) notices.info(`Removed ${removed.length} unfinished import${removed.length === 1 ? '' : 's'} left by a closed tab.`);
-      };
       if (this.collections.length === 0) {
-        await recovered();
+        await this.recovered();
         await this.importStarter();
       } else {
-        void recovered().catch((error: unknown) => notices.error(error));
+        setTimeout(() => void this.recovered().catch((error: unknown) => notices.error(error)), RECOVER_AFTER_MS);
       }
       const wanted = app.collectionId ?? readStorage(LAST_OPENED_KEY);
       const first = this.collections.find((c) => c.id === STARTER_ID) ?? this.collections[0];
@@ -151,6 +150,16 @@ class DatasetsState {
     }
     void this.requestPersistence();
     void this.refreshStorage();
+  }
+
+  /** Rolls back imports a closed tab left unfinished, once per page (every import waits for it). */
+  private recovered(): Promise<void> {
+    this.#recovery ??= importWorker()
+      .recover()
+      .then((removed) => {
+        if (removed.length > 0) notices.info(`Removed ${removed.length} unfinished import${removed.length === 1 ? '' : 's'} left by a closed tab.`);
+      });
+    return this.#recovery;
   }
 
   async refresh(): Promise<void> {
@@ -235,6 +244,8 @@ class DatasetsState {
     start: (importId: string, onProgress: (progress: ImportProgress) => void) => Promise<ImportOutcome>,
     about: Pick<LastImport, 'source' | 'onError'> & { retrySkipping?: () => Promise<ImportOutcome> },
   ): Promise<ImportOutcome> {
+    // An unfinished import of the same collection must be gone before this one writes.
+    await this.recovered().catch(() => undefined);
     const importId = newImportId();
     const job = jobs.start(title, { unit: 'kB' });
     const cancel = () => void importWorker().cancel(importId);

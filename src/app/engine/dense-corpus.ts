@@ -293,7 +293,12 @@ export class DenseCorpusService {
     const querySet = await this.querySet(set.spec.collectionId);
     const queriesFound = this.readQueries(querySet).catch(() => false);
     const corpus = await this.loadOrEmbedCorpus(set, querySet, onProgress, signal);
-    if (!(await queriesFound) && corpus.info.shipped !== true) this.fillQueriesLater(querySet);
+    if (!(await queriesFound) && corpus.info.shipped !== true) {
+      // Embedded now: the model is here, so its queries are stored with it (a restart right after finds
+      // them); vectors stored before query sets existed get theirs in the background.
+      if (corpus.info.fromCache) this.fillQueriesLater(querySet);
+      else await this.fillQueries(querySet);
+    }
     return corpus;
   }
 
@@ -381,7 +386,14 @@ export class DenseCorpusService {
    * it, and a failure only means the queries are embedded when asked, as before.
    */
   private fillQueriesLater(querySet: CorpusSet): void {
-    if (this.embedder.device !== 'cpu-lookup' || this.querySets.has(querySet.key)) return;
+    void this.fillQueries(querySet);
+  }
+
+  /** `fillQueriesLater`, awaited (once per set and worker; never rejects). */
+  private fillQueries(querySet: CorpusSet): Promise<void> {
+    if (this.embedder.device !== 'cpu-lookup') return Promise.resolve();
+    const running = this.querySets.get(querySet.key);
+    if (running !== undefined) return running;
     const fill = async () => {
       const queries = await loadQueries(this.db, querySet.spec.collectionId);
       const texts = [...new Set([...queries.values()].map((query) => query.text))];
@@ -393,7 +405,9 @@ export class DenseCorpusService {
         if (!(await this.readQueries(querySet))) await this.storeQueries(querySet, texts, vectors);
       });
     };
-    this.querySets.set(querySet.key, fill().catch(() => undefined));
+    const filling = fill().catch(() => undefined);
+    this.querySets.set(querySet.key, filling);
+    return filling;
   }
 
   /** While another realm embeds the set, reports its stored progress; returns the function that stops it. */

@@ -4,7 +4,16 @@
  * into the page: the workers read it from IndexedDB themselves.
  */
 import { SvelteMap } from 'svelte/reactivity';
-import { createAnalyzer, isAnalyzerName, loadableAnalyzers, type AnalyzerName, type Bm25AnalyzerName, type LoadableAnalyzerName } from '../../lib/analysis/analyzers.ts';
+import {
+  analyzerReady,
+  createAnalyzer,
+  isAnalyzerName,
+  loadableAnalyzers,
+  prepareAnalyzer,
+  type AnalyzerName,
+  type Bm25AnalyzerName,
+  type LoadableAnalyzerName,
+} from '../../lib/analysis/analyzers.ts';
 import type { Analyzer, Token } from '../../lib/analysis/analyzer.ts';
 import { collectionLanguage, LANGUAGES } from '../../lib/analysis/language.ts';
 import type { RetrieverConfig } from '../../lib/retrievers/config.ts';
@@ -24,15 +33,28 @@ class ExploreData {
   /** Judgments of the split; undefined when the collection has none for it. */
   qrels = $state.raw<Qrels | undefined>(undefined);
   loading = $state(false);
+  /**
+   * The query the address names, read on its own while the lists load: the columns rank it without waiting
+   * for a large collection's queries and judgments (its metrics follow with the judgments).
+   */
+  early = $state.raw<{ collectionId: string; query: Query } | null>(null);
   #version = 0;
 
-  /** Loads queries and judgments of a collection and split (no-op when they are loaded). */
-  async load(collectionId: string, split: string): Promise<void> {
+  /** Loads queries and judgments of a collection and split (no-op when they are loaded); `wanted` first. */
+  async load(collectionId: string, split: string, wanted: string | null = null): Promise<void> {
     if (this.collectionId === collectionId && this.split === split) return;
     const version = ++this.#version;
     this.loading = true;
     try {
       const db = database();
+      if (wanted !== null && this.collectionId !== collectionId) {
+        void db.queries.get([collectionId, wanted]).then(
+          (row) => {
+            if (row !== undefined && version === this.#version && this.loading) this.early = { collectionId, query: { id: row.id, text: row.text } };
+          },
+          () => undefined,
+        );
+      }
       const [queries, qrels] = await Promise.all([
         this.collectionId === collectionId ? Promise.resolve(this.byId) : loadQueries(db, collectionId),
         loadQrels(db, collectionId, split),
@@ -46,7 +68,10 @@ class ExploreData {
     } catch (error) {
       if (version === this.#version) notices.error(error);
     } finally {
-      if (version === this.#version) this.loading = false;
+      if (version === this.#version) {
+        this.loading = false;
+        this.early = null;
+      }
     }
   }
 
@@ -159,26 +184,50 @@ export const docStore = new DocStore();
 /** Analyzers for highlighting, one per name (analysis of a few documents and the query, in the page). */
 const pageAnalyzers = new Map<AnalyzerName, Analyzer>();
 
+/** Bumped when an analyzer's data has loaded: highlights computed without it are computed again. */
+let analyzersLoaded = $state(0);
+const loadingAnalyzers = new Set<AnalyzerName>();
+
+/** Highlights nothing: stands in for an analyzer whose data (the Polish table) is still loading. */
+const NO_TERMS: Analyzer = { name: 'loading', analyze: () => [], analyzeWithOffsets: () => [] };
+
 export function pageAnalyzer(name: AnalyzerName): Analyzer {
   let analyzer = pageAnalyzers.get(name);
-  if (analyzer === undefined) pageAnalyzers.set(name, (analyzer = createAnalyzer(name)));
+  if (analyzer !== undefined) return analyzer;
+  if (!analyzerReady(name)) {
+    // Read so the caller's derived value follows the load.
+    void analyzersLoaded;
+    if (!loadingAnalyzers.has(name)) {
+      loadingAnalyzers.add(name);
+      prepareAnalyzer(name).then(
+        () => (analyzersLoaded += 1),
+        (error: unknown) => notices.error(error),
+      );
+    }
+    return NO_TERMS;
+  }
+  pageAnalyzers.set(name, (analyzer = createAnalyzer(name)));
   return analyzer;
 }
 
 /** Loadable analyzers (WordPiece) in the page: loaded, or why not; absent while loading or not asked for. */
 const loadedAnalyzers = new SvelteMap<LoadableAnalyzerName, Analyzer | Error>();
-const loadingAnalyzers = new Set<LoadableAnalyzerName>();
+const loadingFiles = new Set<LoadableAnalyzerName>();
 
 /**
  * A BM25 analyzer in the page, for parsing the weighted query syntax and the query terms panel with the
- * column's own analyzer. A built-in one is there at once; a loadable one (WordPiece) first fetches its
+ * column's own analyzer. A built-in one is there at once (Polish once its table has loaded); a loadable one (WordPiece) first fetches its
  * data file, so this returns undefined until it arrives (reactively) — or an Error when it cannot.
  */
 export function bm25PageAnalyzer(name: Bm25AnalyzerName): Analyzer | Error | undefined {
-  if (isAnalyzerName(name)) return pageAnalyzer(name);
+  if (isAnalyzerName(name)) {
+    // The Polish table still loading: undefined, like a file still loading (not an analyzer without terms).
+    const analyzer = pageAnalyzer(name);
+    return analyzer === NO_TERMS ? undefined : analyzer;
+  }
   const loaded = loadedAnalyzers.get(name);
-  if (loaded === undefined && !loadingAnalyzers.has(name)) {
-    loadingAnalyzers.add(name);
+  if (loaded === undefined && !loadingFiles.has(name)) {
+    loadingFiles.add(name);
     const info = loadableAnalyzers[name];
     const url = `${import.meta.env.BASE_URL}${info.file}`;
     void fetch(url)
@@ -190,7 +239,7 @@ export function bm25PageAnalyzer(name: Bm25AnalyzerName): Analyzer | Error | und
         (analyzer) => loadedAnalyzers.set(name, analyzer),
         (error: unknown) => loadedAnalyzers.set(name, new Error(`The ${name} vocabulary could not be loaded: ${error instanceof Error ? error.message : String(error)}`)),
       )
-      .finally(() => loadingAnalyzers.delete(name));
+      .finally(() => loadingFiles.delete(name));
   }
   return loaded;
 }
@@ -214,7 +263,9 @@ export function tokensOf(analyzer: AnalyzerName, text: string): Token[] {
   const key = `${analyzer}\u0000${text}`;
   let tokens = tokenCache.get(key);
   if (tokens === undefined) {
-    tokens = pageAnalyzer(analyzer).analyzeWithOffsets(text);
+    const page = pageAnalyzer(analyzer);
+    tokens = page.analyzeWithOffsets(text);
+    if (page === NO_TERMS) return tokens;
     if (tokenCache.size > 2000) tokenCache.clear();
     tokenCache.set(key, tokens);
   }

@@ -5,6 +5,7 @@
 import type { Analyzer } from './analyzer.ts';
 import { englishAnalyzer } from './english-analyzer.ts';
 import { polishAnalyzer } from './polish-analyzer.ts';
+import { loadStempelTables } from './stempel.ts';
 import { simpleAnalyzer } from './simple-analyzer.ts';
 import { standardAnalyzer } from './standard-analyzer.ts';
 import { WORDPIECE_ANALYZER_NAME, wordPieceAnalyzer } from './wordpiece-analyzer.ts';
@@ -15,8 +16,10 @@ export interface AnalyzerInfo {
   readonly label: string;
   /** One or two sentences on what it does. */
   readonly description: string;
-  /** A fresh instance (each has its own term memo). */
+  /** A fresh instance (each has its own term memo); after `prepare`, for an analyzer that has one. */
   readonly create: () => Analyzer;
+  /** Loads the data `create` needs (fetched on demand in the app), once. */
+  readonly prepare?: () => Promise<unknown>;
 }
 
 export const analyzers = {
@@ -35,6 +38,7 @@ export const analyzers = {
       'Unicode word segmentation, lower-cased, 182 Polish stop words dropped, Stempel stemming with ' +
       "Lucene's bundled table (words of 4+ characters). Lucene 8.7's PolishAnalyzer, as in BEIR-PL's BM25.",
     create: polishAnalyzer,
+    prepare: loadStempelTables,
   },
   standard: {
     name: 'standard',
@@ -62,9 +66,24 @@ export function isAnalyzerName(name: string): name is AnalyzerName {
   return Object.hasOwn(analyzers, name);
 }
 
-/** A new analyzer by registry name. */
+/** A new analyzer by registry name; one with data to load needs `prepareAnalyzer` first. */
 export function createAnalyzer(name: AnalyzerName): Analyzer {
   return analyzers[name].create();
+}
+
+const prepared = new Set<AnalyzerName>();
+
+/** Loads what `createAnalyzer(name)` needs (the Polish Stempel table); at once for the others. */
+export async function prepareAnalyzer(name: AnalyzerName): Promise<void> {
+  const info: AnalyzerInfo = analyzers[name];
+  if (info.prepare !== undefined) await info.prepare();
+  prepared.add(name);
+}
+
+/** Whether `createAnalyzer(name)` can run now. */
+export function analyzerReady(name: AnalyzerName): boolean {
+  const info: AnalyzerInfo = analyzers[name];
+  return info.prepare === undefined || prepared.has(name);
 }
 
 /**

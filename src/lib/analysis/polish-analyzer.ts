@@ -10,17 +10,24 @@
 import { pipelineAnalyzer, type Analyzer } from './analyzer.ts';
 import { javaLowerCase } from './lowercase.ts';
 import { scanStandardTokens } from './standard-tokenizer.ts';
-import { stempelFilter } from './stempel.ts';
-import { POLISH_STOP_WORDS as STOP_LIST } from './tables/stempel-table.ts';
+import { stempelFilter, stempelTables } from './stempel.ts';
 
-export const POLISH_STOP_WORDS: ReadonlySet<string> = new Set(STOP_LIST);
+let stopWords: ReadonlySet<string> | undefined;
+
+/** Lucene's default Polish stop set (182 words); the Stempel tables must be loaded (loadStempelTables). */
+export function polishStopWords(): ReadonlySet<string> {
+  stopWords ??= new Set(stempelTables().POLISH_STOP_WORDS);
+  return stopWords;
+}
 
 /** The filter chain after the tokenizer, for one token; `null` for a stop word. */
 export function polishTerm(tokenText: string): string | null {
   const term = javaLowerCase(tokenText);
-  return POLISH_STOP_WORDS.has(term) ? null : stempelFilter(term);
+  return polishStopWords().has(term) ? null : stempelFilter(term);
 }
 
+/** Needs the Stempel tables loaded (`prepareAnalyzer('polish')`); says so at once otherwise. */
 export function polishAnalyzer(): Analyzer {
+  polishStopWords();
   return pipelineAnalyzer('polish', scanStandardTokens, polishTerm);
 }

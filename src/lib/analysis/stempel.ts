@@ -1,15 +1,36 @@
 /**
  * Lucene's Stempel stemmer for Polish (`StempelStemmer` with PolishAnalyzer's default table
  * `stemmer_20000.tbl`, and `StempelFilter`'s length rule). The table is data generated from Lucene's jar
- * (tables/stempel-table.ts, scripts/analysis/generate-stempel-table.mts); this module decodes it on first use
- * and runs the Egothor lookup and patch.
+ * (tables/stempel-table.ts, scripts/analysis/generate-stempel-table.mts); this module loads it on demand
+ * (`loadStempelTables`), decodes it on first use and runs the Egothor lookup and patch.
  *
  * Parity: the stems of 20,000 corpus words equal Lucene 8.7 PolishAnalyzer's
  * (tests/lib/analysis/polish-analyzer.parity.test.ts against shared/reference/polish/wordlist-stems.tsv.gz).
  */
 import { applyPatch } from './egothor-patch.ts';
 import { multiTrieLastOnPath, type MultiTrie, type Trie } from './egothor-trie.ts';
-import { STEMPEL_ALPHABET, STEMPEL_FORWARD, STEMPEL_ROWS_BASE64, STEMPEL_TRIES } from './tables/stempel-table.ts';
+import type * as StempelTableModule from './tables/stempel-table.ts';
+
+/** The generated data: tries, alphabet and the Polish stop list. */
+export type StempelTables = typeof StempelTableModule;
+
+let tables: StempelTables | undefined;
+let loading: Promise<StempelTables> | undefined;
+
+/**
+ * Loads the generated table (0.4 MB of data) on first use: in the app it is a chunk of its own, so the page
+ * and the BM25 worker start without it and only a Polish analyzer fetches it (`prepareAnalyzer('polish')`).
+ */
+export function loadStempelTables(): Promise<StempelTables> {
+  loading ??= import('./tables/stempel-table.ts').then((module) => (tables = module));
+  return loading;
+}
+
+/** The loaded table; throws when `loadStempelTables` has not finished. */
+export function stempelTables(): StempelTables {
+  if (tables === undefined) throw new Error("the Polish analyzer's Stempel table is not loaded: await prepareAnalyzer('polish') first");
+  return tables;
+}
 
 /** StempelFilter.DEFAULT_MIN_LENGTH: terms of this many UTF-16 units or fewer are left as they are. */
 export const STEMPEL_MIN_LENGTH = 3;
@@ -23,6 +44,7 @@ function base64Bytes(base64: string): Uint8Array {
 
 /** Decodes the generator's row layout (see scripts/analysis/generate-stempel-table.mts). */
 function decodeTable(): MultiTrie {
+  const { STEMPEL_ALPHABET, STEMPEL_FORWARD, STEMPEL_ROWS_BASE64, STEMPEL_TRIES } = stempelTables();
   const bytes = base64Bytes(STEMPEL_ROWS_BASE64.join(''));
   let at = 0;
   const varint = (): number => {

@@ -14,6 +14,7 @@ import {
   isBm25AnalyzerName,
   isLoadableAnalyzerName,
   loadableAnalyzers,
+  prepareAnalyzer,
   type Bm25AnalyzerName,
 } from '../analysis/analyzers.ts';
 import type { Analyzer } from '../analysis/analyzer.ts';
@@ -169,7 +170,11 @@ export class Bm25Service {
 
   /** A fresh analyzer by name; a loadable one reads its data file first (once per service). */
   private async analyzerFor(name: Bm25AnalyzerName): Promise<Analyzer> {
-    if (!isLoadableAnalyzerName(name)) return createAnalyzer(name);
+    if (!isLoadableAnalyzerName(name)) {
+      // The analyzer's data (the Polish table) before any index of it is built or opened.
+      await prepareAnalyzer(name);
+      return createAnalyzer(name);
+    }
     const info = loadableAnalyzers[name];
     const load = this.loadAnalyzerFile;
     if (load === undefined) throw new Error(`the ${name} analyzer needs its file ${info.file}, and this BM25 service cannot read files`);

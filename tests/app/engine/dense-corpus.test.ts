@@ -319,9 +319,9 @@ const QUERIES = [
   { id: 'q3', text: 'why does bread go hard' },
 ];
 
-async function addQueries(): Promise<void> {
+async function addQueries(fingerprint = '8:feedf00d'): Promise<void> {
   await db.queries.bulkAdd(QUERIES.map((query, ord) => ({ collectionId: C, ord, ...query })));
-  await db.collections.update(C, { queryCount: QUERIES.length, fingerprint: '8:feedf00d' });
+  await db.collections.update(C, { queryCount: QUERIES.length, fingerprint });
 }
 
 function matrixOf(texts: readonly string[]): VectorMatrix {
@@ -332,12 +332,12 @@ function matrixOf(texts: readonly string[]): VectorMatrix {
 }
 
 describe('DenseCorpusService without the model', () => {
-  it("a static table's collection queries are stored once it has loaded; a new worker ranks them (not other texts) without the model", async () => {
+  it("a static table's collection queries are stored with its corpus; a new worker ranks them (not other texts) without the model", async () => {
     await addQueries();
     const first = new DenseCorpusService({ db, embedder: new TrigramEmbedder('cpu-lookup'), locks: null });
     await first.open(EXACT);
-    // Two distinct texts (q1 and q3 share theirs), filled after `open` without holding it up.
-    await vi.waitFor(async () => expect((await listEmbeddingSets(db, C)).find((set) => set.part === 'queries')?.done).toBe(2));
+    // Embedded with the corpus, stored before `open` answers: two distinct texts (q1 and q3 share theirs).
+    expect((await listEmbeddingSets(db, C)).find((set) => set.part === 'queries')?.done).toBe(2);
     const expected = await first.search(C, ['why does bread go hard', 'star explodes'], 3, EXACT);
 
     const noModel = new NoModel('cpu-lookup');
@@ -346,6 +346,16 @@ describe('DenseCorpusService without the model', () => {
     expect(await second.search(C, ['why does bread go hard', 'star explodes'], 3, EXACT)).toEqual(expected);
     expect(noModel.calls).toEqual([]);
     await expect(second.search(C, ['a typed query'], 3, EXACT)).rejects.toThrow('the model is not loaded');
+  });
+
+  it('corpus vectors stored before query sets existed get theirs in the background, once the model is there', async () => {
+    await db.collections.update(C, { fingerprint: '8:feedf00d' });
+    await new DenseCorpusService({ db, embedder: new TrigramEmbedder('cpu'), locks: null }).open(EXACT);
+    await addQueries();
+    const embedder = new TrigramEmbedder('cpu-lookup');
+    expect(await new DenseCorpusService({ db, embedder, locks: null }).open(EXACT)).toMatchObject({ fromCache: true });
+    await vi.waitFor(async () => expect((await listEmbeddingSets(db, C)).find((set) => set.part === 'queries')?.done).toBe(2));
+    expect(embedder.calls).toEqual([['why does bread go hard', 'star explodes']]);
   });
 
   it('other models store no query set (their queries are embedded when asked)', async () => {

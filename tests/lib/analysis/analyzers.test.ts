@@ -1,11 +1,12 @@
 // Expected terms were recorded from Lucene 8.7's StandardAnalyzer and SimpleAnalyzer (Debian liblucene8-java).
 import { describe, expect, it } from 'vitest';
-import { analyzerNames, analyzers, createAnalyzer, isAnalyzerName } from '../../../src/lib/analysis/analyzers.ts';
+import { analyzerNames, analyzers, createAnalyzer, isAnalyzerName, prepareAnalyzer } from '../../../src/lib/analysis/analyzers.ts';
 
 describe('analyzer registry', () => {
-  it('lists english, polish, standard and simple with a label and description', () => {
+  it('lists english, polish, standard and simple with a label and description', async () => {
     expect(analyzerNames).toEqual(['english', 'polish', 'standard', 'simple']);
     for (const name of analyzerNames) {
+      await prepareAnalyzer(name);
       expect(analyzers[name].name).toBe(name);
       expect(analyzers[name].label.length).toBeGreaterThan(0);
       expect(analyzers[name].description.length).toBeGreaterThan(0);

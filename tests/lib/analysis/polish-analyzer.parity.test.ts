@@ -13,6 +13,7 @@ import { createReadStream, readFileSync } from 'node:fs';
 import { gunzipSync } from 'node:zlib';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { loadBeirDir } from '../../../src/cli/dataset.ts';
+import { prepareAnalyzer } from '../../../src/lib/analysis/analyzers.ts';
 import { polishAnalyzer, polishTerm } from '../../../src/lib/analysis/polish-analyzer.ts';
 import { buildBm25Index } from '../../../src/lib/bm25/bm25-index.ts';
 import { searchBm25 } from '../../../src/lib/bm25/bm25-search.ts';
@@ -87,6 +88,7 @@ describe('polishAnalyzer and BM25 equal Lucene 8.7 on manpages-pl (shared/refere
 
   beforeAll(async () => {
     collection = await loadBeirDir(shared(...REFERENCE, 'manpages-pl'));
+    await prepareAnalyzer('polish');
     const analyzer = polishAnalyzer();
     const started = performance.now();
     docTerms = new Map(collection.docs.map((doc) => [doc.id, analyzer.analyze(bm25DocText(doc))] as const));

@@ -1,8 +1,13 @@
 // Expected terms are the examples of shared/reference/polish/README.md, recorded from Lucene 8.7's
 // PolishAnalyzer (Debian liblucene8-java); the full parity runs in polish-analyzer.parity.test.ts.
-import { describe, expect, it } from 'vitest';
-import { polishAnalyzer, polishTerm, POLISH_STOP_WORDS } from '../../../src/lib/analysis/polish-analyzer.ts';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { analyzerReady, prepareAnalyzer } from '../../../src/lib/analysis/analyzers.ts';
+import { polishAnalyzer, polishTerm, polishStopWords } from '../../../src/lib/analysis/polish-analyzer.ts';
 import { stempelFilter, stempelStem } from '../../../src/lib/analysis/stempel.ts';
+
+beforeAll(async () => {
+  await prepareAnalyzer('polish');
+});
 
 describe('polishAnalyzer (Lucene 8.7 PolishAnalyzer)', () => {
   it('stems inflected forms to a base form, sometimes to a non-word, sometimes not at all', () => {
@@ -14,7 +19,7 @@ describe('polishAnalyzer (Lucene 8.7 PolishAnalyzer)', () => {
   });
 
   it('removes stop words before stemming, so a stem may be a stop word', () => {
-    expect(POLISH_STOP_WORDS.size).toBe(182);
+    expect(polishStopWords().size).toBe(182);
     expect(polishTerm('się')).toBeNull();
     expect(polishTerm('czego')).toBe('czy');
   });
@@ -46,5 +51,14 @@ describe('polishAnalyzer (Lucene 8.7 PolishAnalyzer)', () => {
       { term: polishTerm('zawartość'), start: 9, end: 18 },
       { term: polishTerm('katalogu'), start: 19, end: 27 },
     ]);
+  });
+});
+
+describe('the Stempel table loads on demand', () => {
+  it('prepareAnalyzer loads it once (the app keeps it out of the page and BM25 worker bundles)', async () => {
+    expect(analyzerReady('polish')).toBe(true);
+    expect(analyzerReady('english')).toBe(true);
+    await prepareAnalyzer('polish');
+    expect(polishAnalyzer().analyze('katalogów')).toEqual(['katalog']);
   });
 });
