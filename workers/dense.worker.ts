@@ -12,8 +12,14 @@
  * per (model, query, doc id) for the worker's life.
  */
 import * as Comlink from 'comlink';
-import type { DenseProgress } from '../src/app/engine/backends.ts';
-import { DenseCorpusService, type DenseCorpusInfo, type DenseCorpusRequest, type DenseSearchOptions, type HnswFiles } from '../src/app/engine/dense-corpus.ts';
+import {
+  DenseCorpusService,
+  type DenseCorpusInfo,
+  type DenseCorpusRequest,
+  type DenseProgress,
+  type DenseSearchOptions,
+  type HnswFiles,
+} from '../src/lib/dense/dense-corpus-service.ts';
 import type { EmbedProgress } from '../src/lib/dense/batching.ts';
 import { HnswIndex, loadHnswlibModule } from '../src/lib/dense/hnsw-index.ts';
 import { packedBuffers, type PackedCandidates } from '../src/lib/retrievers/packed-hits.ts';

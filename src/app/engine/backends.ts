@@ -9,6 +9,7 @@ import type { Bm25Explanation } from '../../lib/bm25/bm25-explain.ts';
 import type { QueryTermWeight } from '../../lib/bm25/bm25-query.ts';
 import type { Bm25Params } from '../../lib/bm25/bm25-similarity.ts';
 import type { PrfRequest } from '../../lib/bm25-wasm/bm25-service.ts';
+import type { DenseProgress } from '../../lib/dense/dense-corpus-service.ts';
 import type { PrfResult } from '../../lib/prf/prf-result.ts';
 import type { DenseSettings, RerankSettings } from '../../lib/retrievers/config.ts';
 import type { Hit, Run } from '../../lib/types.ts';
@@ -33,12 +34,8 @@ export interface Bm25Backend {
   searchPrf(collectionId: string, analyzer: AnalyzerName, queries: readonly QueryInput[], prf: PrfRequest, params: Bm25SearchParams): Promise<PrfResult[]>;
 }
 
-/** Progress of opening a dense corpus: model files, reading documents, embedding, HNSW. */
-export type DenseProgress =
-  | { phase: 'model'; file: string; loaded: number; total: number }
-  | { phase: 'reading'; done: number; total: number }
-  | { phase: 'embedding'; done: number; total: number; docsPerSecond: number }
-  | { phase: 'hnsw'; done: number; total: number };
+/** Progress of opening a dense corpus (defined with the service that reports it, in the worker). */
+export type { DenseProgress };
 
 export interface DenseOpenInfo {
   model: string;

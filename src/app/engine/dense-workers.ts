@@ -20,6 +20,7 @@
  * next ranking tries again in a fresh one, and every call that waited for it fails with the load's message.
  */
 import * as Comlink from 'comlink';
+import type { DenseCorpusRequest } from '../../lib/dense/dense-corpus-service.ts';
 import type { EmbeddingDevice } from '../../lib/dense/embedder.ts';
 import { openEmbeddingWorker, type EmbeddingWorkerHandle } from '../../lib/dense/embedding-client.ts';
 import type { ModelSourceConfig } from '../../lib/dense/model-source.ts';
@@ -28,7 +29,6 @@ import type { DenseSettings } from '../../lib/retrievers/config.ts';
 import { packCandidates, unpackHits, unpackScores } from '../../lib/retrievers/packed-hits.ts';
 import type { Hit } from '../../lib/types.ts';
 import { WorkerCrashedError } from '../../lib/workers/worker-watch.ts';
-import type { DenseCorpusRequest } from './dense-corpus.ts';
 import type { DenseBackend, DenseOpenInfo, DenseProgress, EngineJob, JobSink } from './backends.ts';
 import type { DenseWorkerApi } from '../../../workers/dense.worker.ts';
 

@@ -12,10 +12,9 @@ import { PlaygroundDatabase } from '../../../src/lib/storage/db.ts';
 import { putDocuments } from '../../../src/lib/storage/documents.ts';
 import { findEmbeddingSet, listEmbeddingSets } from '../../../src/lib/storage/embedding-sets.ts';
 import { EmbeddingStorageFullError } from '../../../src/lib/storage/quota.ts';
-import { MemoryLocks } from '../../lib/storage/memory-locks.ts';
-import type { DenseProgress } from '../../../src/app/engine/backends.ts';
-import { DenseCorpusService, type HnswFiles } from '../../../src/app/engine/dense-corpus.ts';
-import { DOCS, Gate, trigramVector } from './fakes.ts';
+import { MemoryLocks } from '../storage/memory-locks.ts';
+import { DenseCorpusService, type DenseProgress, type HnswFiles } from '../../../src/lib/dense/dense-corpus-service.ts';
+import { DOCS, Gate, trigramVector } from '../../app/engine/fakes.ts';
 
 // DenseCorpusService (the dense column worker's work) on fake-indexeddb, with a deterministic embedder
 // (hashed trigrams) standing in for transformers.js; HNSW is the real hnswlib-wasm.

@@ -1,5 +1,5 @@
 /**
- * What a dense column's worker does once its model is loaded (dense.worker.ts), as a plain class so Node
+ * What a dense column's worker does once its model is loaded (workers/dense.worker.ts), as a plain class so Node
  * tests can drive it with a fake embedder and fake-indexeddb:
  *
  * - `open` gets the corpus vectors of a collection: from the database's embedding tables when a complete set
@@ -19,14 +19,14 @@
  * The set is named by the collection's content fingerprint (computed at import), so a re-imported or
  * changed corpus is embedded again, while a reload finds the vectors without reading a document.
  */
-import type { EmbedProgress } from '../../lib/dense/batching.ts';
-import type { Embedder } from '../../lib/dense/embedder.ts';
-import { passageText, queryText } from '../../lib/dense/embedding-text.ts';
-import type { ShippedVectors } from '../../lib/dense/shipped-vectors.ts';
-import { exactTopK, rowIndex } from '../../lib/dense/exact-search.ts';
-import { HnswIndex } from '../../lib/dense/hnsw-index.ts';
-import { dot, matrixRow, type VectorMatrix } from '../../lib/dense/vector-matrix.ts';
-import type { HnswSettings } from '../../lib/retrievers/config.ts';
+import type { EmbedProgress } from './batching.ts';
+import type { Embedder } from './embedder.ts';
+import { passageText, queryText } from './embedding-text.ts';
+import type { ShippedVectors } from './shipped-vectors.ts';
+import { exactTopK, rowIndex } from './exact-search.ts';
+import { HnswIndex } from './hnsw-index.ts';
+import { dot, matrixRow, type VectorMatrix } from './vector-matrix.ts';
+import type { HnswSettings } from '../retrievers/config.ts';
 import {
   packCandidates,
   packHits,
@@ -35,9 +35,9 @@ import {
   unpackScores,
   type PackedCandidates,
   type PackedHits,
-} from '../../lib/retrievers/packed-hits.ts';
-import { loadQueries, readDocumentBatches } from '../../lib/storage/collections.ts';
-import type { CollectionRow, EmbeddingSetRow, PlaygroundDatabase } from '../../lib/storage/db.ts';
+} from '../retrievers/packed-hits.ts';
+import { loadQueries, readDocumentBatches } from '../storage/collections.ts';
+import type { CollectionRow, EmbeddingSetRow, PlaygroundDatabase } from '../storage/db.ts';
 import {
   appendEmbeddingChunk,
   beginEmbeddingSet,
@@ -46,12 +46,18 @@ import {
   readEmbeddingSet,
   type EmbeddingContent,
   type EmbeddingSetSpec,
-} from '../../lib/storage/embedding-sets.ts';
-import { graphFileName } from '../../lib/storage/hnsw-files.ts';
-import { findIndex, indexRowKey, saveIndex, type IndexSpec } from '../../lib/storage/index-store.ts';
-import { defaultLocks, lockNames, withWorkLock, type WorkLocks } from '../../lib/storage/work-locks.ts';
-import type { Hit } from '../../lib/types.ts';
-import type { DenseProgress } from './backends.ts';
+} from '../storage/embedding-sets.ts';
+import { graphFileName } from '../storage/hnsw-files.ts';
+import { findIndex, indexRowKey, saveIndex, type IndexSpec } from '../storage/index-store.ts';
+import { defaultLocks, lockNames, withWorkLock, type WorkLocks } from '../storage/work-locks.ts';
+import type { Hit } from '../types.ts';
+
+/** Progress of opening a dense corpus: model files, reading documents, embedding, HNSW. */
+export type DenseProgress =
+  | { phase: 'model'; file: string; loaded: number; total: number }
+  | { phase: 'reading'; done: number; total: number }
+  | { phase: 'embedding'; done: number; total: number; docsPerSecond: number }
+  | { phase: 'hnsw'; done: number; total: number };
 
 export interface DenseCorpusRequest {
   collectionId: string;
