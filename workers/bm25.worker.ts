@@ -3,10 +3,10 @@
  * with progress and cancellation, then stored — and answers searches with live k1, b and k. The work is
  * `Bm25Service` (src/lib/bm25-wasm/bm25-service.ts); this file only wires it to the worker's realm.
  *
- * Page side:
- *   const bm25 = Comlink.wrap<Bm25WorkerApi>(new Worker(new URL('../workers/bm25.worker.ts', import.meta.url), { type: 'module' }));
- *   await bm25.openIndex({ collectionId }, Comlink.proxy((p) => show(p)));
- *   const hits = await bm25.search(collectionId, { text: 'query' }, { k: 100, k1: 0.9, b: 0.4 });
+ * Page side (src/app/engine/bm25-workers.ts, through a WorkerHost of src/app/workers):
+ *   const bm25 = new WorkerHost<Bm25WorkerApi>({ label, create: () => createBm25Worker('english'), ping: (api) => api.ping() });
+ *   await bm25.call((api) => api.openIndex({ collectionId, analyzer: 'english' }, Comlink.proxy((p) => show(p))));
+ *   const hits = await bm25.call((api) => api.search(collectionId, { text: 'query' }, { k: 100, k1: 0.9, b: 0.4 }));
  */
 import * as Comlink from 'comlink';
 import { Bm25Service, type IndexProgress, type OpenIndexRequest } from '../src/lib/bm25-wasm/bm25-service.ts';

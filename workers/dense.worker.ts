@@ -1,6 +1,6 @@
 /**
  * Dense column worker (comlink): one embedding model on one device (workers/model-session.ts, with the
- * `load`/`embed`/`dispose` of workers/embed.worker.ts, so src/lib/dense/embedding-client.ts opens it with
+ * `load`/`embed`/`dispose` of workers/embed.worker.ts, so src/app/workers/embedding-client.ts opens it with
  * the WebGPU → WASM fallback in a fresh worker), plus the corpus work of DenseCorpusService: documents
  * read from IndexedDB here, vectors from the embedding cache or embedded here, exact and HNSW search here.
  * Only query texts, hit lists and progress cross to the page. Every use of the model — corpus embedding,

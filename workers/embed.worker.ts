@@ -1,7 +1,7 @@
 /**
  * Embedding worker (comlink): one model on one device (workers/model-session.ts) that embeds texts, with
  * progress, cancel and the IndexedDB embedding cache. Used by the diagnostics page through
- * src/lib/dense/embedding-client.ts (WebGPU → WASM fallback in a fresh worker).
+ * src/app/workers/embedding-client.ts (WebGPU → WASM fallback in a fresh worker).
  */
 import * as Comlink from 'comlink';
 import { embedThroughCache } from '../src/lib/dense/cached-embeddings.ts';

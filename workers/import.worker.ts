@@ -4,10 +4,10 @@
  * (atomic import); this file only wires it to the worker's realm and keeps one AbortController per import
  * so the page can cancel by id (an AbortSignal cannot cross the worker boundary).
  *
- * Page side (src/app/datasets/import-client.ts):
- *   const worker = Comlink.wrap<ImportWorkerApi>(new Worker(new URL('../workers/import.worker.ts', import.meta.url), { type: 'module' }));
- *   const outcome = await worker.importHub({ importId, entryId: 'beir/scifact', hubUrl, onError: 'throw' }, Comlink.proxy(show));
- *   worker.cancel(importId);
+ * Page side (src/app/datasets/import-client.ts, a WorkerHost):
+ *   const importer = importWorkerHost();
+ *   const outcome = await importer.call((api) => api.importHub({ importId, entryId: 'beir/scifact', hubUrl, onError: 'throw' }, Comlink.proxy(show)));
+ *   importer.callIfRunning((api) => api.cancel(importId));
  */
 import * as Comlink from 'comlink';
 import { catalogEntry } from '../src/lib/catalog/index.ts';

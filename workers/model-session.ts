@@ -1,7 +1,7 @@
 /**
  * The embedding model of a worker (workers/embed.worker.ts, workers/dense.worker.ts): one model on one
  * device per worker — a failed WebGPU session poisons later WASM sessions in the same worker
- * (transformers.js 4.3), so the page falls back to WASM in a fresh worker (src/lib/dense/embedding-client.ts).
+ * (transformers.js 4.3), so the page falls back to WASM in a fresh worker (src/app/workers/embedding-client.ts).
  *
  * - `load` points transformers.js at the model's files and loads it; a failure names the model, the file
  *   or URL and what to do (src/lib/dense/model-source.ts), says so when the Content-Security-Policy

@@ -1,16 +1,17 @@
 /**
  * What the diagnostics page can do, as plain async functions: the page's buttons call them, and browser
  * tests and the in-browser benchmark call them through `window.rpDiagnostics`. Every call uses the real
- * workers (embedding and search) exactly as the playground will.
+ * workers (embedding and search) exactly as the playground will, hosted the same way (src/app/workers).
  */
-import * as Comlink from 'comlink';
 import type { SearchWorkerApi } from '../../workers/hnsw.worker.ts';
 import { probeDevices, type DeviceProbe } from '../lib/dense/device.ts';
 import type { EmbeddingDevice } from '../lib/dense/embedder.ts';
-import { createEmbedWorker, createSearchWorker, openEmbeddingWorker, type EmbeddingWorkerHandle } from '../lib/dense/embedding-client.ts';
 import type { ModelSourceConfig } from '../lib/dense/model-source.ts';
 import { resolveModelSpec, type EmbeddingDtype } from '../lib/dense/registry.ts';
 import { clusteredVectors } from '../lib/dense/synthetic-vectors.ts';
+import { openEmbeddingWorker, type EmbeddingWorkerHandle } from '../app/workers/embedding-client.ts';
+import { WorkerHost } from '../app/workers/worker-host.ts';
+import { createEmbedWorker, createSearchWorker } from '../app/workers/worker-scripts.ts';
 import { strideSample } from './stride-sample.ts';
 import type { HnswParams } from '../lib/dense/hnsw-index.ts';
 import type { VectorEncoding } from '../lib/dense/vector-codec.ts';
@@ -58,7 +59,7 @@ export interface EmbedResult {
 export function embedTexts(request: EmbedRequest & { texts: string[]; batchSize?: number | 'auto' }): Promise<EmbedResult> {
   return withEmbedder(request, async (handle) => {
     const t0 = performance.now();
-    const vectors = await handle.api.embed(request.texts, { batchSize: request.batchSize });
+    const vectors = await handle.host.call((api) => api.embed(request.texts, { batchSize: request.batchSize }));
     return {
       vectors: rowsOf(vectors),
       device: handle.info.device,
@@ -84,25 +85,26 @@ export function embedDataset(
   request: EmbedRequest & { dataset: string; ids: string[]; texts: string[]; encoding: VectorEncoding },
 ): Promise<DatasetResult> {
   return withEmbedder(request, async (handle) => {
-    const { vectors, hit, key } = await handle.api.embedDataset({
-      dataset: request.dataset,
-      part: 'corpus',
-      ids: request.ids,
-      texts: request.texts,
-      encoding: request.encoding,
-    });
+    const { vectors, hit, key } = await handle.host.call((api) =>
+      api.embedDataset({
+        dataset: request.dataset,
+        part: 'corpus',
+        ids: request.ids,
+        texts: request.texts,
+        encoding: request.encoding,
+      }),
+    );
     return { hit, key, rows: vectors.rows, dim: vectors.dim, first: Array.from(vectors.data.subarray(0, vectors.dim)), device: handle.info.device };
   });
 }
 
-async function withSearchWorker<T>(work: (api: Comlink.Remote<SearchWorkerApi>) => Promise<T>): Promise<T> {
-  const worker = createSearchWorker();
-  const api = Comlink.wrap<SearchWorkerApi>(worker);
+/** One HNSW worker for `work`; its calls reject if it crashes (no pings: the search worker has no `ping`). */
+async function withSearchWorker<T>(work: (host: WorkerHost<SearchWorkerApi>) => Promise<T>): Promise<T> {
+  const host = new WorkerHost<SearchWorkerApi>({ label: 'The HNSW worker', create: createSearchWorker, restart: false });
   try {
-    return await work(api);
+    return await work(host);
   } finally {
-    api[Comlink.releaseProxy]();
-    worker.terminate();
+    await host.close();
   }
 }
 
@@ -131,21 +133,21 @@ export interface HnswRoundTripResult {
 export function hnswRoundTrip(request: HnswRoundTripRequest): Promise<HnswRoundTripResult> {
   const corpus = clusteredVectors(request.rows, request.dim, { seed: 11 });
   const queries = clusteredVectors(request.queries, request.dim, { seed: 12 });
-  return withSearchWorker(async (api) => {
-    await api.setCorpus(corpus);
+  return withSearchWorker(async (host) => {
+    await host.call((api) => api.setCorpus(corpus));
     let found = true;
     let size = request.rows;
     if (request.phase === 'save') {
-      await api.buildHnsw(request.params);
-      await api.saveHnsw(request.filename);
+      await host.call((api) => api.buildHnsw(request.params));
+      await host.call((api) => api.saveHnsw(request.filename));
     } else {
-      const loaded = await api.loadHnsw(request.filename, request.params);
+      const loaded = await host.call((api) => api.loadHnsw(request.filename, request.params));
       found = loaded.found;
       size = loaded.size;
       if (!found) return { found, efSearch: 0, size: 0, neighbours: [], recall: 0 };
     }
-    const { results } = await api.ann(queries, request.k);
-    const recall = await api.annRecall(queries, request.k);
+    const { results } = await host.call((api) => api.ann(queries, request.k));
+    const recall = await host.call((api) => api.annRecall(queries, request.k));
     return { found, efSearch: recall.efSearch, size, neighbours: results.map((hits) => hits.map((h) => h.row)), recall: recall.recall };
   });
 }
@@ -173,9 +175,9 @@ export function benchEmbed(
   request: EmbedRequest & { texts: string[]; batchSizes: number[]; naiveDocs: number },
 ): Promise<EmbedBenchResult> {
   return withEmbedder(request, async (handle) => {
-    const { api } = handle;
+    const { host } = handle;
     const t0 = performance.now();
-    await api.embed(request.texts.slice(0, 8), { batchSize: 8 });
+    await host.call((api) => api.embed(request.texts.slice(0, 8), { batchSize: 8 }));
     const coldMs = performance.now() - t0;
     const rows: EmbedBenchRow[] = [];
     const time = async (mode: EmbedBenchRow['mode'], batchSize: number | 'auto', texts: string[], run: () => Promise<unknown>) => {
@@ -185,10 +187,10 @@ export function benchEmbed(
       rows.push({ mode, batchSize, docs: texts.length, ms, docsPerSecond: texts.length / (ms / 1000) });
     };
     const naiveTexts = strideSample(request.texts, request.naiveDocs);
-    await time('naive', 1, naiveTexts, () => api.embedEach(naiveTexts));
-    await time('batched', 'auto', request.texts, () => api.embed(request.texts, { batchSize: 'auto' }));
+    await time('naive', 1, naiveTexts, () => host.call((api) => api.embedEach(naiveTexts)));
+    await time('batched', 'auto', request.texts, () => host.call((api) => api.embed(request.texts, { batchSize: 'auto' })));
     for (const size of request.batchSizes) {
-      await time('batched', size, request.texts, () => api.embed(request.texts, { batchSize: size }));
+      await time('batched', size, request.texts, () => host.call((api) => api.embed(request.texts, { batchSize: size })));
     }
     return { model: request.model, device: handle.info.device, dtype: handle.info.dtype, fallbackReason: handle.fallbackReason, coldMs, rows };
   });

@@ -25,7 +25,7 @@ import { formatCount, formatMs } from '../shell/format.ts';
 import { jobs } from '../shell/jobs.svelte.ts';
 import { notices } from '../shell/notices.svelte.ts';
 import { hubSetting } from './hub-setting.svelte.ts';
-import { importWorker } from './import-client.ts';
+import { importWorkerHost } from './import-client.ts';
 import { starterTexts } from './starter-source.ts';
 
 /**
@@ -113,6 +113,13 @@ class DatasetsState {
   #started = false;
   #loaded: { key: string; data: Promise<LoadedCollection> } | undefined;
   #recovery: Promise<void> | undefined;
+  /**
+   * The import worker. One that crashed rejects the import in flight (its failure in the report) and the
+   * next import starts a fresh one, which first rolls back what the crashed import had written.
+   */
+  #importer = importWorkerHost(undefined, () => {
+    this.#recovery = undefined;
+  });
 
   /** The open collection's row. */
   get current(): CollectionRow | undefined {
@@ -154,8 +161,8 @@ class DatasetsState {
 
   /** Rolls back imports a closed tab left unfinished, once per page (every import waits for it). */
   private recovered(): Promise<void> {
-    this.#recovery ??= importWorker()
-      .recover()
+    this.#recovery ??= this.#importer
+      .call((api) => api.recover())
       .then((removed) => {
         if (removed.length > 0) notices.info(`Removed ${removed.length} unfinished import${removed.length === 1 ? '' : 's'} left by a closed tab.`);
       });
@@ -248,7 +255,7 @@ class DatasetsState {
     await this.recovered().catch(() => undefined);
     const importId = newImportId();
     const job = jobs.start(title, { unit: 'kB' });
-    const cancel = () => void importWorker().cancel(importId);
+    const cancel = () => void this.#importer.callIfRunning((api) => api.cancel(importId))?.catch(() => undefined);
     job.signal.addEventListener('abort', cancel);
     this.setRunning(key, true);
     let outcome: ImportOutcome;
@@ -283,7 +290,7 @@ class DatasetsState {
   }
 
   private importStarter(): Promise<ImportOutcome> {
-    return this.runImport('starter', 'Preparing the starter collection', (importId, onProgress) => importWorker().importStarter({ importId, texts: starterTexts }, onProgress), {
+    return this.runImport('starter', 'Preparing the starter collection', (importId, onProgress) => this.#importer.call((api) => api.importStarter({ importId, texts: starterTexts }, onProgress)), {
       source: 'starter',
       onError: 'throw',
     });
@@ -298,7 +305,7 @@ class DatasetsState {
     const outcome = await this.runImport(
       entry.id,
       title,
-      (importId, onProgress) => importWorker().importHub({ importId, entryId: entry.id, hubUrl: hubSetting.url, onError }, onProgress),
+      (importId, onProgress) => this.#importer.call((api) => api.importHub({ importId, entryId: entry.id, hubUrl: hubSetting.url, onError }, onProgress)),
       { source: 'hub', onError, retrySkipping: () => this.importFromHub(entry, 'skip') },
     );
     if (outcome.status === 'done') this.open(outcome.collection.id);
@@ -307,7 +314,7 @@ class DatasetsState {
 
   /** What the files are, before importing (zips opened, each file classified). */
   async inspectLocal(inputs: LocalInput[]): Promise<{ inspection: Inspection } | { error: ImportFailure }> {
-    return importWorker().inspectLocal(inputs);
+    return this.#importer.call((api) => api.inspectLocal(inputs));
   }
 
   /**
@@ -318,7 +325,7 @@ class DatasetsState {
   async importLocal(inputs: LocalInput[], name: string, onError: ErrorPolicy, fields?: FieldMapping): Promise<ImportOutcome> {
     const title = onError === 'skip' ? `Import ${name} (skipping bad lines)` : `Import ${name}`;
     const request = { name, onError, inputs, ...(fields === undefined ? {} : { fields: { ...fields } }) };
-    const outcome = await this.runImport('local', title, (importId, onProgress) => importWorker().importLocal({ importId, ...request }, onProgress), {
+    const outcome = await this.runImport('local', title, (importId, onProgress) => this.#importer.call((api) => api.importLocal({ importId, ...request }, onProgress)), {
       source: 'local',
       onError,
       retrySkipping: () => this.importLocal(inputs, name, 'skip', fields),

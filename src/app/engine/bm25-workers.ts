@@ -3,10 +3,10 @@
  * open index per collection, so two analyzers of the same collection need two workers; each reads the
  * documents from IndexedDB itself and stores the index it builds.
  *
- * Each worker is watched (WorkerWatch): when it crashes — an `error` event (it threw at top level or
- * later), a WebAssembly abort or out-of-memory error, or no answer to pings — its calls reject with a
- * message naming it, it is dropped, and `onLost` tells the engine; the next call starts a fresh worker,
- * which loads the stored index again (or builds it, if the crash interrupted the build).
+ * Each worker is hosted (src/app/workers/worker-host.ts): when it crashes — an `error` event (it threw at top
+ * level or later), a WebAssembly abort or out-of-memory error, or no answer to pings — its calls reject with
+ * a message naming it, and `onLost` tells the engine; the next call starts a fresh worker, which loads the
+ * stored index again (or builds it, if the crash interrupted the build).
  */
 import * as Comlink from 'comlink';
 import type { Bm25WorkerApi } from '../../../workers/bm25.worker.ts';
@@ -19,15 +19,15 @@ import type { Bm25Params } from '../../lib/bm25/bm25-similarity.ts';
 import type { PrfResult } from '../../lib/prf/prf-result.ts';
 import { unpackHits } from '../../lib/retrievers/packed-hits.ts';
 import type { Hit } from '../../lib/types.ts';
-import { WorkerWatch, type WorkerCrashedError } from '../../lib/workers/worker-watch.ts';
+import { WorkerHost, type HostedWorker } from '../workers/worker-host.ts';
+import { createBm25Worker } from '../workers/worker-scripts.ts';
+import type { WorkerCrashedError } from '../workers/worker-watch.ts';
 import type { Bm25Backend, Bm25SearchParams } from './backends.ts';
 import type { QueryInput } from './column-ranking.ts';
 
 interface Bm25Worker {
-  worker: Worker;
-  api: Comlink.Remote<Bm25WorkerApi>;
-  watch: WorkerWatch;
-  /** Each open index's document ids (the rows of packed hits), by collection; cleared when it is opened again. */
+  host: WorkerHost<Bm25WorkerApi>;
+  /** Each open index's document ids (the rows of packed hits), by collection; cleared when it is opened again or the worker dies. */
   docIds: Map<string, Promise<readonly string[]>>;
 }
 
@@ -35,11 +35,7 @@ export interface Bm25WorkersOptions {
   /** A worker died: the indexes it held open are gone. */
   onLost?: (analyzer: AnalyzerName, error: WorkerCrashedError) => void;
   /** Creates the worker of an analyzer (default: workers/bm25.worker.ts). */
-  createWorker?: (analyzer: AnalyzerName) => Worker;
-}
-
-function createBm25Worker(analyzer: AnalyzerName): Worker {
-  return new Worker(new URL('../../../workers/bm25.worker.ts', import.meta.url), { type: 'module', name: `bm25-${analyzer}` });
+  createWorker?: (analyzer: AnalyzerName) => HostedWorker;
 }
 
 export class Bm25Workers implements Bm25Backend {
@@ -49,23 +45,21 @@ export class Bm25Workers implements Bm25Backend {
 
   private worker(analyzer: AnalyzerName): Bm25Worker {
     let entry = this.workers.get(analyzer);
-    if (entry === undefined || entry.watch.dead) {
-      const worker = (this.options.createWorker ?? createBm25Worker)(analyzer);
-      const api = Comlink.wrap<Bm25WorkerApi>(worker);
-      const created: Bm25Worker = {
-        worker,
-        api,
-        docIds: new Map(),
-        watch: new WorkerWatch(worker, {
+    if (entry === undefined) {
+      const docIds = new Map<string, Promise<readonly string[]>>();
+      const create = this.options.createWorker ?? createBm25Worker;
+      entry = {
+        docIds,
+        host: new WorkerHost<Bm25WorkerApi>({
           label: `The BM25 worker (${analyzer} analyzer)`,
-          ping: () => api.ping(),
+          create: () => create(analyzer),
+          ping: (api) => api.ping(),
           onCrash: (error) => {
-            if (this.workers.get(analyzer) === created) this.workers.delete(analyzer);
+            docIds.clear();
             this.options.onLost?.(analyzer, error);
           },
         }),
       };
-      entry = created;
       this.workers.set(analyzer, entry);
     }
     return entry;
@@ -73,15 +67,14 @@ export class Bm25Workers implements Bm25Backend {
 
   /** A call to the analyzer's worker, rejected with WorkerCrashedError if the worker dies meanwhile. */
   private call<T>(analyzer: AnalyzerName, call: (api: Comlink.Remote<Bm25WorkerApi>) => Promise<T>): Promise<T> {
-    const { api, watch } = this.worker(analyzer);
-    return watch.guard(call(api));
+    return this.worker(analyzer).host.call(call);
   }
 
   async open(collectionId: string, analyzer: AnalyzerName, onProgress: (progress: IndexProgress) => void, signal: AbortSignal): Promise<IndexInfo> {
     signal.throwIfAborted();
-    const { api, docIds } = this.worker(analyzer);
+    const { host, docIds } = this.worker(analyzer);
     docIds.delete(collectionId);
-    const cancel = () => void api.cancel();
+    const cancel = () => void host.callIfRunning((api) => api.cancel())?.catch(() => undefined);
     signal.addEventListener('abort', cancel);
     try {
       return await this.call(analyzer, (remote) => remote.openIndex({ collectionId, analyzer }, Comlink.proxy(onProgress)));
@@ -112,9 +105,12 @@ export class Bm25Workers implements Bm25Backend {
     const entry = this.worker(analyzer);
     let ids = entry.docIds.get(collectionId);
     if (ids === undefined) {
-      ids = this.call(analyzer, (api) => api.docIds(collectionId));
-      entry.docIds.set(collectionId, ids);
-      ids.catch(() => entry.docIds.delete(collectionId));
+      const asked = this.call(analyzer, (api) => api.docIds(collectionId));
+      entry.docIds.set(collectionId, asked);
+      asked.catch(() => {
+        if (entry.docIds.get(collectionId) === asked) entry.docIds.delete(collectionId);
+      });
+      ids = asked;
     }
     return ids;
   }
@@ -131,11 +127,7 @@ export class Bm25Workers implements Bm25Backend {
 
   /** Stops every worker (indexes stay stored in IndexedDB). */
   close(): void {
-    for (const { worker, api, watch } of this.workers.values()) {
-      watch.stop();
-      api[Comlink.releaseProxy]();
-      worker.terminate();
-    }
+    for (const { host } of this.workers.values()) void host.close();
     this.workers.clear();
   }
 }

@@ -1,6 +1,6 @@
 /**
  * The dense backend of the page: one dense column worker (workers/dense.worker.ts) per model, device and
- * dtype, opened with the WebGPU → WASM fallback of src/lib/dense/embedding-client.ts (chooseDevice picks
+ * dtype, opened with the WebGPU → WASM fallback of src/app/workers/embedding-client.ts (chooseDevice picks
  * WASM for `auto` on a software adapter). Each worker holds its model and the corpus vectors of the
  * collections it was asked about.
  *
@@ -11,7 +11,7 @@
  *   embedding or searching: the model is loaded on WASM in a fresh worker, the collections open in the old
  *   one are opened again there (their vectors come from the embedding cache), the call is retried, and a
  *   notice says why;
- * - a worker that crashes (WorkerWatch: an `error` event, a WebAssembly abort, no answer) is dropped and
+ * - a worker that crashes (its WorkerHost sees an `error` event, a WebAssembly abort, no answer) is dropped and
  *   `onLost` tells the engine, which prepares the column again on its next ranking.
  *
  * A static table (the default model) loads in the background: its worker answers `open` from stored (or
@@ -22,18 +22,21 @@
 import * as Comlink from 'comlink';
 import type { DenseCorpusRequest } from '../../lib/dense/dense-corpus-service.ts';
 import type { EmbeddingDevice } from '../../lib/dense/embedder.ts';
-import { openEmbeddingWorker, type EmbeddingWorkerHandle } from '../../lib/dense/embedding-client.ts';
 import type { ModelSourceConfig } from '../../lib/dense/model-source.ts';
 import { resolveModelSpec } from '../../lib/dense/registry.ts';
 import type { DenseSettings } from '../../lib/retrievers/config.ts';
 import { packCandidates, unpackHits, unpackScores } from '../../lib/retrievers/packed-hits.ts';
 import type { Hit } from '../../lib/types.ts';
-import { WorkerCrashedError } from '../../lib/workers/worker-watch.ts';
+import { openEmbeddingWorker, type EmbeddingWorkerHandle } from '../workers/embedding-client.ts';
+import type { WorkerHost } from '../workers/worker-host.ts';
+import { createDenseWorker } from '../workers/worker-scripts.ts';
+import { WorkerCrashedError } from '../workers/worker-watch.ts';
 import type { DenseBackend, DenseOpenInfo, DenseProgress, EngineJob, JobSink } from './backends.ts';
 import type { DenseWorkerApi } from '../../../workers/dense.worker.ts';
 
 interface DenseWorker {
-  api: Comlink.Remote<DenseWorkerApi>;
+  /** The handle's host, typed with this worker's API. */
+  host: WorkerHost<DenseWorkerApi>;
   handle: EmbeddingWorkerHandle;
   /** Collections opened in this worker, to open them again after a fallback. */
   opened: Map<string, DenseCorpusRequest>;
@@ -44,10 +47,6 @@ interface DenseWorker {
   /** Why it was retired; calls made after it closed fail with this. */
   retired?: Error;
   closed?: boolean;
-}
-
-function createDenseWorker(): Worker {
-  return new Worker(new URL('../../../workers/dense.worker.ts', import.meta.url), { type: 'module', name: 'dense' });
 }
 
 /** The app's own models are served from <base>/models/; `?remoteHost=` points hub ids at a mirror with the hub layout. */
@@ -173,7 +172,7 @@ export class DenseWorkers implements DenseBackend {
         else for (const listener of this.downloads.get(key) ?? []) listener({ phase: 'model', ...e });
       };
       const started: Promise<DenseWorker> = openEmbeddingWorker(
-        createDenseWorker,
+        () => createDenseWorker(),
         { spec, device, dtype: settings.dtype, source: this.source(), onDownload: fanOut },
         {
           label: `The dense worker of ${name}`,
@@ -187,7 +186,7 @@ export class DenseWorkers implements DenseBackend {
       ).then(
         (handle) => {
           // openEmbeddingWorker types the remote as the embed worker's API; this worker offers a superset.
-          const entry: DenseWorker = { handle, api: handle.api as unknown as Comlink.Remote<DenseWorkerApi>, opened: new Map(), busy: 0 };
+          const entry: DenseWorker = { handle, host: handle.host as unknown as WorkerHost<DenseWorkerApi>, opened: new Map(), busy: 0 };
           if (handle.fallbackReason !== undefined) entry.fallbackReason = handle.fallbackReason;
           return entry;
         },
@@ -211,7 +210,7 @@ export class DenseWorkers implements DenseBackend {
 
   /** Follows a static table loading in the background: its job, and the worker dropped when it fails. */
   private watchBackgroundLoad(key: string, settings: DenseSettings, started: Promise<DenseWorker>, entry: DenseWorker, job: ModelLoadJob | undefined): void {
-    entry.handle.watch.guard(entry.api.modelLoaded()).then(
+    entry.host.call((api) => api.modelLoaded()).then(
       (info) => job?.finish(info.loadMs),
       (error: unknown) => {
         const failure = loadFailure(settings.model, error);
@@ -237,7 +236,7 @@ export class DenseWorkers implements DenseBackend {
       entry.busy -= 1;
       if (entry.retired !== undefined && entry.busy === 0) this.closeWorker(entry);
     };
-    const result = entry.handle.watch.guard(call(entry.api));
+    const result = entry.host.call(call);
     result.then(done, done);
     return result;
   }
@@ -279,7 +278,7 @@ export class DenseWorkers implements DenseBackend {
   }
 
   private async openIn(entry: DenseWorker, request: DenseCorpusRequest, onProgress: (progress: DenseProgress) => void, signal: AbortSignal) {
-    const cancel = () => void entry.api.cancel();
+    const cancel = () => void entry.host.callIfRunning((api) => api.cancel())?.catch(() => undefined);
     signal.addEventListener('abort', cancel);
     try {
       const info = await this.guarded(entry, (api) => api.open(request, Comlink.proxy(onProgress)));

@@ -6,7 +6,8 @@
  *
  * Device `auto` is WebGPU when the adapter is a real GPU, else WASM (chooseDevice); a model that fails to
  * load on WebGPU is loaded on WASM in a fresh worker (a failed WebGPU session poisons its worker), and the
- * open info says why. A crashed worker (WorkerWatch) is dropped and started again on next use.
+ * open info says why. Each worker is hosted (src/app/workers/worker-host.ts) without restarts: a crashed one
+ * is dropped, and the next use starts a fresh one that loads the model again.
  */
 import * as Comlink from 'comlink';
 import type { DenseWorkerApi } from '../../../workers/dense.worker.ts';
@@ -14,22 +15,17 @@ import { chooseDevice, probeDevices } from '../../lib/dense/device.ts';
 import type { ModelSourceConfig } from '../../lib/dense/model-source.ts';
 import { resolveRerankerSpec } from '../../lib/rerank/registry.ts';
 import type { RerankSettings } from '../../lib/retrievers/config.ts';
-import { WorkerWatch } from '../../lib/workers/worker-watch.ts';
+import { WorkerHost, type HostedWorker } from '../workers/worker-host.ts';
+import { createDenseWorker } from '../workers/worker-scripts.ts';
 import type { RerankBackend, RerankerOpenInfo, RerankScoreProgress } from './backends.ts';
 import { appModelSource } from './dense-workers.ts';
 
 interface RerankWorker {
-  worker: Worker;
-  api: Comlink.Remote<DenseWorkerApi>;
-  watch: WorkerWatch;
+  host: WorkerHost<DenseWorkerApi>;
   info: RerankerOpenInfo;
 }
 
 type Download = (progress: { file: string; loaded: number; total: number }) => void;
-
-function createRerankWorker(): Worker {
-  return new Worker(new URL('../../../workers/dense.worker.ts', import.meta.url), { type: 'module', name: 'rerank' });
-}
 
 function keyOf(settings: RerankSettings): string {
   return `${settings.model}|${settings.device}|${settings.dtype}`;
@@ -50,7 +46,7 @@ function untilAborted<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
 
 export interface RerankWorkersOptions {
   source?: () => ModelSourceConfig;
-  createWorker?: () => Worker;
+  createWorker?: () => HostedWorker;
   /** A worker died: its model is gone (the engine prepares the columns again). */
   onLost?: (settings: RerankSettings, error: Error) => void;
 }
@@ -63,26 +59,25 @@ export class RerankWorkers implements RerankBackend {
   constructor(private readonly options: RerankWorkersOptions = {}) {}
 
   private async start(settings: RerankSettings, device: 'webgpu' | 'wasm', download: Download): Promise<RerankWorker> {
-    const worker = (this.options.createWorker ?? createRerankWorker)();
-    const api = Comlink.wrap<DenseWorkerApi>(worker);
     const name = settings.model.split('/').pop() ?? settings.model;
     const key = keyOf(settings);
-    const watch = new WorkerWatch(worker, {
+    const host = new WorkerHost<DenseWorkerApi>({
       label: `The re-rank worker of ${name}`,
-      ping: () => api.ping(),
+      create: this.options.createWorker ?? (() => createDenseWorker('rerank')),
+      ping: (api) => api.ping(),
+      restart: false,
       onCrash: (error) => {
         this.workers.delete(key);
         this.options.onLost?.(settings, error);
       },
     });
     try {
-      const loaded = await watch.guard(
+      const loaded = await host.call((api) =>
         api.loadReranker({ spec: resolveRerankerSpec(settings.model), device, dtype: settings.dtype, source: (this.options.source ?? appModelSource)() }, Comlink.proxy(download)),
       );
-      return { worker, api, watch, info: { model: loaded.model, device: loaded.device, dtype: loaded.dtype, maxLength: loaded.maxLength, loadMs: loaded.loadMs } };
+      return { host, info: { model: loaded.model, device: loaded.device, dtype: loaded.dtype, maxLength: loaded.maxLength, loadMs: loaded.loadMs } };
     } catch (error) {
-      watch.stop();
-      worker.terminate();
+      void host.close();
       throw error;
     }
   }
@@ -137,11 +132,11 @@ export class RerankWorkers implements RerankBackend {
     const entry = await this.workers.get(keyOf(settings));
     if (entry === undefined) throw new Error(`the cross-encoder ${settings.model} is not loaded: open it first`);
     const callId = this.nextCall++;
-    const cancel = () => void entry.api.cancelRerank(callId);
+    const cancel = () => void entry.host.callIfRunning((api) => api.cancelRerank(callId))?.catch(() => undefined);
     signal?.addEventListener('abort', cancel);
     try {
       const progress = onProgress === undefined ? undefined : Comlink.proxy((p: { done: number; total: number; cached: number }) => onProgress({ done: p.done, total: p.total, cached: p.cached }));
-      const result = await entry.watch.guard(entry.api.rerankDocs(callId, collectionId, query, [...docIds], {}, progress));
+      const result = await entry.host.call((api) => api.rerankDocs(callId, collectionId, query, [...docIds], {}, progress));
       return result.scores;
     } finally {
       signal?.removeEventListener('abort', cancel);
@@ -154,10 +149,7 @@ export class RerankWorkers implements RerankBackend {
     this.workers.clear();
     await Promise.allSettled(
       workers.map(async (pending) => {
-        const { worker, api, watch } = await pending;
-        watch.stop();
-        api[Comlink.releaseProxy]();
-        worker.terminate();
+        await (await pending).host.close();
       }),
     );
   }

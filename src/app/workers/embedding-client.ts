@@ -2,17 +2,19 @@
  * Page-side handle on an embedding worker, with the device fallback the issue requires (static tables
  * skip it: they run as a lookup on the CPU, device `cpu-lookup`): try WebGPU when
  * chooseDevice picks it (a real GPU, or WebGPU asked for); if loading or a first warm-up batch fails,
- * terminate that worker and load the model on WASM in a fresh one (a failed WebGPU session poisons later
- * WASM sessions in the same worker). The worker is watched from the start (WorkerWatch): a worker that
- * throws at top level or dies fails the load instead of leaving it waiting forever.
+ * close that worker and load the model on WASM in a fresh one (a failed WebGPU session poisons later
+ * WASM sessions in the same worker). The worker is hosted (WorkerHost, watched from the start): a worker
+ * that throws at top level or dies fails the load instead of leaving it waiting forever. It is not
+ * restarted by its host (a fresh worker needs the model loaded): its owner opens a new one on next use.
  */
 import * as Comlink from 'comlink';
 import type { EmbedWorkerApi, LoadedInfo } from '../../../workers/embed.worker.ts';
-import { WorkerWatch, type WorkerCrashedError } from '../workers/worker-watch.ts';
-import { chooseDevice, probeDevices, usableDtypes, type DeviceProbe } from './device.ts';
-import type { EmbeddingDevice } from './embedder.ts';
-import type { ModelSourceConfig } from './model-source.ts';
-import type { EmbeddingDtype, ModelSpec } from './registry.ts';
+import { chooseDevice, probeDevices, usableDtypes, type DeviceProbe } from '../../lib/dense/device.ts';
+import type { EmbeddingDevice } from '../../lib/dense/embedder.ts';
+import type { ModelSourceConfig } from '../../lib/dense/model-source.ts';
+import type { EmbeddingDtype, ModelSpec } from '../../lib/dense/registry.ts';
+import { WorkerHost, type HostedWorker } from './worker-host.ts';
+import type { WorkerCrashedError } from './worker-watch.ts';
 
 export interface OpenEmbedderRequest {
   spec: ModelSpec;
@@ -25,14 +27,16 @@ export interface OpenEmbedderRequest {
 }
 
 export interface EmbeddingWorkerHandle {
+  /** The worker's remote, for calls that need no watching (diagnostics; a cancel). */
   api: Comlink.Remote<EmbedWorkerApi>;
+  /** Watched calls: `host.call((api) => api.embed(…))` rejects when the worker dies. */
+  host: WorkerHost<EmbedWorkerApi>;
   info: LoadedInfo;
   /** The devices probed to choose one; absent for a static table (it runs on the CPU, nothing to choose). */
   probe?: DeviceProbe;
   /** Why WebGPU was abandoned, when the handle fell back to WASM. */
   fallbackReason?: string;
-  /** Guard calls with `watch.guard(api.…)`; `watch.crashed` rejects when the worker dies. */
-  watch: WorkerWatch;
+  /** Frees the model (at most 5 s) and terminates the worker. */
   close(): Promise<void>;
 }
 
@@ -42,45 +46,33 @@ export interface WorkerWatchSettings {
   onCrash?: (error: WorkerCrashedError) => void;
 }
 
-async function start(createWorker: () => Worker, request: OpenEmbedderRequest, device: EmbeddingDevice, dtype: EmbeddingDtype, watching: WorkerWatchSettings) {
-  const worker = createWorker();
-  const api = Comlink.wrap<EmbedWorkerApi>(worker);
-  const label = watching.label ?? `The embedding worker (${request.spec.id})`;
+async function start(createWorker: () => HostedWorker, request: OpenEmbedderRequest, device: EmbeddingDevice, dtype: EmbeddingDtype, watching: WorkerWatchSettings) {
   let loaded = false;
-  const watch = new WorkerWatch(worker, {
-    label,
-    ping: () => api.ping(),
+  const host = new WorkerHost<EmbedWorkerApi>({
+    label: watching.label ?? `The embedding worker (${request.spec.id})`,
+    create: createWorker,
+    ping: (api) => api.ping(),
+    restart: false,
     // Crashes while loading fail the load (and may fall back); the owner hears of later ones.
     onCrash: (error) => {
       if (loaded) watching.onCrash?.(error);
     },
   });
-  const close = async () => {
-    watch.stop();
-    try {
-      if (!watch.dead) await Promise.race([api.dispose(), new Promise((resolve) => setTimeout(resolve, 5000))]);
-    } finally {
-      api[Comlink.releaseProxy]();
-      worker.terminate();
-    }
-  };
   try {
     const onDownload = request.onDownload ? Comlink.proxy(request.onDownload) : undefined;
-    const info = await watch.guard(api.load({ spec: request.spec, device, dtype, source: request.source, files: request.files }, onDownload));
+    const info = await host.call((api) => api.load({ spec: request.spec, device, dtype, source: request.source, files: request.files }, onDownload));
     // Shader compilation and many WebGPU failures only happen on the first run; a static table has no
     // session to warm up (and a dense worker may still be loading it in the background).
-    if (device !== 'cpu-lookup') await watch.guard(api.embed(['warm-up'], { batchSize: 1 }));
+    if (device !== 'cpu-lookup') await host.call((api) => api.embed(['warm-up'], { batchSize: 1 }));
     loaded = true;
-    return { api, info, close, watch };
+    return { api: host.api, host, info, close: () => host.close((api) => api.dispose()) };
   } catch (error) {
-    watch.stop();
-    api[Comlink.releaseProxy]();
-    worker.terminate();
+    void host.close();
     throw error;
   }
 }
 
-export async function openEmbeddingWorker(createWorker: () => Worker, request: OpenEmbedderRequest, watching: WorkerWatchSettings = {}): Promise<EmbeddingWorkerHandle> {
+export async function openEmbeddingWorker(createWorker: () => HostedWorker, request: OpenEmbedderRequest, watching: WorkerWatchSettings = {}): Promise<EmbeddingWorkerHandle> {
   if (request.spec.kind === 'static-table') {
     // A lookup and an average: no session, so no WebGPU attempt whatever device was asked for, and no
     // device probe either (asking for a GPU adapter can take longer than the whole lookup).
@@ -104,13 +96,4 @@ export async function openEmbeddingWorker(createWorker: () => Worker, request: O
   const dtype = wasmDtypes.includes(wanted) ? wanted : request.spec.defaultDtype;
   const handle = await start(createWorker, request, 'wasm', dtype, watching);
   return fallbackReason === undefined ? { ...handle, probe } : { ...handle, probe, fallbackReason };
-}
-
-/** The worker constructors, in the literal form vite needs to bundle them. */
-export function createEmbedWorker(): Worker {
-  return new Worker(new URL('../../../workers/embed.worker.ts', import.meta.url), { type: 'module', name: 'embed' });
-}
-
-export function createSearchWorker(): Worker {
-  return new Worker(new URL('../../../workers/hnsw.worker.ts', import.meta.url), { type: 'module', name: 'search' });
 }

@@ -4,7 +4,7 @@
  * workers' crashes (a top-level throw, a WebAssembly abort) are in tests/browser/failures.test.ts.
  */
 import { afterEach, expect, test, vi } from 'vitest';
-import { isFatalWorkerError, WorkerCrashedError, WorkerWatch } from '../../../src/lib/workers/worker-watch.ts';
+import { isFatalWorkerError, WorkerCrashedError, WorkerWatch } from '../../../src/app/workers/worker-watch.ts';
 
 class FakeWorker extends EventTarget {
   terminated = 0;
