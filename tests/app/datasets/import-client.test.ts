@@ -6,32 +6,38 @@
  */
 import * as Comlink from 'comlink';
 import { expect, test } from 'vitest';
+import type { ImportWorkerApi } from '../../../workers/import.worker.ts';
 import { importWorkerHost } from '../../../src/app/datasets/import-client.ts';
+import type { ImportOutcome, ImportProgress } from '../../../src/lib/import/importer.ts';
 import type { WorkerCrashedError } from '../../../src/app/workers/worker-watch.ts';
 import { FakeWorkers } from '../workers/fake-worker.ts';
 
-/** The slice of the import worker's API used here: an import that runs until told, and recovery. */
-function fakeImportApi() {
-  let finish: ((outcome: { status: 'done'; docs: number }) => void) | undefined;
+type HubRequest = Parameters<ImportWorkerApi['importHub']>[0];
+
+/** The slice of the import worker used here: an import that runs until the test ends it, and recovery. */
+function fakeImportApi(finishers: Array<(outcome: ImportOutcome) => void>) {
   return {
     ping: () => true,
-    importHub: (_request: { importId: string; entryId: string }, onProgress?: (progress: { bytes: number }) => void) => {
-      onProgress?.({ bytes: 1024 });
-      return new Promise<{ status: 'done'; docs: number }>((resolve) => (finish = resolve));
+    importHub: (request: HubRequest, onProgress?: (progress: ImportProgress) => void): Promise<ImportOutcome> => {
+      onProgress?.({ phase: 'documents', file: `${request.entryId}/corpus.jsonl`, bytes: 1024, documents: 10, queries: 0, judgments: 0, elapsedMs: 5 });
+      return new Promise<ImportOutcome>((resolve) => finishers.push(resolve));
     },
-    finishImport: (docs: number) => finish?.({ status: 'done', docs }),
     recover: () => ['beir/scifact'],
   };
 }
 
+const REQUEST: Omit<HubRequest, 'importId'> = { entryId: 'beir/scifact', hubUrl: 'http://hub.invalid/', onError: 'throw' };
+
 test('a crashed import worker rejects the import with a message naming it; the next import runs in a fresh worker', async () => {
-  const workers = new FakeWorkers(fakeImportApi);
+  const finishers: Array<(outcome: ImportOutcome) => void> = [];
+  const workers = new FakeWorkers(() => fakeImportApi(finishers));
   const crashes: WorkerCrashedError[] = [];
+  // The fake offers the slice of the API this test calls (the host is typed with the whole worker's).
   const host = importWorkerHost(workers.create, (error) => crashes.push(error));
   const progress: number[] = [];
-  const onProgress = Comlink.proxy((p: { bytes: number }) => progress.push(p.bytes));
-  const first = host.call((api) => api.importHub({ importId: 'a', entryId: 'beir/scifact' }, onProgress));
-  await expect.poll(() => progress.length).toBe(1);
+  const onProgress = Comlink.proxy((p: ImportProgress) => void progress.push(p.bytes));
+  const first = host.call((api) => api.importHub({ importId: 'a', ...REQUEST }, onProgress));
+  await expect.poll(() => finishers.length).toBe(1);
   workers.last.crash('Uncaught RangeError: Array buffer allocation failed');
   await expect(first).rejects.toThrow('The import worker stopped: Uncaught RangeError: Array buffer allocation failed. It is restarted on next use.');
   expect(crashes).toHaveLength(1);
@@ -39,10 +45,11 @@ test('a crashed import worker rejects the import with a message naming it; the n
 
   // The next import: a fresh worker, which rolls back first and then imports.
   expect(await host.call((api) => api.recover())).toEqual(['beir/scifact']);
-  const second = host.call((api) => api.importHub({ importId: 'b', entryId: 'beir/scifact' }, onProgress));
-  await expect.poll(() => progress.length).toBe(2);
-  await host.call((api) => api.finishImport(5183));
-  await expect(second).resolves.toEqual({ status: 'done', docs: 5183 });
+  const second = host.call((api) => api.importHub({ importId: 'b', ...REQUEST }, onProgress));
+  await expect.poll(() => finishers.length).toBe(2);
+  finishers[1]!({ status: 'cancelled' });
+  await expect(second).resolves.toEqual({ status: 'cancelled' });
+  expect(progress).toEqual([1024, 1024]);
   expect(workers.made).toHaveLength(2);
   expect(crashes).toHaveLength(1);
 });
