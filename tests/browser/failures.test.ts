@@ -10,13 +10,15 @@
  * - the WebGPU device lost under a dense column, at query time or while embedding the corpus: the model
  *   moves to WASM in a fresh worker and the column keeps ranking;
  * - Cancel: a download, a BM25 index build and a corpus embedding stop when cancelled, keep nothing, and
- *   run again from the start on Retry.
+ *   run again from the start on Retry;
+ * - the import worker dying in the middle of an import, or throwing at top level: the import fails with a
+ *   message naming the worker (it used to wait forever), and the next import runs in a fresh worker.
  * Failures are made with playwright: routes that answer for the app's files, and code run inside a worker.
  */
 import type { BrowserContext, Locator, Page, Route, Worker } from 'playwright-core';
 import { afterAll, beforeAll, expect, inject, test } from 'vitest';
 import { skipWithout } from '../requirements.ts';
-import { settled } from './app-page.ts';
+import { rows, settled } from './app-page.ts';
 import { launch, screenshot, type BrowserSession } from './harness.ts';
 import { startHubServer, type HubServer } from './hub-server.ts';
 
@@ -42,6 +44,7 @@ async function statusOf(page: Page, n: number, wanted: string, timeout = 120_000
 
 /** Serves `pattern` from the app with `change` applied to the body (headers kept: COEP, the CSP header). */
 const CRASHING_BM25 = '**/assets/bm25.worker-*.js';
+const CRASHING_IMPORT = '**/assets/import.worker-*.js';
 
 async function rewrite(context: BrowserContext, pattern: string, change: (body: string) => string): Promise<void> {
   await context.route(pattern, async (route: Route) => {
@@ -325,5 +328,46 @@ test('WebGPU device lost while embedding a corpus: the embedding starts over on 
   expect(await notice.textContent()).toContain('tiny-bert runs on WASM: WebGPU failed (the WebGPU device was lost (Device was destroyed.)).');
   await screenshot(page, 'failures-device-lost-embedding');
   await session.context.unroute('**/assets/dense.worker-*.js');
+  session.errors.length = 0;
+});
+
+test('an import worker that dies mid-import fails the import with a message; the next import runs in a fresh worker', async () => {
+  const { page, context } = session;
+  const nano = 'tr[data-entry="nanobeir/scifact"] button';
+  const failure = page.getByTestId('import-error');
+  await page.goto(`${appUrl}/?hub=${encodeURIComponent(hub.url)}`);
+  await settled(page);
+  await page.getByRole('button', { name: 'Datasets' }).click();
+  // Held half way through its corpus file (332 kB of parquet), the import waits in the worker; the worker dies.
+  hub.pause();
+  await page.locator(nano).click();
+  await expect.poll(() => hub.requests.some((request) => request.startsWith('GET') && request.includes('NanoSciFact') && request.includes('/corpus/')), { timeout: 30_000 }).toBe(true);
+  await workerOf(page, 'import').evaluate(() => {
+    setTimeout(() => {
+      throw new Error('simulated import crash');
+    });
+  });
+  await failure.waitFor({ timeout: 30_000 });
+  const message = (await failure.textContent()) ?? '';
+  console.log(`[failures] import worker crash: ${message}`);
+  expect(message).toContain('The import worker stopped: Uncaught Error: simulated import crash. It is restarted on next use.');
+  expect(await page.locator('.tray .job').filter({ hasText: 'NanoBEIR SciFact' }).first().getAttribute('data-status')).toBe('failed');
+  await screenshot(page, 'failures-import-crash');
+  hub.resume();
+  expect(await page.locator('tr[data-collection="nanobeir/scifact"]').count()).toBe(0);
+
+  // A worker that throws at top level fails the next import the same way (so that one was a fresh worker).
+  await rewrite(context, CRASHING_IMPORT, () => `throw new Error('simulated crash at start');\n`);
+  await page.locator(nano).click();
+  await expect.poll(async () => (await failure.textContent()) ?? '', { timeout: 30_000 }).toContain('The import worker stopped: Uncaught Error: simulated crash at start.');
+  await context.unroute(CRASHING_IMPORT);
+
+  // With the worker's script back, the import runs in a fresh worker (after rolling back the crashed one's rows).
+  await page.locator(nano).click();
+  const imported = page.locator('tr[data-collection="nanobeir/scifact"]');
+  await imported.waitFor({ timeout: 60_000 });
+  expect(await imported.locator('td').nth(2).textContent()).toBe('20');
+  // What the crashed import had stored was rolled back before this one.
+  expect((await rows<{ status: string }>(page, 'collections')).filter((row) => row.status === 'importing')).toEqual([]);
   session.errors.length = 0;
 });
