@@ -21,7 +21,7 @@
  */
 import type { EmbedProgress } from '../../lib/dense/batching.ts';
 import type { Embedder } from '../../lib/dense/embedder.ts';
-import { passageText, queryText } from '../../lib/dense/embedding-text.ts';
+import { passageText, queryText, vectorSettings } from '../../lib/dense/embedding-text.ts';
 import type { ShippedVectors } from '../../lib/dense/shipped-vectors.ts';
 import { exactTopK, rowIndex } from '../../lib/dense/exact-search.ts';
 import { HnswIndex } from '../../lib/dense/hnsw-index.ts';
@@ -200,7 +200,7 @@ export class DenseCorpusService {
       modelId: spec.id,
       dtype,
       encoding: 'f32',
-      settings: { kind: spec.kind, pooling: spec.pooling, normalize: spec.normalize, passagePrefix: spec.passagePrefix, maxLength: spec.maxLength },
+      settings: vectorSettings(spec, 'corpus'),
     };
     return { spec: setSpec, key: embeddingSetKey(setSpec), content: contentOf(row), label: `"${row.name}"` };
   }
@@ -220,7 +220,7 @@ export class DenseCorpusService {
       modelId: spec.id,
       dtype,
       encoding: 'f32',
-      settings: { kind: spec.kind, pooling: spec.pooling, normalize: spec.normalize, queryPrefix: spec.queryPrefix, maxLength: spec.maxLength },
+      settings: vectorSettings(spec, 'queries'),
     };
     return { spec: setSpec, key: embeddingSetKey(setSpec), content: { docCount: row.queryCount ?? 0, fingerprint: `queries@${row.createdAt}` }, label: `"${row.name}"` };
   }

@@ -14,3 +14,9 @@ export function passageText(doc: Doc, spec: Pick<ModelSpec, 'passagePrefix'>): s
 export function queryText(query: Query, spec: Pick<ModelSpec, 'queryPrefix'>): string {
   return spec.queryPrefix + query.text.trim();
 }
+
+/** The model settings a part's vectors depend on (the settings of its embedding set, embedding-sets.ts). */
+export function vectorSettings(spec: ModelSpec, part: 'corpus' | 'queries'): Record<string, unknown> {
+  const { kind, pooling, normalize, maxLength } = spec;
+  return part === 'corpus' ? { kind, pooling, normalize, passagePrefix: spec.passagePrefix, maxLength } : { kind, pooling, normalize, queryPrefix: spec.queryPrefix, maxLength };
+}

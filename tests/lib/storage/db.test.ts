@@ -26,7 +26,7 @@ test('upgrade from version 1: version-1 embedding rows are dropped, every other 
 
   const db = new PlaygroundDatabase(name);
   await db.open();
-  expect(db.verno).toBe(4);
+  expect(db.verno).toBe(5);
   expect(await db.collections.count()).toBe(1);
   expect(await loadDocuments(db, 'c')).toEqual([{ id: 'd0', title: '', text: 'x' }]);
   expect(await db.embeddingSets.count()).toBe(0);
@@ -61,7 +61,7 @@ test('version 4 upgrade: one-row-per-document collections become chunks and a di
 
   const db = new PlaygroundDatabase(name);
   await db.open();
-  expect(db.verno).toBe(4);
+  expect(db.verno).toBe(5);
   expect(db.tables.map((table) => table.name)).not.toContain('documents');
   const docs = await loadDocuments(db, 'big');
   expect(docs.map((doc) => doc.id)).toEqual(big.map((row) => row.id));
@@ -75,6 +75,43 @@ test('version 4 upgrade: one-row-per-document collections become chunks and a di
   expect(await getDocuments(db, 'small', ['s0'])).toEqual([{ id: 's0', title: '', text: 'only' }]);
   expect((await db.documentDirectories.get('big'))?.collectionCreatedAt).toBe(5);
   expect(await db.queries.count()).toBe(1);
+  db.close();
+  await Dexie.delete(name);
+});
+
+test('version 5 upgrade: sets of the removed whole-matrix cache (empty settings) go with their chunks, the app\'s sets stay', async () => {
+  const name = 'db-upgrade-5-test';
+  // The schema as version 4 declared it.
+  const old = new Dexie(name);
+  old.version(4).stores({
+    collections: 'id, status',
+    documentChunks: '[collectionId+start], collectionId',
+    documentDirectories: 'collectionId',
+    queries: '[collectionId+id], collectionId',
+    qrels: '[collectionId+split], collectionId',
+    indexes: 'key, collectionId',
+    embeddingSets: 'key, collectionId',
+    embeddingChunks: '[setKey+start], setKey',
+    runs: 'key, collectionId',
+    judgmentEdits: '++seq, [collectionId+split], [collectionId+split+queryId], [collectionId+split+queryId+docId], collectionId',
+  });
+  const cacheKey = 'test/ds|corpus|local/tiny-bert|fp32|f32|static-pooled|mean|norm|128|""|""';
+  const appKey = 'c|corpus|local/tiny-bert|fp32|f32|{"kind":"static-pooled"}';
+  await old.table('embeddingSets').bulkPut([
+    { key: cacheKey, collectionId: 'test/ds', settings: {}, done: 1, docCount: 1 },
+    { key: appKey, collectionId: 'c', settings: { kind: 'static-pooled' }, done: 1, docCount: 1 },
+  ]);
+  await old.table('embeddingChunks').bulkPut([
+    { setKey: cacheKey, start: 0, count: 1, ids: ['a'], data: new ArrayBuffer(4) },
+    { setKey: appKey, start: 0, count: 1, ids: ['a'], data: new ArrayBuffer(4) },
+  ]);
+  old.close();
+
+  const db = new PlaygroundDatabase(name);
+  await db.open();
+  expect(db.verno).toBe(5);
+  expect((await db.embeddingSets.toArray()).map((set) => set.key)).toEqual([appKey]);
+  expect((await db.embeddingChunks.toArray()).map((chunk) => chunk.setKey)).toEqual([appKey]);
   db.close();
   await Dexie.delete(name);
 });
