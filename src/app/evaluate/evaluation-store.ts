@@ -14,7 +14,8 @@
 import type { JudgedCoverage } from '../../lib/eval/judged.ts';
 import type { RunReport } from '../../lib/eval/run-report.ts';
 import type { LatencySummary } from './latency.ts';
-import { settingsKey, type RetrieverConfig } from '../../lib/retrievers/config.ts';
+import type { RetrieverConfig } from '../../lib/retrievers/config.ts';
+import { settingsKey } from '../../lib/settings-key.ts';
 import type { PlaygroundDatabase, RunRow } from '../../lib/storage/db.ts';
 
 /** What opening the BM25 index of a column cost (from the `indexes` row of its analyzer). */

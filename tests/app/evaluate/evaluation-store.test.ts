@@ -11,7 +11,8 @@ import {
   type EvaluationRow,
 } from '../../../src/app/evaluate/evaluation-store.ts';
 import { summarizeLatency } from '../../../src/app/evaluate/latency.ts';
-import { defaultRetriever, settingsKey, type RetrieverConfig } from '../../../src/lib/retrievers/config.ts';
+import { defaultRetriever, type RetrieverConfig } from '../../../src/lib/retrievers/config.ts';
+import { settingsKey } from '../../../src/lib/settings-key.ts';
 import { PlaygroundDatabase } from '../../../src/lib/storage/db.ts';
 
 let db: PlaygroundDatabase;
