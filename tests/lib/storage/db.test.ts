@@ -4,20 +4,32 @@ import { expect, test } from 'vitest';
 import { closeOnVersionChange, dropLegacyDatabases, LEGACY_DATABASES, PlaygroundDatabase } from '../../../src/lib/storage/db.ts';
 import { CHUNK_DOCS, countDocuments, getDocuments, loadDocuments } from '../../../src/lib/storage/documents.ts';
 
+/** The tables as version 1 declared them (version 2 changed no index, only rows). */
+const V1_STORES = {
+  collections: 'id, status',
+  documents: '[collectionId+ord], [collectionId+id], collectionId',
+  queries: '[collectionId+id], collectionId',
+  qrels: '[collectionId+split], collectionId',
+  indexes: 'key, collectionId',
+  embeddingSets: 'key, collectionId',
+  embeddingChunks: '[setKey+start], setKey',
+  runs: 'key, collectionId',
+};
+
+/** The tables as version 4 declared them: judgment edits (3), documents in chunks (4). */
+const { documents: _documents, ...V1_WITHOUT_DOCUMENTS } = V1_STORES;
+const V4_STORES = {
+  ...V1_WITHOUT_DOCUMENTS,
+  documentChunks: '[collectionId+start], collectionId',
+  documentDirectories: 'collectionId',
+  judgmentEdits: '++seq, [collectionId+split], [collectionId+split+queryId], [collectionId+split+queryId+docId], collectionId',
+};
+
 test('upgrade from version 1: version-1 embedding rows are dropped, every other table is kept', async () => {
   const name = 'db-upgrade-test';
-  // The schema as version 1 declared it, with one row in each table that matters.
+  // One row in each table that matters.
   const v1 = new Dexie(name);
-  v1.version(1).stores({
-    collections: 'id, status',
-    documents: '[collectionId+ord], [collectionId+id], collectionId',
-    queries: '[collectionId+id], collectionId',
-    qrels: '[collectionId+split], collectionId',
-    indexes: 'key, collectionId',
-    embeddingSets: 'key, collectionId',
-    embeddingChunks: '[setKey+start], setKey',
-    runs: 'key, collectionId',
-  });
+  v1.version(1).stores(V1_STORES);
   await v1.table('collections').put({ id: 'c', name: 'C', status: 'ready' });
   await v1.table('documents').put({ collectionId: 'c', ord: 0, id: 'd0', title: '', text: 'x' });
   await v1.table('embeddingSets').put({ key: 'c|m', collectionId: 'c', done: 1, docCount: 1 });
@@ -38,16 +50,7 @@ test('upgrade from version 1: version-1 embedding rows are dropped, every other 
 test('version 4 upgrade: one-row-per-document collections become chunks and a directory, same ords, ids and texts', async () => {
   const name = 'db-upgrade-3-test';
   const v2 = new Dexie(name);
-  v2.version(2).stores({
-    collections: 'id, status',
-    documents: '[collectionId+ord], [collectionId+id], collectionId',
-    queries: '[collectionId+id], collectionId',
-    qrels: '[collectionId+split], collectionId',
-    indexes: 'key, collectionId',
-    embeddingSets: 'key, collectionId',
-    embeddingChunks: '[setKey+start], setKey',
-    runs: 'key, collectionId',
-  });
+  v2.version(2).stores(V1_STORES);
   const big = Array.from({ length: 2 * CHUNK_DOCS + 7 }, (_, ord) => ({ collectionId: 'big', ord, id: `b${ord}`, title: `T${ord}`, text: `text ${ord}`, ...(ord === CHUNK_DOCS + 3 ? { metadata: { url: 'u' } } : {}) }));
   await v2.table('collections').bulkPut([
     { id: 'big', name: 'Big', status: 'ready', createdAt: 5 },
@@ -81,20 +84,8 @@ test('version 4 upgrade: one-row-per-document collections become chunks and a di
 
 test('version 5 upgrade: sets of the removed whole-matrix cache (empty settings) go with their chunks, the app\'s sets stay', async () => {
   const name = 'db-upgrade-5-test';
-  // The schema as version 4 declared it.
   const old = new Dexie(name);
-  old.version(4).stores({
-    collections: 'id, status',
-    documentChunks: '[collectionId+start], collectionId',
-    documentDirectories: 'collectionId',
-    queries: '[collectionId+id], collectionId',
-    qrels: '[collectionId+split], collectionId',
-    indexes: 'key, collectionId',
-    embeddingSets: 'key, collectionId',
-    embeddingChunks: '[setKey+start], setKey',
-    runs: 'key, collectionId',
-    judgmentEdits: '++seq, [collectionId+split], [collectionId+split+queryId], [collectionId+split+queryId+docId], collectionId',
-  });
+  old.version(4).stores(V4_STORES);
   const cacheKey = 'test/ds|corpus|local/tiny-bert|fp32|f32|static-pooled|mean|norm|128|""|""';
   const appKey = 'c|corpus|local/tiny-bert|fp32|f32|{"kind":"static-pooled"}';
   await old.table('embeddingSets').bulkPut([
