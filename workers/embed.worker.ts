@@ -1,7 +1,8 @@
 /**
  * Embedding worker (comlink): one model on one device (workers/model-session.ts) that embeds texts, with
- * progress, cancel and the IndexedDB embedding cache (the app's embedding sets, src/lib/storage/embedding-sets.ts). Used by the diagnostics page through
- * src/lib/dense/embedding-client.ts (WebGPU → WASM fallback in a fresh worker).
+ * progress, cancel and the IndexedDB embedding cache (the app's embedding sets: src/lib/storage/embedding-sets.ts).
+ * Used by the diagnostics page through src/lib/dense/embedding-client.ts (WebGPU → WASM fallback in a fresh
+ * worker).
  */
 import * as Comlink from 'comlink';
 import { probeDevices, type DeviceProbe } from '../src/lib/dense/device.ts';
@@ -62,9 +63,8 @@ const api = {
       settings: vectorSettings(model.spec, request.part),
     };
     return session.cancellable(async (signal) => {
-      const { vectors, hit, key } = await embedThroughSets(database(), spec, request, () =>
-        model.embed(request.texts, { batchSize: request.batchSize, signal, onProgress }),
-      model.device);
+      const embed = () => model.embed(request.texts, { batchSize: request.batchSize, signal, onProgress });
+      const { vectors, hit, key } = await embedThroughSets(database(), spec, request, embed, model.device);
       return { vectors: transferable(vectors), hit, key };
     });
   },

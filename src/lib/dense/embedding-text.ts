@@ -18,5 +18,6 @@ export function queryText(query: Query, spec: Pick<ModelSpec, 'queryPrefix'>): s
 /** The model settings a part's vectors depend on (the settings of its embedding set, embedding-sets.ts). */
 export function vectorSettings(spec: ModelSpec, part: 'corpus' | 'queries'): Record<string, unknown> {
   const { kind, pooling, normalize, maxLength } = spec;
-  return part === 'corpus' ? { kind, pooling, normalize, passagePrefix: spec.passagePrefix, maxLength } : { kind, pooling, normalize, queryPrefix: spec.queryPrefix, maxLength };
+  const prefix = part === 'corpus' ? { passagePrefix: spec.passagePrefix } : { queryPrefix: spec.queryPrefix };
+  return { kind, pooling, normalize, ...prefix, maxLength };
 }
