@@ -1,8 +1,8 @@
 import { Dexie } from 'dexie';
 import { decodeMatrix, encodeMatrix, type EncodedMatrix, type VectorEncoding } from '../dense/vector-codec.ts';
 import type { VectorMatrix } from '../dense/vector-matrix.ts';
-import type { EmbeddingChunkRow, EmbeddingSetRow, PlaygroundDatabase } from './db.ts';
 import { settingsKey } from '../settings-key.ts';
+import type { EmbeddingChunkRow, EmbeddingSetRow, PlaygroundDatabase } from './db.ts';
 import { fingerprintTexts } from './fingerprint.ts';
 import { EmbeddingStorageFullError, isQuotaError } from './quota.ts';
 
