@@ -1,14 +1,15 @@
 /**
  * Embedding worker (comlink): one model on one device (workers/model-session.ts) that embeds texts, with
- * progress, cancel and the IndexedDB embedding cache. Used by the diagnostics page through
- * src/app/workers/embedding-client.ts (WebGPU → WASM fallback in a fresh worker).
+ * progress, cancel and the IndexedDB embedding cache (the app's embedding sets: src/lib/storage/embedding-sets.ts).
+ * Used by the diagnostics page through src/app/workers/embedding-client.ts (WebGPU → WASM fallback in a fresh
+ * worker).
  */
 import * as Comlink from 'comlink';
-import { embedThroughCache } from '../src/lib/dense/cached-embeddings.ts';
 import { probeDevices, type DeviceProbe } from '../src/lib/dense/device.ts';
-import { DexieEmbeddingStore } from '../src/lib/dense/embedding-store-dexie.ts';
-import { embeddingKey, type EmbeddingKeyParts } from '../src/lib/dense/embedding-store.ts';
+import { vectorSettings } from '../src/lib/dense/embedding-text.ts';
 import type { EmbedProgress } from '../src/lib/dense/batching.ts';
+import { database } from '../src/lib/storage/db.ts';
+import { embedThroughSets, type EmbeddingSetSpec } from '../src/lib/storage/embedding-sets.ts';
 import type { VectorEncoding } from '../src/lib/dense/vector-codec.ts';
 import type { VectorMatrix } from '../src/lib/dense/vector-matrix.ts';
 import { ModelSession, type DownloadListener, type LoadRequest } from './model-session.ts';
@@ -25,7 +26,6 @@ export interface DatasetRequest {
 }
 
 const session = new ModelSession();
-let store: DexieEmbeddingStore | undefined;
 
 function transferable(m: VectorMatrix): VectorMatrix {
   return Comlink.transfer(m, [m.data.buffer]);
@@ -51,24 +51,20 @@ const api = {
     return session.cancellable(async (signal) => transferable(await session.model.embedEach(texts, { signal })));
   },
 
-  /** Embeds through the IndexedDB cache; `hit` tells whether the vectors came from the cache. */
+  /** Embeds through the IndexedDB cache (an embedding set named by the dataset); `hit` tells whether the vectors came from it. */
   embedDataset(request: DatasetRequest, onProgress?: (p: EmbedProgress) => void): Promise<{ vectors: VectorMatrix; hit: boolean; key: string }> {
     const model = session.model;
-    const parts: EmbeddingKeyParts = {
-      dataset: request.dataset,
+    const spec: EmbeddingSetSpec = {
+      collectionId: request.dataset,
       part: request.part,
-      model: model.spec.id,
+      modelId: model.spec.id,
       dtype: model.dtype,
-      settings: model.spec,
       encoding: request.encoding,
+      settings: vectorSettings(model.spec, request.part),
     };
-    const key = embeddingKey(parts);
-    store ??= new DexieEmbeddingStore();
-    const cache = store;
     return session.cancellable(async (signal) => {
-      const { vectors, hit } = await embedThroughCache(cache, key, request.ids, request.encoding, () =>
-        model.embed(request.texts, { batchSize: request.batchSize, signal, onProgress }),
-      );
+      const embed = () => model.embed(request.texts, { batchSize: request.batchSize, signal, onProgress });
+      const { vectors, hit, key } = await embedThroughSets(database(), spec, request, embed, model.device);
       return { vectors: transferable(vectors), hit, key };
     });
   },
@@ -80,7 +76,6 @@ const api = {
 
   async dispose(): Promise<void> {
     await session.dispose();
-    store?.close();
   },
 };
 

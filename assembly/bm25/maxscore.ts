@@ -18,10 +18,10 @@
  * Worth it when k is small next to the number of matching documents; with k near that number (top 1000
  * of SciFact) nothing is skipped and term-at-a-time's simpler loop wins (`search.ts` picks).
  */
+import { docKey, keyScore } from './hit-keys';
 import { DocScratch, Postings } from './postings';
 import { Query, clauseOrdinal, clauseWeight, postingX, saturate, termEnd, termMaxX, termStart } from './scoring';
-import { docKey, heapDrain, heapFull, heapMin, heapOffer, heapReset } from './top-k';
-import { keyScore } from './select';
+import { heapDrain, heapFull, heapMin, heapOffer, heapReset } from './top-k';
 
 /** Per clause, in bound order: term, weight, cursor, end, and the float64 sum of the bounds up to it. */
 @unmanaged

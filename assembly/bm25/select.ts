@@ -1,27 +1,26 @@
+import { hitKey, scoreKey, sortKeysDescending, writeHits } from './hit-keys';
 import { DocScratch, Postings } from './postings';
 
 /**
  * Top-k selection with Lucene's order — higher score first, equal scores by lower docid
  * (`TopScoreDocCollector` visits docids in increasing order and a later document only enters a full queue
- * when it scores strictly higher) — by radix select and a stable radix sort instead of a heap.
+ * when it scores strictly higher) — by radix select and the stable radix sort of hit-keys.ts instead of a heap.
  *
  * Candidates arrive in increasing docid order, each with its float score turned into a 32-bit key whose
  * unsigned order is the numeric order. Every step below is stable, so among equal keys the docid order of
  * arrival survives: that is the tie rule, with no docid in the comparison.
  *   1. select: a histogram of the top 11 key bits finds the bucket holding the k-th best key; candidates
  *      below that bucket are dropped (a second 11-bit level narrows a crowded boundary bucket);
- *   2. sort: LSD radix sort, 8 bits per pass, descending, skipping passes whose digit is the same for all.
+ *   2. sort: the survivors become (score, docid) keys, sorted on their score bits only (hit-keys.ts).
  * A heap costs O(log k) per entering candidate and again per extraction, which dominated the query time
  * for k = 1000; these passes are linear with small constants.
  */
 
-/** Candidate keys and docids (u32 each) in region A, spares in region B; the sort passes swap them. */
+/** Candidate keys (`scoreKey`) and docids, u32 each, in region A; region B takes the survivors' hit keys to sort. */
 @unmanaged
 class Candidates {
   static keys: usize = 0;
   static docs: usize = 0;
-  static spareKeys: usize = 0;
-  static spareDocs: usize = 0;
   static counts: usize = 0;
   static count: u32 = 0;
 }
@@ -29,28 +28,12 @@ class Candidates {
 const SELECT_BITS: u32 = 11;
 const SELECT_BUCKETS: u32 = 1 << SELECT_BITS;
 
-/** Float bits mapped so that unsigned order equals numeric order (−0 just below +0; scores are never NaN). */
-// @ts-ignore: decorator
-@inline
-export function scoreKey(score: f32): u32 {
-  const bits = reinterpret<u32>(score);
-  return (bits & 0x80000000) != 0 ? ~bits : bits | 0x80000000;
-}
-
-// @ts-ignore: decorator
-@inline
-export function keyScore(key: u32): f32 {
-  return reinterpret<f32>((key & 0x80000000) != 0 ? key ^ 0x80000000 : ~key);
-}
-
 /** Empties the candidate list. */
 export function candidatesReset(): void {
   if (Candidates.counts == 0) Candidates.counts = heap.alloc(<usize>SELECT_BUCKETS << 2);
   const half = <usize>Postings.numDocs << 2;
   Candidates.keys = DocScratch.regionA;
   Candidates.docs = DocScratch.regionA + half;
-  Candidates.spareKeys = DocScratch.regionB;
-  Candidates.spareDocs = DocScratch.regionB + half;
   Candidates.count = 0;
 }
 
@@ -118,55 +101,17 @@ function select(k: u32): void {
   if (Candidates.count > 2 * k) narrow(k, firstShift - SELECT_BITS, firstShift, bucket);
 }
 
-/** Stable LSD radix sort of the candidates by key, descending (8 bits per pass). */
-function sortDescending(): void {
-  const n = Candidates.count;
-  const counts = Candidates.counts;
-  for (let shift: u32 = 0; shift < 32; shift += 8) {
-    memory.fill(counts, 0, 256 << 2);
-    const keys = Candidates.keys;
-    const docs = Candidates.docs;
-    for (let i: u32 = 0; i < n; i++) {
-      const digit = 255 - ((load<u32>(keys + (<usize>i << 2)) >>> shift) & 255);
-      const at = counts + (<usize>digit << 2);
-      store<u32>(at, load<u32>(at) + 1);
-    }
-    let same = false;
-    let offset: u32 = 0;
-    for (let digit: u32 = 0; digit < 256; digit++) {
-      const at = counts + (<usize>digit << 2);
-      const count = load<u32>(at);
-      if (count == n) same = true;
-      store<u32>(at, offset);
-      offset += count;
-    }
-    if (same) continue;
-    const outKeys = Candidates.spareKeys;
-    const outDocs = Candidates.spareDocs;
-    for (let i: u32 = 0; i < n; i++) {
-      const key = load<u32>(keys + (<usize>i << 2));
-      const digit = 255 - ((key >>> shift) & 255);
-      const at = counts + (<usize>digit << 2);
-      const slot = load<u32>(at);
-      store<u32>(at, slot + 1);
-      store<u32>(outKeys + (<usize>slot << 2), key);
-      store<u32>(outDocs + (<usize>slot << 2), load<u32>(docs + (<usize>i << 2)));
-    }
-    Candidates.spareKeys = keys;
-    Candidates.spareDocs = docs;
-    Candidates.keys = outKeys;
-    Candidates.docs = outDocs;
-  }
-}
-
 /** Writes the best `k` candidates, best first, to `docs` (i32) and `scores` (f32); returns how many. */
 export function candidatesTop(k: u32, docs: usize, scores: usize): u32 {
   select(k);
-  sortDescending();
-  const count = min<u32>(k, Candidates.count);
-  for (let i: u32 = 0; i < count; i++) {
-    store<i32>(docs + (<usize>i << 2), <i32>load<u32>(Candidates.docs + (<usize>i << 2)));
-    store<f32>(scores + (<usize>i << 2), keyScore(load<u32>(Candidates.keys + (<usize>i << 2))));
+  const n = Candidates.count;
+  // The survivors go to region B as hit keys; once packed, region A is the sort's spare.
+  const keys = DocScratch.regionB;
+  for (let i: u32 = 0; i < n; i++) {
+    store<u64>(keys + (<usize>i << 3), hitKey(load<u32>(Candidates.keys + (<usize>i << 2)), load<u32>(Candidates.docs + (<usize>i << 2))));
   }
+  const sorted = sortKeysDescending(keys, DocScratch.regionA, n, 32);
+  const count = min<u32>(k, n);
+  writeHits(sorted, count, docs, scores);
   return count;
 }

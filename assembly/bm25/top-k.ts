@@ -1,24 +1,16 @@
 /**
  * A bounded top-k heap for document-at-a-time search, with Lucene's order — higher score first, equal
- * scores by lower docid. (score, docid) is packed into one u64 whose unsigned order is exactly that: the
- * float's order-preserving bits in the high half, the complement of the docid in the low half. The heap is
- * a binary min-heap (worst kept document at the root), so the entry bar is one comparison; at the end a
- * radix sort (8 bits per pass, constant digits skipped) puts the kept keys in order.
+ * scores by lower docid — over the u64 hit keys of hit-keys.ts, whose unsigned order is exactly that. The
+ * heap is a binary min-heap (worst kept document at the root), so the entry bar is one comparison; at the
+ * end the radix sort of hit-keys.ts puts the kept keys in order (on all 64 bits: heap order is not docid order).
  */
+import { sortKeysDescending, writeHits } from './hit-keys';
 import { DocScratch } from './postings';
-import { keyScore, scoreKey } from './select';
 
 @unmanaged
 class Heap {
   static size: u32 = 0;
   static limit: u32 = 0;
-  static counts: usize = 0;
-}
-
-// @ts-ignore: decorator
-@inline
-export function docKey(score: f32, doc: u32): u64 {
-  return (<u64>scoreKey(score) << 32) | <u64>~doc;
 }
 
 export function heapReset(k: u32): void {
@@ -93,43 +85,7 @@ export function heapOffer(key: u64): bool {
  */
 export function heapDrain(docs: usize, scores: usize): u32 {
   const n = Heap.size;
-  if (Heap.counts == 0) Heap.counts = heap.alloc(256 << 2);
-  const counts = Heap.counts;
-  let keys = DocScratch.sums;
-  let spare = DocScratch.regionA;
-  for (let shift: u64 = 0; shift < 64; shift += 8) {
-    memory.fill(counts, 0, 256 << 2);
-    for (let i: u32 = 0; i < n; i++) {
-      const digit = 255 - <u32>((load<u64>(keys + (<usize>i << 3)) >>> shift) & 255);
-      const at = counts + (<usize>digit << 2);
-      store<u32>(at, load<u32>(at) + 1);
-    }
-    let same = false;
-    let offset: u32 = 0;
-    for (let digit: u32 = 0; digit < 256; digit++) {
-      const at = counts + (<usize>digit << 2);
-      const count = load<u32>(at);
-      if (count == n) same = true;
-      store<u32>(at, offset);
-      offset += count;
-    }
-    if (same) continue;
-    for (let i: u32 = 0; i < n; i++) {
-      const key = load<u64>(keys + (<usize>i << 3));
-      const at = counts + (<usize>(255 - <u32>((key >>> shift) & 255)) << 2);
-      const slot = load<u32>(at);
-      store<u32>(at, slot + 1);
-      store<u64>(spare + (<usize>slot << 3), key);
-    }
-    const swapped = keys;
-    keys = spare;
-    spare = swapped;
-  }
-  for (let i: u32 = 0; i < n; i++) {
-    const key = load<u64>(keys + (<usize>i << 3));
-    store<i32>(docs + (<usize>i << 2), <i32>~<u32>key);
-    store<f32>(scores + (<usize>i << 2), keyScore(<u32>(key >>> 32)));
-  }
+  writeHits(sortKeysDescending(DocScratch.sums, DocScratch.regionA, n, 0), n, docs, scores);
   memory.fill(DocScratch.sums, 0, <usize>n << 3);
   Heap.size = 0;
   return n;

@@ -37,9 +37,9 @@ import {
   type FirstStageConfig,
   type HnswSettings,
   type RerankSettings,
-  settingsKey,
   type RetrieverConfig,
 } from '../lib/retrievers/config.ts';
+import { settingsKey } from '../lib/settings-key.ts';
 import { ANSERINI_RM3_PARAMS } from '../lib/prf/rm3.ts';
 import { TERRIER_BO1_PARAMS } from '../lib/prf/bo1.ts';
 import type { View } from './app-state.svelte.ts';

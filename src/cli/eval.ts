@@ -8,6 +8,7 @@
 import { writeFile } from 'node:fs/promises';
 import { basename, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
+import { ANSERINI_BM25_PARAMS } from '../lib/bm25/bm25-similarity.ts';
 import { judgedQueries, type BeirCollection } from '../lib/data/beir.ts';
 import { formatTrecRun } from '../lib/data/trec.ts';
 import { evaluate } from '../lib/eval/evaluate.ts';
@@ -128,8 +129,8 @@ function parseEvalArgs(args: string[]) {
     throw new CliError(`--first-stage ${values['first-stage']}: expected one of ${FIRST_STAGES.join(', ')}`);
   }
   const reranking = values.retriever === 'rerank';
-  const k1 = numberOption('k1', values.k1, (n) => n >= 0, 'a number ≥ 0') ?? 0.9;
-  const b = numberOption('b', values.b, (n) => n >= 0 && n <= 1, 'a number between 0 and 1') ?? 0.4;
+  const k1 = numberOption('k1', values.k1, (n) => n >= 0, 'a number ≥ 0') ?? ANSERINI_BM25_PARAMS.k1;
+  const b = numberOption('b', values.b, (n) => n >= 0 && n <= 1, 'a number between 0 and 1') ?? ANSERINI_BM25_PARAMS.b;
   const settings: RetrieverSettings = {
     retriever: values.retriever as RetrieverName,
     analyzer: values.analyzer,

@@ -19,7 +19,7 @@ import { parseArgs } from 'node:util';
 import { indexCorpus } from '../lib/bm25/bm25-corpus.ts';
 import { weightQueryTerms, type QueryTermWeight } from '../lib/bm25/bm25-query.ts';
 import { searchBm25 } from '../lib/bm25/bm25-search.ts';
-import type { Bm25Params } from '../lib/bm25/bm25-similarity.ts';
+import { ANSERINI_BM25_PARAMS, type Bm25Params } from '../lib/bm25/bm25-similarity.ts';
 import { formatWeightedQuery, parseWeightedQuery, type ParsedQuery } from '../lib/bm25/query-syntax.ts';
 import { searchBo1 } from '../lib/prf/bo1.ts';
 import { bm25FeedbackIndex } from '../lib/prf/feedback-index.ts';
@@ -137,8 +137,8 @@ function parseSearchArgs(args: string[]): SearchOptions | undefined {
     topK: numberOption('top-k', values['top-k'], (n) => Number.isInteger(n) && n > 0, 'a positive integer')!,
     analyzer: values.analyzer,
     params: {
-      k1: numberOption('k1', values.k1, (n) => n >= 0, 'a number ≥ 0') ?? 0.9,
-      b: numberOption('b', values.b, (n) => n >= 0 && n <= 1, 'a number between 0 and 1') ?? 0.4,
+      k1: numberOption('k1', values.k1, (n) => n >= 0, 'a number ≥ 0') ?? ANSERINI_BM25_PARAMS.k1,
+      b: numberOption('b', values.b, (n) => n >= 0 && n <= 1, 'a number between 0 and 1') ?? ANSERINI_BM25_PARAMS.b,
     },
     json: values.json,
   };

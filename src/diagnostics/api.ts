@@ -80,7 +80,7 @@ export interface DatasetResult {
   device: EmbeddingDevice;
 }
 
-/** Embeds a small dataset through the IndexedDB cache (the worker's DexieEmbeddingStore). */
+/** Embeds a small dataset through the IndexedDB cache (an embedding set named by the dataset, src/lib/storage/embedding-sets.ts). */
 export function embedDataset(
   request: EmbedRequest & { dataset: string; ids: string[]; texts: string[]; encoding: VectorEncoding },
 ): Promise<DatasetResult> {

@@ -1,6 +1,6 @@
 /**
  * What the retrieval engine needs from the workers, as interfaces: the page wires them to real workers
- * (bm25-workers.ts, dense-workers.ts, imported-runs.ts), unit tests to in-memory fakes. Every call that
+ * (bm25-workers.ts, dense-workers.ts, src/lib/storage/runs.ts), unit tests to in-memory fakes. Every call that
  * builds something takes an AbortSignal and reports progress; searches are fast and are not cancelled.
  */
 import type { Bm25AnalyzerName as AnalyzerName } from '../../lib/analysis/analyzers.ts';

@@ -12,6 +12,7 @@
  */
 import { retrieverLabel, type RetrieverConfig } from '../../lib/retrievers/config.ts';
 import { database } from '../../lib/storage/db.ts';
+import { loadStoredRun } from '../../lib/storage/runs.ts';
 import { datasets } from '../datasets/datasets.svelte.ts';
 import { formatMs } from '../shell/format.ts';
 import { jobs } from '../shell/jobs.svelte.ts';
@@ -19,7 +20,6 @@ import { notices } from '../shell/notices.svelte.ts';
 import { Bm25Workers } from './bm25-workers.ts';
 import type { QueryInput } from './column-ranking.ts';
 import { DenseWorkers } from './dense-workers.ts';
-import { StoredRuns } from './imported-runs.ts';
 import { RerankWorkers } from './rerank-workers.ts';
 import { RetrievalEngine, type RankedRun, type RankQueriesOptions } from './retrieval-engine.ts';
 
@@ -60,7 +60,7 @@ export const engine = new RetrievalEngine({
   bm25,
   dense,
   rerank,
-  runs: new StoredRuns(database),
+  runs: { load: (collectionId, runKey) => loadStoredRun(database(), collectionId, runKey) },
   jobs,
   collectionName: (collectionId) => datasets.collections.find((c) => c.id === collectionId)?.name ?? collectionId,
   collectionVersion: (collectionId) => datasets.collections.find((c) => c.id === collectionId)?.createdAt,

@@ -26,12 +26,12 @@ import { rerank } from '../../lib/rerank/rerank.ts';
 import {
   preparedSettings,
   RUN_DEPTH,
-  settingsKey,
   type Bm25Settings,
   type DenseSettings,
   type RerankSettings,
   type RetrieverConfig,
 } from '../../lib/retrievers/config.ts';
+import { settingsKey } from '../../lib/settings-key.ts';
 import type { PrfRequest } from '../../lib/bm25-wasm/bm25-service.ts';
 import type { PrfResult } from '../../lib/prf/prf-result.ts';
 import type { Hit, Run } from '../../lib/types.ts';

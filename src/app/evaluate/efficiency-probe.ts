@@ -6,7 +6,7 @@
 import type { IndexInfo } from '../../lib/bm25-wasm/bm25-service.ts';
 import type { DenseSettings } from '../../lib/retrievers/config.ts';
 import type { DenseOpenInfo, RerankerOpenInfo } from '../engine/backends.ts';
-import type { Bm25Efficiency, DenseEfficiency, RerankEfficiency } from './evaluation-store.ts';
+import type { Bm25Efficiency, DenseEfficiency, RerankEfficiency } from '../../lib/storage/evaluation-runs.ts';
 
 export function bm25Efficiency(info: IndexInfo, analyzer: string): Bm25Efficiency {
   return { analyzer, source: info.source, buildMs: info.buildMs, bytes: info.storedBytes, builtAt: info.builtAt };

@@ -2,7 +2,7 @@
  * The dashboard's results: for each Explore column, the run of every query of the split with its
  * current settings, its metrics, and what it cost. Runs are made with the shared engine (indexes and
  * embeddings built for Explore are reused), one column after the other, each with a job in the tray whose
- * cancel button stops the whole evaluation; they are stored in IndexedDB (evaluation-store.ts) with their
+ * cancel button stops the whole evaluation; they are stored in IndexedDB (src/lib/storage/evaluation-runs.ts) with their
  * metrics and read back on the next visit, so nothing is ranked again after a reload.
  *
  * A column whose settings changed since its run shows that run as stale until it is evaluated again (or
@@ -12,16 +12,12 @@
  */
 import { packRun } from '../../lib/data/packed-run.ts';
 import { condenseRun, judgedAtK, type JudgedCoverage } from '../../lib/eval/judged.ts';
+import { summarizeLatency, timesFromProgress } from '../../lib/eval/latency.ts';
 import { evaluateRunReport, type RunReport } from '../../lib/eval/run-report.ts';
 import { fileSlug } from '../../lib/eval/report-export.ts';
 import { qrelsFingerprint, queriesFingerprint } from '../../lib/judging/fingerprints.ts';
 import { preparedSettings, RUN_DEPTH, retrieverLabel, type ColumnConfig, type RetrieverConfig } from '../../lib/retrievers/config.ts';
 import { database, type RunRow } from '../../lib/storage/db.ts';
-import { runOfRow, trecTextOfRow } from '../../lib/storage/run-rows.ts';
-import type { Qrels, Query, Run } from '../../lib/types.ts';
-import { engine, rankQueriesWithJob } from '../engine/engine.ts';
-import { notices } from '../shell/notices.svelte.ts';
-import { bm25Efficiency, denseEfficiency, rerankEfficiency } from './efficiency-probe.ts';
 import {
   deleteEvaluations,
   evaluationKey,
@@ -30,8 +26,12 @@ import {
   timingsOf,
   type EfficiencyRecord,
   type EvaluationRow,
-} from './evaluation-store.ts';
-import { summarizeLatency, timesFromProgress } from './latency.ts';
+} from '../../lib/storage/evaluation-runs.ts';
+import { findRunRow, runOfRow, trecTextOfRow } from '../../lib/storage/runs.ts';
+import type { Qrels, Query, Run } from '../../lib/types.ts';
+import { engine, rankQueriesWithJob } from '../engine/engine.ts';
+import { notices } from '../shell/notices.svelte.ts';
+import { bm25Efficiency, denseEfficiency, rerankEfficiency } from './efficiency-probe.ts';
 
 export interface ColumnEvaluation {
   key: string;
@@ -464,7 +464,7 @@ class Evaluations {
   }
 
   async #row(key: string): Promise<RunRow & Record<string, unknown>> {
-    const row = await database().runs.get(key);
+    const row = await findRunRow(database(), key);
     if (row === undefined) throw new Error('This run is not stored any more: run the evaluation again.');
     return row as RunRow & Record<string, unknown>;
   }

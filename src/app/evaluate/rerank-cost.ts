@@ -3,7 +3,7 @@
  * LEDR as far cheaper than cross-encoder re-ranking (a dot product per candidate against a transformer pass
  * per pair); this is the ratio measured here, mean per-query latency over mean per-query latency.
  */
-import type { EfficiencyRecord } from './evaluation-store.ts';
+import type { EfficiencyRecord } from '../../lib/storage/evaluation-runs.ts';
 
 export interface LatencyRatio {
   /** Mean per-query latency of the Re-rank run. */

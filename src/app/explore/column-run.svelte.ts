@@ -6,7 +6,8 @@
  *   ranking of an older query (LatestRequest);
  * - the previous ranking stays on screen, marked as updating, while the next one is computed.
  */
-import { settingsKey, type RetrieverConfig } from '../../lib/retrievers/config.ts';
+import type { RetrieverConfig } from '../../lib/retrievers/config.ts';
+import { settingsKey } from '../../lib/settings-key.ts';
 import { queryKey, type QueryInput, type RankResult } from '../engine/column-ranking.ts';
 import { engine } from '../engine/engine.ts';
 import { DEBOUNCE_MS, LatestRequest } from '../engine/latest-request.ts';

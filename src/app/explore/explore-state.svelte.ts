@@ -4,7 +4,8 @@
  * replaced, never mutated, so every change is one assignment the URL and the column runs can follow.
  */
 import type { Language } from '../../lib/analysis/language.ts';
-import { defaultRetriever, settingsKey, type ColumnConfig, type RetrieverConfig, type RetrieverContext, type RetrieverKind } from '../../lib/retrievers/config.ts';
+import { defaultRetriever, type ColumnConfig, type RetrieverConfig, type RetrieverContext, type RetrieverKind } from '../../lib/retrievers/config.ts';
+import { settingsKey } from '../../lib/settings-key.ts';
 import type { UrlQuery } from '../url-state.ts';
 
 /**

@@ -88,11 +88,10 @@ export interface IndexInfo {
   openMs: number;
 }
 
-export interface SearchRequestOptions {
+/** k1 and b default to Anserini's. */
+export interface SearchRequestOptions extends Partial<Bm25Params> {
   /** Hits to return; default 1000. */
   k?: number;
-  k1?: number;
-  b?: number;
   /** Drop the document whose id equals the query id; default true (as `searchBm25`). */
   ignoreIdenticalIds?: boolean;
 }

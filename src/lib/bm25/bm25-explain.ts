@@ -35,14 +35,12 @@ export interface Bm25TermExplanation {
 }
 
 /** Everything that makes one document's BM25 score for one query. */
-export interface Bm25Explanation {
+export interface Bm25Explanation extends Bm25Params {
   docId: string;
   /** Internal docid (insertion order), which breaks ties. */
   doc: number;
   /** The float score `searchBm25` gives this document (0 if no term matches). */
   score: number;
-  k1: number;
-  b: number;
   /** N: documents with at least one token. */
   docCount: number;
   /** Average field length (float). */

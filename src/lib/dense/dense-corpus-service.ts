@@ -21,7 +21,7 @@
  */
 import type { EmbedProgress } from './batching.ts';
 import type { Embedder } from './embedder.ts';
-import { passageText, queryText } from './embedding-text.ts';
+import { passageText, queryText, vectorSettings } from './embedding-text.ts';
 import type { ShippedVectors } from './shipped-vectors.ts';
 import { exactTopK, rowIndex } from './exact-search.ts';
 import { HnswIndex } from './hnsw-index.ts';
@@ -206,7 +206,7 @@ export class DenseCorpusService {
       modelId: spec.id,
       dtype,
       encoding: 'f32',
-      settings: { kind: spec.kind, pooling: spec.pooling, normalize: spec.normalize, passagePrefix: spec.passagePrefix, maxLength: spec.maxLength },
+      settings: vectorSettings(spec, 'corpus'),
     };
     return { spec: setSpec, key: embeddingSetKey(setSpec), content: contentOf(row), label: `"${row.name}"` };
   }
@@ -226,7 +226,7 @@ export class DenseCorpusService {
       modelId: spec.id,
       dtype,
       encoding: 'f32',
-      settings: { kind: spec.kind, pooling: spec.pooling, normalize: spec.normalize, queryPrefix: spec.queryPrefix, maxLength: spec.maxLength },
+      settings: vectorSettings(spec, 'queries'),
     };
     return { spec: setSpec, key: embeddingSetKey(setSpec), content: { docCount: row.queryCount ?? 0, fingerprint: `queries@${row.createdAt}` }, label: `"${row.name}"` };
   }

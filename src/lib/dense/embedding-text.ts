@@ -14,3 +14,10 @@ export function passageText(doc: Doc, spec: Pick<ModelSpec, 'passagePrefix'>): s
 export function queryText(query: Query, spec: Pick<ModelSpec, 'queryPrefix'>): string {
   return spec.queryPrefix + query.text.trim();
 }
+
+/** The model settings a part's vectors depend on (the settings of its embedding set, embedding-sets.ts). */
+export function vectorSettings(spec: ModelSpec, part: 'corpus' | 'queries'): Record<string, unknown> {
+  const { kind, pooling, normalize, maxLength } = spec;
+  const prefix = part === 'corpus' ? { passagePrefix: spec.passagePrefix } : { queryPrefix: spec.queryPrefix };
+  return { kind, pooling, normalize, ...prefix, maxLength };
+}

@@ -6,15 +6,15 @@
  */
 import type { Bm25AnalyzerName } from '../analysis/analyzers.ts';
 import { LANGUAGES, type Language } from '../analysis/language.ts';
+import { ANSERINI_BM25_PARAMS, type Bm25Params } from '../bm25/bm25-similarity.ts';
 import type { EmbeddingDtype } from '../dense/registry.ts';
 import type { Normalization } from '../fusion/normalize.ts';
 import { ANSERINI_RM3_PARAMS } from '../prf/rm3.ts';
 import { TERRIER_BO1_PARAMS } from '../prf/bo1.ts';
 import { DEFAULT_RERANKER, resolveRerankerSpec } from '../rerank/registry.ts';
 
-export interface Bm25Settings {
-  k1: number;
-  b: number;
+/** A BM25 part of a column: the scoring parameters and the analyzer of its index. */
+export interface Bm25Settings extends Bm25Params {
   /** `wordpiece` (BERT WordPiece tokens, the query-augmentation paper's "BM25 (Ours)") loads a vocabulary first. */
   analyzer: Bm25AnalyzerName;
 }
@@ -77,7 +77,7 @@ export interface ColumnConfig {
   retriever: RetrieverConfig;
 }
 
-export const DEFAULT_BM25: Readonly<Bm25Settings> = Object.freeze({ k1: 0.9, b: 0.4, analyzer: 'english' });
+export const DEFAULT_BM25: Readonly<Bm25Settings> = Object.freeze({ ...ANSERINI_BM25_PARAMS, analyzer: 'english' });
 
 export const DEFAULT_HNSW: Readonly<HnswSettings> = Object.freeze({ M: 16, efConstruction: 200, efSearch: 128 });
 
@@ -142,18 +142,6 @@ export function defaultRetriever(kind: Exclude<RetrieverKind, 'run'>, context: R
     case 'rerank':
       return { kind, firstStage: { kind: 'bm25', bm25 }, depth: DEFAULT_RERANK_DEPTH, rerank: defaultRerankSettings() };
   }
-}
-
-/** Canonical JSON (sorted keys) of a settings object: equal settings give equal keys. */
-export function settingsKey(value: unknown): string {
-  if (Array.isArray(value)) return `[${value.map(settingsKey).join(',')}]`;
-  if (value !== null && typeof value === 'object') {
-    const entries = Object.entries(value as Record<string, unknown>)
-      .filter(([, v]) => v !== undefined)
-      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-    return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${settingsKey(v)}`).join(',')}}`;
-  }
-  return JSON.stringify(value);
 }
 
 /** A short human name, e.g. `BM25 (k1 0.9, b 0.4)` or `LEDR (K 1000)`. */

@@ -252,6 +252,19 @@ export class PlaygroundDatabase extends Dexie {
         documentDirectories: 'collectionId',
       })
       .upgrade((transaction) => chunkDocumentRows(transaction));
+    // Version 5: the diagnostics page's whole-matrix embedding cache (embedding-store-dexie.ts, removed) wrote
+    // sets of its own key format (`dataset|part|model|dtype|encoding|kind|pooling|…`) with empty settings and
+    // a fingerprint of the ids only; it now writes ordinary embedding sets (embedding-sets.ts). Its rows are
+    // never read again, so they and their chunks are deleted (a cache: recomputed when needed). The app's
+    // sets always carry their model settings.
+    this.version(5)
+      .stores({})
+      .upgrade(async (transaction) => {
+        const sets = transaction.table<EmbeddingSetRow, string>('embeddingSets');
+        const oldKeys = (await sets.toArray()).filter((set) => Object.keys(set.settings ?? {}).length === 0).map((set) => set.key);
+        await transaction.table<EmbeddingChunkRow, [string, number]>('embeddingChunks').where('setKey').anyOf(oldKeys).delete();
+        await sets.bulkDelete(oldKeys);
+      });
   }
 }
 

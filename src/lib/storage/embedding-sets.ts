@@ -1,8 +1,9 @@
 import { Dexie } from 'dexie';
 import { decodeMatrix, encodeMatrix, type EncodedMatrix, type VectorEncoding } from '../dense/vector-codec.ts';
 import type { VectorMatrix } from '../dense/vector-matrix.ts';
+import { settingsKey } from '../settings-key.ts';
 import type { EmbeddingChunkRow, EmbeddingSetRow, PlaygroundDatabase } from './db.ts';
-import { settingsKey } from './index-store.ts';
+import { fingerprintTexts } from './fingerprint.ts';
 import { EmbeddingStorageFullError, isQuotaError } from './quota.ts';
 
 /**
@@ -194,4 +195,44 @@ export async function deleteEmbeddingSet(db: PlaygroundDatabase, key: string): P
 /** The sets of a collection (complete and partial), without their vectors. */
 export function listEmbeddingSets(db: PlaygroundDatabase, collectionId: string): Promise<EmbeddingSetRow[]> {
   return db.embeddingSets.where('collectionId').equals(collectionId).toArray();
+}
+
+/** Rows per chunk when a whole matrix is stored at once (one IndexedDB value each). */
+const WHOLE_SET_CHUNK_ROWS = 4096;
+
+export interface CachedEmbeddings {
+  vectors: VectorMatrix;
+  /** The vectors came from the stored set. */
+  hit: boolean;
+  key: string;
+}
+
+/**
+ * Embeds texts as one whole matrix through the sets (the diagnostics page's embedding cache): the complete
+ * set of `spec` holding these ids and texts is read back (`hit`); otherwise `compute` embeds all of them and
+ * the rows the set lacks are stored. The result is read back from the set either way, so a lossy encoding
+ * gives the same vectors on the first run as after a reload.
+ */
+export async function embedThroughSets(
+  db: PlaygroundDatabase,
+  spec: EmbeddingSetSpec,
+  rows: { ids: readonly string[]; texts: readonly string[] },
+  compute: () => Promise<VectorMatrix>,
+  device = '',
+): Promise<CachedEmbeddings> {
+  const key = embeddingSetKey(spec);
+  const content: EmbeddingContent = { docCount: rows.ids.length, fingerprint: fingerprintTexts(rows.ids, rows.texts) };
+  const found = lookup(await db.embeddingSets.get(key), content, spec.encoding);
+  if (found.status === 'complete') return { vectors: (await readEmbeddingSet(db, found.row)).vectors, hit: true, key };
+  let set = await beginEmbeddingSet(db, spec, content, device);
+  const started = performance.now();
+  const computed = await compute();
+  const embedMs = performance.now() - started;
+  if (computed.rows !== content.docCount) throw new RangeError(`${computed.rows} vectors for ${content.docCount} texts`);
+  while (set.done < computed.rows) {
+    const end = Math.min(set.done + WHOLE_SET_CHUNK_ROWS, computed.rows);
+    const vectors = { rows: end - set.done, dim: computed.dim, data: computed.data.slice(set.done * computed.dim, end * computed.dim) };
+    set = await appendEmbeddingChunk(db, set, { ids: rows.ids.slice(set.done, end), vectors, embedMs: (embedMs * vectors.rows) / computed.rows });
+  }
+  return { vectors: (await readEmbeddingSet(db, set)).vectors, hit: false, key };
 }

@@ -42,3 +42,10 @@ export class Fingerprint {
 export function fnv1a(text: string): string {
   return new Fingerprint().add(text).hex();
 }
+
+/** Fingerprint of texts with their ids, in order (8 hex digits): an edited, reordered or re-split list differs. */
+export function fingerprintTexts(ids: readonly string[], texts: readonly string[]): string {
+  const fingerprint = new Fingerprint();
+  ids.forEach((id, i) => fingerprint.add(id).add(texts[i] ?? ''));
+  return fingerprint.hex();
+}

@@ -1,3 +1,4 @@
+import { settingsKey } from '../settings-key.ts';
 import type { IndexRow, PlaygroundDatabase } from './db.ts';
 
 /**
@@ -22,15 +23,6 @@ export type IndexLookup =
   | { status: 'found'; row: IndexRow }
   | { status: 'missing' }
   | { status: 'stale'; row: IndexRow; reason: string };
-
-/** JSON with object keys sorted at every level, so equal settings give equal keys whatever their order. */
-export function settingsKey(settings: unknown): string {
-  return JSON.stringify(settings, (_key, value: unknown) => {
-    if (value === null || typeof value !== 'object' || Array.isArray(value)) return value;
-    const record = value as Record<string, unknown>;
-    return Object.fromEntries(Object.keys(record).sort().map((key) => [key, record[key]]));
-  });
-}
 
 export function indexRowKey(spec: Pick<IndexSpec, 'collectionId' | 'kind' | 'settings'>): string {
   return `${spec.collectionId}|${spec.kind}|${settingsKey(spec.settings)}`;

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { bestOf, comparisonsWith, dashboardColumns } from '../../../src/app/evaluate/dashboard-columns.ts';
 import type { ColumnEvaluation, ColumnResult } from '../../../src/app/evaluate/evaluations.svelte.ts';
-import { summarizeLatency } from '../../../src/app/evaluate/latency.ts';
+import { summarizeLatency } from '../../../src/lib/eval/latency.ts';
 import { evaluateRunReport } from '../../../src/lib/eval/run-report.ts';
 import { defaultRetriever, type ColumnConfig } from '../../../src/lib/retrievers/config.ts';
 import { qrelsOf, runOf } from '../../lib/eval/fixtures.ts';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { EfficiencyRecord } from '../../../src/app/evaluate/evaluation-store.ts';
+import type { EfficiencyRecord } from '../../../src/lib/storage/evaluation-runs.ts';
 import { ratioText, rerankLedrRatio } from '../../../src/app/evaluate/rerank-cost.ts';
 
 function record(meanMs: number): EfficiencyRecord {

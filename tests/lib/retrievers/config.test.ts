@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { registryModel } from '../../../src/lib/dense/registry.ts';
-import { defaultRetriever, MULTILINGUAL_DENSE_MODEL, preparedSettings, retrieverLabel, settingsKey, type RetrieverConfig } from '../../../src/lib/retrievers/config.ts';
+import { defaultRetriever, MULTILINGUAL_DENSE_MODEL, preparedSettings, retrieverLabel, type RetrieverConfig } from '../../../src/lib/retrievers/config.ts';
 
 function never(): never {
   throw new Error('unreachable');
@@ -40,14 +40,6 @@ describe('new kinds: defaults and labels', () => {
     expect(retrieverLabel(defaultRetriever('rm3'))).toBe('RM3 (10 terms, 10 docs, w 0.5)');
     expect(retrieverLabel({ kind: 'bm25', bm25: { k1: 0.9, b: 0.4, analyzer: 'wordpiece' } })).toBe('BM25 (k1 0.9, b 0.4, wordpiece)');
     expect(retrieverLabel(defaultRetriever('rerank'))).toBe('Re-rank 100: ms-marco-MiniLM-L-6-v2 over BM25 (k1 0.9, b 0.4)');
-  });
-});
-
-describe('settingsKey', () => {
-  it('is the same for equal settings whatever the key order, and differs when a value differs', () => {
-    expect(settingsKey({ k1: 0.9, b: 0.4, analyzer: 'english' })).toBe(settingsKey({ analyzer: 'english', b: 0.4, k1: 0.9 }));
-    expect(settingsKey({ k1: 0.9, b: 0.4 })).not.toBe(settingsKey({ k1: 0.9, b: 0.5 }));
-    expect(settingsKey({ a: undefined, b: [1, { c: 2 }] })).toBe('{"b":[1,{"c":2}]}');
   });
 });
 

@@ -4,20 +4,32 @@ import { expect, test } from 'vitest';
 import { closeOnVersionChange, dropLegacyDatabases, LEGACY_DATABASES, PlaygroundDatabase } from '../../../src/lib/storage/db.ts';
 import { CHUNK_DOCS, countDocuments, getDocuments, loadDocuments } from '../../../src/lib/storage/documents.ts';
 
+/** The tables as version 1 declared them (version 2 changed no index, only rows). */
+const V1_STORES = {
+  collections: 'id, status',
+  documents: '[collectionId+ord], [collectionId+id], collectionId',
+  queries: '[collectionId+id], collectionId',
+  qrels: '[collectionId+split], collectionId',
+  indexes: 'key, collectionId',
+  embeddingSets: 'key, collectionId',
+  embeddingChunks: '[setKey+start], setKey',
+  runs: 'key, collectionId',
+};
+
+/** The tables as version 4 declared them: judgment edits (3), documents in chunks (4). */
+const { documents: _documents, ...V1_WITHOUT_DOCUMENTS } = V1_STORES;
+const V4_STORES = {
+  ...V1_WITHOUT_DOCUMENTS,
+  documentChunks: '[collectionId+start], collectionId',
+  documentDirectories: 'collectionId',
+  judgmentEdits: '++seq, [collectionId+split], [collectionId+split+queryId], [collectionId+split+queryId+docId], collectionId',
+};
+
 test('upgrade from version 1: version-1 embedding rows are dropped, every other table is kept', async () => {
   const name = 'db-upgrade-test';
-  // The schema as version 1 declared it, with one row in each table that matters.
+  // One row in each table that matters.
   const v1 = new Dexie(name);
-  v1.version(1).stores({
-    collections: 'id, status',
-    documents: '[collectionId+ord], [collectionId+id], collectionId',
-    queries: '[collectionId+id], collectionId',
-    qrels: '[collectionId+split], collectionId',
-    indexes: 'key, collectionId',
-    embeddingSets: 'key, collectionId',
-    embeddingChunks: '[setKey+start], setKey',
-    runs: 'key, collectionId',
-  });
+  v1.version(1).stores(V1_STORES);
   await v1.table('collections').put({ id: 'c', name: 'C', status: 'ready' });
   await v1.table('documents').put({ collectionId: 'c', ord: 0, id: 'd0', title: '', text: 'x' });
   await v1.table('embeddingSets').put({ key: 'c|m', collectionId: 'c', done: 1, docCount: 1 });
@@ -26,7 +38,7 @@ test('upgrade from version 1: version-1 embedding rows are dropped, every other 
 
   const db = new PlaygroundDatabase(name);
   await db.open();
-  expect(db.verno).toBe(4);
+  expect(db.verno).toBe(5);
   expect(await db.collections.count()).toBe(1);
   expect(await loadDocuments(db, 'c')).toEqual([{ id: 'd0', title: '', text: 'x' }]);
   expect(await db.embeddingSets.count()).toBe(0);
@@ -38,16 +50,7 @@ test('upgrade from version 1: version-1 embedding rows are dropped, every other 
 test('version 4 upgrade: one-row-per-document collections become chunks and a directory, same ords, ids and texts', async () => {
   const name = 'db-upgrade-3-test';
   const v2 = new Dexie(name);
-  v2.version(2).stores({
-    collections: 'id, status',
-    documents: '[collectionId+ord], [collectionId+id], collectionId',
-    queries: '[collectionId+id], collectionId',
-    qrels: '[collectionId+split], collectionId',
-    indexes: 'key, collectionId',
-    embeddingSets: 'key, collectionId',
-    embeddingChunks: '[setKey+start], setKey',
-    runs: 'key, collectionId',
-  });
+  v2.version(2).stores(V1_STORES);
   const big = Array.from({ length: 2 * CHUNK_DOCS + 7 }, (_, ord) => ({ collectionId: 'big', ord, id: `b${ord}`, title: `T${ord}`, text: `text ${ord}`, ...(ord === CHUNK_DOCS + 3 ? { metadata: { url: 'u' } } : {}) }));
   await v2.table('collections').bulkPut([
     { id: 'big', name: 'Big', status: 'ready', createdAt: 5 },
@@ -61,7 +64,7 @@ test('version 4 upgrade: one-row-per-document collections become chunks and a di
 
   const db = new PlaygroundDatabase(name);
   await db.open();
-  expect(db.verno).toBe(4);
+  expect(db.verno).toBe(5);
   expect(db.tables.map((table) => table.name)).not.toContain('documents');
   const docs = await loadDocuments(db, 'big');
   expect(docs.map((doc) => doc.id)).toEqual(big.map((row) => row.id));
@@ -75,6 +78,31 @@ test('version 4 upgrade: one-row-per-document collections become chunks and a di
   expect(await getDocuments(db, 'small', ['s0'])).toEqual([{ id: 's0', title: '', text: 'only' }]);
   expect((await db.documentDirectories.get('big'))?.collectionCreatedAt).toBe(5);
   expect(await db.queries.count()).toBe(1);
+  db.close();
+  await Dexie.delete(name);
+});
+
+test('version 5 upgrade: sets of the removed whole-matrix cache (empty settings) go with their chunks, the app\'s sets stay', async () => {
+  const name = 'db-upgrade-5-test';
+  const old = new Dexie(name);
+  old.version(4).stores(V4_STORES);
+  const cacheKey = 'test/ds|corpus|local/tiny-bert|fp32|f32|static-pooled|mean|norm|128|""|""';
+  const appKey = 'c|corpus|local/tiny-bert|fp32|f32|{"kind":"static-pooled"}';
+  await old.table('embeddingSets').bulkPut([
+    { key: cacheKey, collectionId: 'test/ds', settings: {}, done: 1, docCount: 1 },
+    { key: appKey, collectionId: 'c', settings: { kind: 'static-pooled' }, done: 1, docCount: 1 },
+  ]);
+  await old.table('embeddingChunks').bulkPut([
+    { setKey: cacheKey, start: 0, count: 1, ids: ['a'], data: new ArrayBuffer(4) },
+    { setKey: appKey, start: 0, count: 1, ids: ['a'], data: new ArrayBuffer(4) },
+  ]);
+  old.close();
+
+  const db = new PlaygroundDatabase(name);
+  await db.open();
+  expect(db.verno).toBe(5);
+  expect((await db.embeddingSets.toArray()).map((set) => set.key)).toEqual([appKey]);
+  expect((await db.embeddingChunks.toArray()).map((chunk) => chunk.setKey)).toEqual([appKey]);
   db.close();
   await Dexie.delete(name);
 });

@@ -11,10 +11,12 @@ import {
   EmbeddingSetChangedError,
   embeddingSetBytes,
   embeddingSetKey,
+  embedThroughSets,
   findEmbeddingSet,
   readEmbeddingSet,
   type EmbeddingSetSpec,
 } from '../../../src/lib/storage/embedding-sets.ts';
+import { fingerprintTexts } from '../../../src/lib/storage/fingerprint.ts';
 import { EmbeddingStorageFullError } from '../../../src/lib/storage/quota.ts';
 
 let count = 0;
@@ -150,5 +152,75 @@ describe('checkpointed embedding sets', () => {
       }),
       { numRuns: 40 },
     );
+  });
+});
+
+describe('whole matrices through the sets (the diagnostics page\'s embedding cache)', () => {
+  const texts = ids.map((id) => `text of ${id}`);
+
+  function counting(vectors: VectorMatrix) {
+    const calls = { count: 0 };
+    const compute = async () => {
+      calls.count++;
+      return vectors;
+    };
+    return { calls, compute };
+  }
+
+  test('a miss computes and stores; a new connection (a reload) hits; other ids, texts or dtype miss', async () => {
+    const name = `embed-through-sets-${count++}`;
+    const vectors = clusteredVectors(10, 6, { seed: 21 });
+    const { calls, compute } = counting(vectors);
+    const first = new PlaygroundDatabase(name);
+    opened.push(first);
+    const miss = await embedThroughSets(first, spec, { ids, texts }, compute, 'wasm');
+    expect([miss.hit, miss.key, calls.count]).toEqual([false, embeddingSetKey(spec), 1]);
+    expect(miss.vectors).toEqual(vectors);
+    first.close();
+
+    const reloaded = new PlaygroundDatabase(name);
+    opened.push(reloaded);
+    const hit = await embedThroughSets(reloaded, spec, { ids, texts }, compute);
+    expect([hit.hit, hit.key, calls.count]).toEqual([true, miss.key, 1]);
+    expect(hit.vectors).toEqual(vectors);
+
+    const otherIds = await embedThroughSets(reloaded, spec, { ids: [...ids.slice(0, 9), 'other'], texts }, compute);
+    expect([otherIds.hit, calls.count]).toEqual([false, 2]);
+    const otherTexts = await embedThroughSets(reloaded, spec, { ids, texts: texts.map((text) => text.toUpperCase()) }, compute);
+    expect([otherTexts.hit, calls.count]).toEqual([false, 3]);
+    const otherDtype = await embedThroughSets(reloaded, { ...spec, dtype: 'q8' }, { ids, texts }, compute);
+    expect([otherDtype.hit, calls.count]).toEqual([false, 4]);
+    expect(otherDtype.key).not.toBe(miss.key);
+    expect((await embedThroughSets(reloaded, { ...spec, dtype: 'q8' }, { ids, texts }, compute)).hit).toBe(true);
+  });
+
+  test('a lossy encoding gives the same vectors on the first run as after a reload; large matrices are stored in chunks', async () => {
+    const db = freshDb();
+    const n = 5000;
+    const many = Array.from({ length: n }, (_, i) => `doc-${i}`);
+    const vectors = clusteredVectors(n, 6, { seed: 11 });
+    const int8 = { ...spec, encoding: 'int8' as const };
+    const first = await embedThroughSets(db, int8, { ids: many, texts: many }, async () => vectors);
+    const again = await embedThroughSets(db, int8, { ids: many, texts: many }, async () => vectors);
+    expect(again.hit).toBe(true);
+    expect(again.vectors).toEqual(first.vectors);
+    expect(first.vectors.data).not.toEqual(vectors.data);
+    expect(await db.embeddingChunks.where('setKey').equals(first.key).count()).toBe(2);
+  });
+
+  test('vectors that do not match the texts are refused, nothing complete is stored', async () => {
+    const db = freshDb();
+    await expect(embedThroughSets(db, spec, { ids, texts }, async () => clusteredVectors(9, 4, { seed: 2 }))).rejects.toThrow(RangeError);
+    const found = await findEmbeddingSet(db, embeddingSetKey(spec), { docCount: 10, fingerprint: fingerprintTexts(ids, texts) });
+    expect(found.status).not.toBe('complete');
+  });
+
+  test('the texts\' fingerprint notices edited, reordered or re-split texts', () => {
+    const f = fingerprintTexts(['a', 'b'], ['x y', 'z']);
+    expect(f).toMatch(/^[0-9a-f]{8}$/);
+    expect(fingerprintTexts(['a', 'b'], ['x y', 'z'])).toBe(f);
+    expect(fingerprintTexts(['b', 'a'], ['z', 'x y'])).not.toBe(f);
+    expect(fingerprintTexts(['a', 'b'], ['x', 'y z'])).not.toBe(f);
+    expect(fingerprintTexts(['a', 'b'], ['x y', 'Z'])).not.toBe(f);
   });
 });

@@ -1,21 +1,23 @@
 /**
- * The dashboard's runs in IndexedDB (the `runs` table of db.ts), so its results survive a reload: one row
- * per collection, split and retriever settings, keyed `${collectionId}|${split}|${settingsKey(retriever)}`.
- * A column whose settings change looks up another key — the old row is not its result any more — and a
- * collection imported again (another `createdAt`) makes every row of the old import unusable.
+ * The evaluation dashboard's runs in IndexedDB (rows of the `runs` table of db.ts, next to imported runs:
+ * runs.ts), so its results survive a reload: one row per collection, split and retriever settings, keyed
+ * `${collectionId}|${split}|${settingsKey(retriever)}`. A column whose settings change looks up another key —
+ * the old row is not its result any more — and a collection imported again (another `createdAt`) makes every
+ * row of the old import unusable.
  *
- * A row holds the run as TREC text (the portable form: the export is that text as it is), its metrics as
- * computed when it was made (so a reload shows them without parsing 300,000 lines again), how long the
- * ranking took and what the indexes cost to build. Judgments and queries can change under a row (a person
- * judges, adds or rephrases queries in the app), so a row keeps fingerprints of both (lib/judging/
- * fingerprints.ts): metrics are reused only on the judgments they were computed with (else computed again
- * from the stored run), and a run of other queries than the split's judged ones now is shown as stale.
+ * A row holds the run (packed; TREC text is made from it on export), its metrics as computed when it was made
+ * (so a reload shows them without ranking again), how long the ranking took and what the indexes cost to
+ * build. Judgments and queries can change under a row (a person judges, adds or rephrases queries in the
+ * app), so a row keeps fingerprints of both (lib/judging/fingerprints.ts): metrics are reused only on the
+ * judgments they were computed with (else computed again from the stored run), and a run of other queries
+ * than the split's judged ones now is shown as stale.
  */
-import type { JudgedCoverage } from '../../lib/eval/judged.ts';
-import type { RunReport } from '../../lib/eval/run-report.ts';
-import type { LatencySummary } from './latency.ts';
-import { settingsKey, type RetrieverConfig } from '../../lib/retrievers/config.ts';
-import type { PlaygroundDatabase, RunRow } from '../../lib/storage/db.ts';
+import type { JudgedCoverage } from '../eval/judged.ts';
+import type { LatencySummary } from '../eval/latency.ts';
+import type { RunReport } from '../eval/run-report.ts';
+import type { RetrieverConfig } from '../retrievers/config.ts';
+import { settingsKey } from '../settings-key.ts';
+import type { PlaygroundDatabase, RunRow } from './db.ts';
 
 /** What opening the BM25 index of a column cost (from the `indexes` row of its analyzer). */
 export interface Bm25Efficiency {

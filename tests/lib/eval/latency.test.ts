@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { percentile, summarizeLatency, timesFromProgress } from '../../../src/app/evaluate/latency.ts';
+import { percentile, summarizeLatency, timesFromProgress } from '../../../src/lib/eval/latency.ts';
 
 describe('summarizeLatency', () => {
   it('gives the mean and the nearest-rank 95th percentile (20 times: the 19th smallest)', () => {
