@@ -63,9 +63,9 @@ export function isBlank(text: string): boolean {
   return text.trim() === '';
 }
 
-function need<T>(value: T | undefined, what: string): T {
-  if (value === undefined) throw new Error(`${what} is not available here`);
-  return value;
+/** Fails with a message when the search lacks an optional part (called as a method after, so `this` holds). */
+function need(search: RankSearch, part: 'prf' | 'rerank' | 'importedRun', what: string): void {
+  if (search[part] === undefined) throw new Error(`${what} is not available here`);
 }
 
 function cut<T>(hits: T[], depth: number): T[] {
@@ -108,7 +108,8 @@ export async function rankBatch(
   if (asked.length === 0 && retriever.kind !== 'run') return queries.map(() => emptyRanking(retriever));
   switch (retriever.kind) {
     case 'run': {
-      const run = await need(search.importedRun, 'an imported run')(retriever.runKey);
+      need(search, 'importedRun', 'an imported run');
+      const run = await search.importedRun!(retriever.runKey);
       if (run === undefined) throw new Error(`The run "${retriever.name}" is not stored here for this collection.`);
       return queries.map((query) => {
         const hits = query.id === undefined ? undefined : run.get(query.id);
@@ -124,8 +125,9 @@ export async function rankBatch(
       return spread(found.map((hits): ColumnRanking => ({ kind: 'dense', hits })));
     }
     case 'ledr': {
+      if (options.ledrLexical) need(search, 'prf', 'RM3 / Bo1');
       const candidates = options.ledrLexical
-        ? (await need(search.prf, 'RM3 / Bo1')(retriever.bm25, options.ledrLexical, asked, retriever.k)).map((result) => result.hits)
+        ? (await search.prf!(retriever.bm25, options.ledrLexical, asked, retriever.k)).map((result) => result.hits)
         : await search.bm25(retriever.bm25, asked, retriever.k);
       const scores = await search.denseScores(
         preparedSettings(retriever).dense!,
@@ -158,13 +160,14 @@ export async function rankBatch(
     }
     case 'rm3':
     case 'bo1': {
-      const results = await need(search.prf, 'RM3 / Bo1')(retriever.bm25, prfRequest(retriever), asked, depth);
+      need(search, 'prf', 'RM3 / Bo1');
+      const results = await search.prf!(retriever.bm25, prfRequest(retriever), asked, depth);
       return spread(
         results.map((result): ColumnRanking => ({ kind: retriever.kind, hits: cut(result.hits, depth), expanded: result.expanded, feedbackDocIds: result.feedbackDocIds })),
       );
     }
     case 'rerank': {
-      const score = need(search.rerank, 'a cross-encoder');
+      need(search, 'rerank', 'a cross-encoder');
       const firstStage = await rankBatch(search, retriever.firstStage, queries, { ...options, depth: retriever.depth });
       const rankings: Array<ColumnRanking | undefined> = [];
       for (const [i, query] of queries.entries()) {
@@ -175,7 +178,7 @@ export async function rankBatch(
           continue;
         }
         const candidates = plainHits(first.hits.slice(0, retriever.depth));
-        const hits = blank[i] ? [] : await rerank(candidates, retriever.depth, (docIds) => score(retriever.rerank, query, docIds));
+        const hits = blank[i] ? [] : await rerank(candidates, retriever.depth, (docIds) => search.rerank!(retriever.rerank, query, docIds));
         rankings.push({ kind: 'rerank', hits: cut(hits, depth), firstStage: candidates, depth: retriever.depth });
       }
       return rankings;
