@@ -37,7 +37,7 @@ export interface NodeSearchOptions {
   /** Progress lines (stderr in the CLI). */
   progress?: Progress;
   /** A cross-encoder's scores, for Re-rank (absent: such a retriever fails with a message). */
-  rerank?: (settings: RerankSettings, query: RankQuery, docIds: readonly string[]) => Promise<Float32Array>;
+  rerank?: (settings: RerankSettings, query: RankQuery, docIds: readonly string[]) => Promise<ArrayLike<number>>;
 }
 
 interface Lexical {
@@ -75,7 +75,7 @@ export class NodeSearch implements RankSearch {
     if (options.rerank) this.rerank = options.rerank;
   }
 
-  rerank?: (settings: RerankSettings, query: RankQuery, docIds: readonly string[]) => Promise<Float32Array>;
+  rerank?: (settings: RerankSettings, query: RankQuery, docIds: readonly string[]) => Promise<ArrayLike<number>>;
 
   private add(name: string, ms: number): void {
     this.timings[name] = (this.timings[name] ?? 0) + ms;

@@ -36,7 +36,7 @@ export interface RankSearch {
   /** RM3 or Bo1 of each query, its second pass's top k (absent: such retrievers fail with a message). */
   prf?(settings: Bm25Settings, request: PrfRequest, queries: readonly RankQuery[], k: number): Promise<PrfResult[]>;
   /** A cross-encoder's scores of (query text, document), aligned with `docIds`. */
-  rerank?(settings: RerankSettings, query: RankQuery, docIds: readonly string[]): Promise<Float32Array>;
+  rerank?(settings: RerankSettings, query: RankQuery, docIds: readonly string[]): Promise<ArrayLike<number>>;
   /** An imported run (undefined: not held here). */
   importedRun?(runKey: string): Promise<Run | undefined>;
 }
