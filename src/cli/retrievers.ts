@@ -13,12 +13,14 @@ import type { Normalization } from '../lib/fusion/normalize.ts';
 import { TERRIER_BO1_PARAMS } from '../lib/prf/bo1.ts';
 import { ANSERINI_RM3_PARAMS } from '../lib/prf/rm3.ts';
 import { DEFAULT_HNSW, type Bm25Settings, type DenseSettings, type HnswSettings, type RetrieverConfig } from '../lib/retrievers/config.ts';
-import { rankBatchHits } from '../lib/retrievers/rank.ts';
+import { rankBatch } from '../lib/retrievers/rank.ts';
+import { plainHits } from '../lib/retrievers/ranking.ts';
+import { docScorerFor, rerankDocText } from '../lib/rerank/rerank.ts';
 import type { Doc, Query, Run } from '../lib/types.ts';
 import type { CliAnalyzerName } from './analyzer.ts';
 import { DEFAULT_DENSE_MODEL, resolveNodeModel } from './dense.ts';
 import { NodeSearch } from './node-search.ts';
-import { loadNodeCrossEncoder, rerankRun, resolveNodeReranker } from './rerank.ts';
+import { loadNodeCrossEncoder, resolveNodeReranker } from './rerank.ts';
 
 export const RETRIEVERS = {
   bm25: 'BM25, Lucene 8.7 / Pyserini bm25-flat semantics',
@@ -206,15 +208,20 @@ function timingsOf(search: NodeSearch, config: RetrieverConfig, queries: number)
   return { ...lexical, ...dense };
 }
 
-/** A run of every query with `config`, through the one ranking the page runs too. */
-async function rankRun(search: NodeSearch, config: RetrieverConfig, queries: readonly Query[], settings: RetrieverSettings, depth: number): Promise<Run> {
-  const lexical = config.kind === 'ledr' && settings.lexical !== undefined && settings.lexical !== 'bm25' ? prfOf(settings.lexical, settings.prf) : undefined;
-  const rankings = await rankBatchHits(search, config, queries, {
+/** Every query's ranking with `config` (LEDR's candidates from RM3 / Bo1 with --lexical), through the one ranking the page runs too. */
+function rankRankings(search: NodeSearch, config: RetrieverConfig, lexicalStage: RetrieverConfig, queries: readonly Query[], settings: RetrieverSettings, depth: number) {
+  const lexical = lexicalStage.kind === 'ledr' && settings.lexical !== undefined && settings.lexical !== 'bm25' ? prfOf(settings.lexical, settings.prf) : undefined;
+  return rankBatch(search, config, queries, {
     depth,
     keepIdenticalIds: !settings.ignoreIdenticalIds,
     ...(lexical === undefined ? {} : { ledrLexical: lexical }),
   });
-  return new Map(queries.map((query, i) => [query.id, rankings[i] ?? []]));
+}
+
+/** A run of every query with `config`: plain hits, as a run file holds them. */
+async function rankRun(search: NodeSearch, config: RetrieverConfig, queries: readonly Query[], settings: RetrieverSettings, depth: number): Promise<Run> {
+  const rankings = await rankRankings(search, config, config, queries, settings, depth);
+  return new Map(queries.map((query, i) => [query.id, plainHits(rankings[i]?.hits ?? [])]));
 }
 
 /** Runs `settings.retriever` over `queries`; progress lines go to `progress` (stderr in the CLI). */
@@ -235,58 +242,71 @@ function percentile(sorted: readonly number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
 }
 
-/** The first stage at depth `depth`, then its top `depth` per query re-ranked by the cross-encoder. */
+/**
+ * The first stage at depth `depth`, then its top `depth` per query re-ranked by the cross-encoder: the page's
+ * Re-rank column, through the same ranking, the cross-encoder scoring in this process.
+ */
 async function rerankRetrieve(docs: readonly Doc[], queries: readonly Query[], settings: RetrieverSettings, progress: Progress): Promise<RetrievalResult> {
   const depth = settings.depth ?? 100;
-  const firstStage = settings.firstStage ?? 'bm25';
-  const search = new NodeSearch(docs, { keepIdenticalIds: !settings.ignoreIdenticalIds, progress });
-  let first: { run: Run; timings: Record<string, number>; description: Record<string, string | number> };
-  try {
-    const config = retrieverConfig(settings, firstStage);
-    const run = await rankRun(search, config, queries, settings, depth);
-    first = { run, timings: timingsOf(search, config, queries.length), description: describe(settings, config, search) };
-  } finally {
-    await search.dispose();
-  }
+  const firstStageName = settings.firstStage ?? 'bm25';
   const loadStart = performance.now();
   const crossEncoder = await loadNodeCrossEncoder(resolveNodeReranker(settings.model), { dtype: settings.dtype });
   const loadMs = performance.now() - loadStart;
   progress(`rerank: ${crossEncoder.spec.id} (${crossEncoder.dtype}, ${crossEncoder.maxLength} tokens per pair) loaded in ${loadMs.toFixed(0)} ms`);
-  try {
-    let reported = -1;
-    const started = performance.now();
-    const { run, msPerQuery } = await rerankRun({
-      docs,
-      queries,
-      firstStage: first.run,
-      depth,
-      crossEncoder,
-      batchSize: settings.rerankBatch,
-      onProgress: (done, total) => {
-        const step = Math.floor((done * 10) / Math.max(1, total));
-        if (step === reported) return;
+  const docsById = new Map(docs.map((doc) => [doc.id, doc]));
+  const textOf = (id: string) => {
+    const doc = docsById.get(id);
+    return doc === undefined ? undefined : rerankDocText(doc);
+  };
+  /** Milliseconds of re-ranking per query (tokenizing and scoring its pairs). */
+  const msPerQuery: number[] = [];
+  let reported = -1;
+  const search = new NodeSearch(docs, {
+    keepIdenticalIds: !settings.ignoreIdenticalIds,
+    progress,
+    rerank: async (_settings, query, docIds) => {
+      const started = performance.now();
+      const scores = await docScorerFor(crossEncoder, query.text, textOf, { batchSize: settings.rerankBatch })(docIds);
+      msPerQuery.push(performance.now() - started);
+      const step = Math.floor((msPerQuery.length * 10) / Math.max(1, queries.length));
+      if (step !== reported) {
         reported = step;
-        progress(`rerank: ${done}/${total} queries`);
-      },
+        progress(`rerank: ${msPerQuery.length}/${queries.length} queries`);
+      }
+      return scores;
+    },
+  });
+  try {
+    const firstConfig = retrieverConfig(settings, firstStageName);
+    if (firstConfig.kind === 'rerank') throw new Error('a re-ranker cannot be its own first stage');
+    const config: RetrieverConfig = { kind: 'rerank', firstStage: firstConfig, depth, rerank: { model: crossEncoder.spec.id, dtype: crossEncoder.dtype, device: 'auto' } };
+    const rankings = await rankRankings(search, config, firstConfig, queries, settings, settings.topK);
+    const run: Run = new Map();
+    const firstStage: Run = new Map();
+    let pairs = 0;
+    queries.forEach((query, i) => {
+      const ranking = rankings[i];
+      run.set(query.id, ranking === undefined ? [] : plainHits(ranking.hits));
+      const candidates = ranking?.kind === 'rerank' ? ranking.firstStage : [];
+      firstStage.set(query.id, candidates);
+      pairs += candidates.length;
     });
-    const totalMs = performance.now() - started;
-    const pairs = [...run.values()].reduce((n, hits) => n + hits.length, 0);
+    const totalMs = msPerQuery.reduce((sum, ms) => sum + ms, 0);
     const sorted = [...msPerQuery].sort((a, b) => a - b);
-    const limited: Run = new Map([...run].map(([qid, hits]) => [qid, hits.slice(0, settings.topK).map(({ docId, score }) => ({ docId, score }))]));
-    const prefixed = Object.fromEntries(Object.entries(first.timings).map(([k, v]) => [`first_stage_${k}`, v]));
+    const prefix = (record: Record<string, string | number>) => Object.fromEntries(Object.entries(record).map(([k, v]) => [`first_stage_${k}`, v]));
     return {
-      run: limited,
-      firstStage: first.run,
+      run,
+      firstStage,
       timings: {
-        ...prefixed,
+        ...(prefix(timingsOf(search, firstConfig, queries.length)) as Record<string, number>),
         rerank_model_load_ms: loadMs,
         rerank_ms_mean: totalMs / Math.max(1, queries.length),
         rerank_ms_p95: percentile(sorted, 95),
         rerank_pairs_per_s: pairs / (totalMs / 1000),
       },
       description: {
-        first_stage: firstStage,
-        ...Object.fromEntries(Object.entries(first.description).map(([k, v]) => [`first_stage_${k}`, v])),
+        first_stage: firstStageName,
+        ...prefix(describe(settings, firstConfig, search)),
         depth,
         model: crossEncoder.spec.id,
         dtype: crossEncoder.dtype,
@@ -294,6 +314,7 @@ async function rerankRetrieve(docs: readonly Doc[], queries: readonly Query[], s
       },
     };
   } finally {
+    await search.dispose();
     await crossEncoder.dispose();
   }
 }

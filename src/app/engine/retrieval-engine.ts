@@ -15,7 +15,7 @@ import type { Run } from '../../lib/types.ts';
 import type { Bm25Backend, DenseBackend, DenseOpenInfo, JobSink, RerankBackend, RerankerOpenInfo, RerankScoreProgress, RunBackend } from './backends.ts';
 import type { QueryInput, RankResult } from './column-ranking.ts';
 import { rankChunk, rankOne } from './engine-ranking.ts';
-import { EngineResources, type PrepareOptions, type PrepareStatus } from './engine-resources.ts';
+import { EngineResources, type PrepareOptions } from './engine-resources.ts';
 import { explainHit, type HitExplanation } from './hit-explain.ts';
 import { raceAbort } from './race-abort.ts';
 import { RankingMemo } from './ranking-memo.ts';
