@@ -1,6 +1,6 @@
 /**
  * The CLI's run file and the dashboard's exported run are the same bytes, for every retriever kind the two
- * share: BM25, dense exact, dense HNSW, LEDR, RRF and convex, on SciFact test with the project's GloVe
+ * share but Re-rank: BM25, dense exact, dense HNSW, LEDR, RRF, convex, RM3 and Bo1, on SciFact test with the project's GloVe
  * static model. The page's side is the page's code in Node: RetrievalEngine over Bm25Service (the BM25
  * worker's work, on the WebAssembly kernel) and DenseCorpusService (the dense worker's work, HNSW on
  * hnswlib-wasm), with SciFact stored in fake-indexeddb; its run goes through what Evaluate stores and
@@ -135,6 +135,9 @@ const CASES: Array<{ name: string; retriever: RetrieverConfig; args: string[] }>
   { name: 'ledr', retriever: defaultRetriever('ledr'), args: ['--retriever', 'ledr'] },
   { name: 'rrf', retriever: defaultRetriever('rrf'), args: ['--retriever', 'rrf'] },
   { name: 'convex', retriever: defaultRetriever('convex'), args: ['--retriever', 'convex'] },
+  // Feedback runs in the BM25 worker on the WebAssembly kernel's index, in the CLI on the TypeScript one.
+  { name: 'rm3', retriever: defaultRetriever('rm3'), args: ['--retriever', 'rm3'] },
+  { name: 'bo1', retriever: defaultRetriever('bo1'), args: ['--retriever', 'bo1'] },
 ];
 
 describe('the CLI run file equals the dashboard’s exported run (SciFact test, GloVe SIF)', () => {
