@@ -1,8 +1,9 @@
 /**
- * Dense retrieval in Node for the `eval` command: the same src/lib/dense code as the embedding worker,
- * on onnxruntime-node through transformers.js (static tables: a lookup in TypeScript), with the same model
- * files (public/models for the project's own models, .cache/models for its reference models, the hub
- * layout for the others).
+ * Dense models in Node: the same src/lib/dense code as the embedding worker, on onnxruntime-node through
+ * transformers.js (static tables: a lookup in TypeScript), with the same model files (public/models for the
+ * project's own models, .cache/models for its reference models, the hub layout for the others). The CLI's
+ * commands load models here and rank through node-search.ts; `denseRetrieve` is a standalone whole-run
+ * helper for tests and benchmarks (its HNSW asks hnswlib for exactly topK, unlike the page's ranking).
  *
  *   denseRetrieve({ docs, queries, model })                 → exact top-k by the model's similarity
  *   denseRetrieve({ …, candidates })                        → only each query's candidate ids are scored (LEDR)

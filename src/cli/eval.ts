@@ -45,6 +45,9 @@ const OPTIONS = {
   'rerank-batch': { type: 'string', default: '16' },
   dtype: { type: 'string' },
   search: { type: 'string', default: 'exact' },
+  'ef-search': { type: 'string' },
+  'hnsw-m': { type: 'string' },
+  'ef-construction': { type: 'string' },
   'ledr-k': { type: 'string', default: '1000' },
   lexical: { type: 'string', default: 'bm25' },
   'rrf-k': { type: 'string', default: '60' },
@@ -74,6 +77,9 @@ const USAGE = `usage: npm run -s cli -- eval --dataset <BEIR dir> [options]
   --dense-model <id>        rerank: the first stage's dense model (default local/glove-100d-sif)
   --rerank-batch <n>        rerank: pairs per model call (default 16)
   --search <exact|hnsw>     dense search (default exact)
+  --ef-search <n>           HNSW: query beam, and the most hits a query gets (default 128, as the page)
+  --hnsw-m <n>              HNSW: graph degree M (default 16)
+  --ef-construction <n>     HNSW: build beam (default 200)
   --ledr-k <n>              LEDR: BM25 candidates per query (default 1000)
   --lexical <name>          LEDR: the lexical ranking scored, ${LEXICAL_STAGES.join(' | ')} (default bm25; rm3/bo1 take --fb-*)
   --rrf-k <n>               RRF constant (default 60)
@@ -144,6 +150,13 @@ function parseEvalArgs(args: string[]) {
     depth: numberOption('depth', values.depth, positiveInteger, 'a positive integer')!,
     rerankBatch: numberOption('rerank-batch', values['rerank-batch'], positiveInteger, 'a positive integer')!,
     search: values.search,
+    hnsw: Object.fromEntries(
+      Object.entries({
+        efSearch: numberOption('ef-search', values['ef-search'], positiveInteger, 'a positive integer'),
+        M: numberOption('hnsw-m', values['hnsw-m'], (n) => Number.isInteger(n) && n >= 2, 'an integer ≥ 2'),
+        efConstruction: numberOption('ef-construction', values['ef-construction'], positiveInteger, 'a positive integer'),
+      }).filter(([, value]) => value !== undefined),
+    ),
     ledrK: numberOption('ledr-k', values['ledr-k'], positiveInteger, 'a positive integer')!,
     lexical: values.lexical as LexicalName,
     rrfK: numberOption('rrf-k', values['rrf-k'], (n) => n >= 0, 'a number ≥ 0')!,

@@ -7,11 +7,9 @@ import { existsSync, statSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
 import { configureModelSource } from '../lib/dense/model-source.ts';
 import type { EmbeddingDtype } from '../lib/dense/registry.ts';
-import { loadCrossEncoder, type CrossEncoder, type RerankProgress } from '../lib/rerank/cross-encoder.ts';
+import { loadCrossEncoder, type CrossEncoder } from '../lib/rerank/cross-encoder.ts';
 import { PairScoreCache } from '../lib/rerank/pair-score-cache.ts';
 import { resolveRerankerSpec, type RerankerSpec } from '../lib/rerank/registry.ts';
-import { docScorerFor, rerank, rerankDocText, type RerankedHit } from '../lib/rerank/rerank.ts';
-import type { Doc, Hit, Query, Run } from '../lib/types.ts';
 import { CliError } from './cli-error.ts';
 import { MODELS_DIR, REFERENCE_MODELS_DIR } from './dense.ts';
 
@@ -43,44 +41,4 @@ export async function loadNodeCrossEncoder(
 ): Promise<CrossEncoder> {
   configureModelSource(model.spec, { localModelPath: model.localModelPath });
   return loadCrossEncoder({ spec: model.spec, device: 'cpu', dtype: options.dtype ?? model.spec.defaultDtype, maxLength: options.maxLength, cache: options.cache });
-}
-
-export interface RerankRunOptions {
-  docs: readonly Doc[];
-  queries: readonly Query[];
-  firstStage: Run;
-  depth: number;
-  crossEncoder: CrossEncoder;
-  batchSize?: number;
-  onProgress?: (queriesDone: number, total: number, pairs: RerankProgress) => void;
-  signal?: AbortSignal;
-}
-
-export interface RerankRunResult {
-  run: Map<string, RerankedHit[]>;
-  /** Milliseconds of re-ranking per query (tokenizing and scoring its pairs). */
-  msPerQuery: number[];
-}
-
-/** Re-ranks every query's first-stage top `depth`. */
-export async function rerankRun(options: RerankRunOptions): Promise<RerankRunResult> {
-  const docsById = new Map(options.docs.map((doc) => [doc.id, doc]));
-  const textOf = (id: string) => {
-    const doc = docsById.get(id);
-    return doc === undefined ? undefined : rerankDocText(doc);
-  };
-  const run = new Map<string, RerankedHit[]>();
-  const msPerQuery: number[] = [];
-  const noHits: Hit[] = [];
-  for (const [i, query] of options.queries.entries()) {
-    const started = performance.now();
-    const scorer = docScorerFor(options.crossEncoder, query.text, textOf, {
-      batchSize: options.batchSize,
-      signal: options.signal,
-      onProgress: (p) => options.onProgress?.(i, options.queries.length, p),
-    });
-    run.set(query.id, await rerank(options.firstStage.get(query.id) ?? noHits, options.depth, scorer));
-    msPerQuery.push(performance.now() - started);
-  }
-  return { run, msPerQuery };
 }

@@ -1,26 +1,26 @@
 /**
- * The retrievers of the `eval` command, each producing a run over the same documents and queries with
- * the core's code: BM25 (Lucene-equal TypeScript reference), dense (transformers.js on onnxruntime-node),
- * and the fusions of the two (LEDR, RRF, convex combination).
+ * The retrievers of the `eval` command. Its flags become the configuration a page column holds
+ * (`retrieverConfig`), ranked by the one ranking of src/lib/retrievers/rank.ts over this process's indexes
+ * (node-search.ts: the Lucene-equal TypeScript BM25, dense models on onnxruntime-node or static tables), so a
+ * run file equals the dashboard's exported run for the same settings. Re-ranking's cross-encoder runs here
+ * (rerank.ts) over that first stage.
  */
-import type { Analyzer } from '../lib/analysis/analyzer.ts';
-import { analyzeQuery, indexCorpus } from '../lib/bm25/bm25-corpus.ts';
-import type { Bm25Index } from '../lib/bm25/bm25-index.ts';
-import { bagOfTerms } from '../lib/bm25/bm25-query.ts';
-import { searchBm25 } from '../lib/bm25/bm25-search.ts';
+import type { Bm25AnalyzerName } from '../lib/analysis/analyzers.ts';
+import type { PrfRequest } from '../lib/bm25-wasm/bm25-service.ts';
 import type { Bm25Params } from '../lib/bm25/bm25-similarity.ts';
 import type { EmbeddingDtype } from '../lib/dense/registry.ts';
-import { convexCombination } from '../lib/fusion/convex.ts';
-import { lexiconEnhancedDense } from '../lib/fusion/ledr.ts';
 import type { Normalization } from '../lib/fusion/normalize.ts';
-import { reciprocalRankFusion } from '../lib/fusion/rrf.ts';
-import { searchBo1, TERRIER_BO1_PARAMS } from '../lib/prf/bo1.ts';
-import { bm25FeedbackIndex } from '../lib/prf/feedback-index.ts';
-import { ANSERINI_RM3_PARAMS, searchRm3 } from '../lib/prf/rm3.ts';
-import type { Doc, Hit, Query, Run } from '../lib/types.ts';
-import { loadAnalyzer, type CliAnalyzerName } from './analyzer.ts';
-import { DEFAULT_DENSE_MODEL, denseRetrieve } from './dense.ts';
-import { loadNodeCrossEncoder, rerankRun, resolveNodeReranker } from './rerank.ts';
+import { TERRIER_BO1_PARAMS } from '../lib/prf/bo1.ts';
+import { ANSERINI_RM3_PARAMS } from '../lib/prf/rm3.ts';
+import { DEFAULT_HNSW, type Bm25Settings, type DenseSettings, type HnswSettings, type RetrieverConfig } from '../lib/retrievers/config.ts';
+import { rankBatch } from '../lib/retrievers/rank.ts';
+import { plainHits } from '../lib/retrievers/ranking.ts';
+import { docScorerFor, rerankDocText } from '../lib/rerank/rerank.ts';
+import type { Doc, Query, Run } from '../lib/types.ts';
+import type { CliAnalyzerName } from './analyzer.ts';
+import { DEFAULT_DENSE_MODEL, resolveNodeModel } from './dense.ts';
+import { NodeSearch } from './node-search.ts';
+import { loadNodeCrossEncoder, resolveNodeReranker } from './rerank.ts';
 
 export const RETRIEVERS = {
   bm25: 'BM25, Lucene 8.7 / Pyserini bm25-flat semantics',
@@ -69,6 +69,8 @@ export interface RetrieverSettings {
   /** rerank: pairs per model call. */
   rerankBatch?: number;
   search: 'exact' | 'hnsw';
+  /** HNSW graph and search settings (default M 16, efConstruction 200, efSearch 128, as the page's). */
+  hnsw?: Partial<HnswSettings>;
   /** LEDR's K: the BM25 candidates per query. */
   ledrK: number;
   /** LEDR: the lexical ranking whose top K the dense model scores (default bm25; rm3 and bo1 use `prf`). */
@@ -92,154 +94,147 @@ export interface RetrievalResult {
 
 type Progress = (message: string) => void;
 
-interface Bm25Result {
-  run: Run;
-  timings: { index_ms: number; query_ms_mean: number };
-}
-
-async function buildIndex(docs: readonly Doc[], settings: RetrieverSettings, progress: Progress): Promise<{ analyzer: Analyzer; index: Bm25Index; indexMs: number }> {
-  const analyzer = await loadAnalyzer(settings.analyzer);
-  const indexStart = performance.now();
-  const index = indexCorpus(docs, analyzer, {
-    progressEvery: 5000,
-    onProgress: (done, total) => progress(`bm25: indexed ${done}/${total} documents`),
-  });
-  return { analyzer, index, indexMs: performance.now() - indexStart };
-}
-
-async function bm25Run(docs: readonly Doc[], queries: readonly Query[], settings: RetrieverSettings, depth: number, progress: Progress): Promise<Bm25Result> {
-  const { analyzer, index, indexMs } = await buildIndex(docs, settings, progress);
-  const run: Run = new Map();
-  const queryStart = performance.now();
-  for (const query of queries) {
-    run.set(query.id, searchBm25(index, analyzeQuery(query, analyzer), {
-      k: depth,
-      params: settings.bm25,
-      ignoreIdenticalIds: settings.ignoreIdenticalIds,
-    }));
-  }
-  const queryMs = (performance.now() - queryStart) / Math.max(1, queries.length);
-  progress(`bm25: ${index.terms.length} terms; index ${indexMs.toFixed(0)} ms, ${queryMs.toFixed(3)} ms per query`);
-  return { run, timings: { index_ms: indexMs, query_ms_mean: queryMs } };
-}
-
-/** BM25 then RM3 or Bo1, every query through the core's `searchRm3` / `searchBo1`. */
-async function prfRun(docs: readonly Doc[], queries: readonly Query[], settings: RetrieverSettings, progress: Progress): Promise<RetrievalResult> {
-  const { analyzer, index, indexMs } = await buildIndex(docs, settings, progress);
-  const { retriever, topK } = settings;
-  const prf = settings.prf ?? {};
-  const run: Run = new Map();
-  const queryStart = performance.now();
-  for (const query of queries) {
-    const feedbackIndex = bm25FeedbackIndex(index, { params: settings.bm25, ignoreIdenticalIds: settings.ignoreIdenticalIds, queryId: query.id });
-    const bag = bagOfTerms(analyzer.analyze(query.text));
-    const result =
-      retriever === 'rm3'
-        ? searchRm3(feedbackIndex, bag, { ...prf, k: topK })
-        : searchBo1(feedbackIndex, bag, { fbTerms: prf.fbTerms, fbDocs: prf.fbDocs, k: topK });
-    run.set(query.id, result.hits);
-  }
-  const queryMs = (performance.now() - queryStart) / Math.max(1, queries.length);
-  progress(`${retriever}: index ${indexMs.toFixed(0)} ms, ${queryMs.toFixed(3)} ms per query (both passes)`);
-  const defaults = retriever === 'rm3' ? ANSERINI_RM3_PARAMS : TERRIER_BO1_PARAMS;
-  const description: Record<string, string | number> = {
-    ...bm25Description(settings),
-    fbTerms: prf.fbTerms ?? defaults.fbTerms,
-    fbDocs: prf.fbDocs ?? defaults.fbDocs,
-    ...(retriever === 'rm3' ? { originalQueryWeight: prf.originalQueryWeight ?? ANSERINI_RM3_PARAMS.originalQueryWeight } : {}),
-  };
-  return { run, timings: { index_ms: indexMs, query_ms_mean: queryMs }, description };
-}
-
-function withoutIdenticalIds(run: Run, enabled: boolean): Run {
-  if (!enabled) return run;
-  return new Map([...run].map(([qid, hits]) => [qid, hits.filter((hit) => hit.docId !== qid)]));
-}
-
-async function denseRun(docs: readonly Doc[], queries: readonly Query[], settings: RetrieverSettings, progress: Progress, candidates?: Map<string, string[]>) {
-  let reported = '';
-  const result = await denseRetrieve({
-    docs,
-    queries,
-    model: settings.model,
-    dtype: settings.dtype,
-    // One more than needed, so that removing the query's own id still leaves topK hits.
-    topK: settings.topK + 1,
-    search: settings.search,
-    candidates,
-    onProgress: (stage, p) => {
-      // About one line per thousand texts, and the last one.
-      const step = p.done === p.total ? 'end' : String(Math.floor(p.done / 1000));
-      if (`${stage}:${step}` === reported) return;
-      reported = `${stage}:${step}`;
-      const rate = p.docsPerSecond > 0 ? `, ${p.docsPerSecond.toFixed(0)}/s` : '';
-      progress(`dense: embedded ${p.done}/${p.total} ${stage === 'corpus' ? 'documents' : 'queries'}${rate}`);
-    },
-  });
-  const run = new Map([...withoutIdenticalIds(result.run, settings.ignoreIdenticalIds)].map(([qid, hits]) => [qid, hits.slice(0, settings.topK)]));
-  const timings = {
-    model_load_ms: result.timings.loadMs,
-    embed_corpus_ms: result.timings.embedCorpusMs,
-    embed_queries_ms: result.timings.embedQueriesMs,
-    docs_per_s: result.info.docsPerSecond,
-    ...(result.timings.indexMs > 0 ? { ann_index_ms: result.timings.indexMs } : {}),
-    search_ms_mean: result.timings.searchMs / Math.max(1, queries.length),
-  };
-  const description = { model: result.info.model, dtype: result.info.dtype, device: result.info.device, search: result.info.search };
-  return { run, timings, description };
-}
-
-function fuseRuns(queries: readonly Query[], fuse: (qid: string) => Hit[]): Run {
-  return new Map(queries.map((query) => [query.id, fuse(query.id)]));
-}
-
 function bm25Description(settings: RetrieverSettings): Record<string, string | number> {
   return { k1: settings.bm25.k1, b: settings.bm25.b, analyzer: settings.analyzer };
 }
 
+function bm25Settings(settings: RetrieverSettings): Bm25Settings {
+  return { k1: settings.bm25.k1, b: settings.bm25.b, analyzer: settings.analyzer as Bm25AnalyzerName };
+}
+
+function denseSettings(settings: RetrieverSettings, model: string): DenseSettings {
+  return {
+    model,
+    device: 'auto',
+    dtype: settings.dtype ?? resolveNodeModel(model).spec.defaultDtype,
+    search: settings.search,
+    hnsw: { ...DEFAULT_HNSW, ...settings.hnsw },
+  };
+}
+
+/** RM3 or Bo1 as the ranking asks for it, the methods' defaults for counts not given. */
+function prfOf(method: 'rm3' | 'bo1', prf: PrfSettings = {}): PrfRequest {
+  return method === 'rm3'
+    ? {
+        method,
+        fbTerms: prf.fbTerms ?? ANSERINI_RM3_PARAMS.fbTerms,
+        fbDocs: prf.fbDocs ?? ANSERINI_RM3_PARAMS.fbDocs,
+        originalQueryWeight: prf.originalQueryWeight ?? ANSERINI_RM3_PARAMS.originalQueryWeight,
+      }
+    : { method, fbTerms: prf.fbTerms ?? TERRIER_BO1_PARAMS.fbTerms, fbDocs: prf.fbDocs ?? TERRIER_BO1_PARAMS.fbDocs };
+}
+
+/**
+ * The command line's settings as the configuration a page column holds (src/lib/retrievers/config.ts): the
+ * CLI and the page rank the same configuration with the same code (src/lib/retrievers/rank.ts).
+ */
+export function retrieverConfig(settings: RetrieverSettings, name: FirstStageName = settings.retriever === 'rerank' ? 'bm25' : settings.retriever): RetrieverConfig {
+  const bm25 = bm25Settings(settings);
+  const model = settings.retriever === 'rerank' ? (settings.denseModel ?? DEFAULT_DENSE_MODEL) : settings.model;
+  const dense = () => denseSettings(settings.retriever === 'rerank' ? { ...settings, dtype: undefined } : settings, model);
+  switch (name) {
+    case 'bm25':
+      return { kind: 'bm25', bm25 };
+    case 'rm3': {
+      const { fbTerms, fbDocs, originalQueryWeight } = prfOf('rm3', settings.prf) as Extract<PrfRequest, { method: 'rm3' }>;
+      return { kind: 'rm3', bm25, fbTerms: fbTerms!, fbDocs: fbDocs!, originalQueryWeight: originalQueryWeight! };
+    }
+    case 'bo1': {
+      const { fbTerms, fbDocs } = prfOf('bo1', settings.prf);
+      return { kind: 'bo1', bm25, fbTerms: fbTerms!, fbDocs: fbDocs! };
+    }
+    case 'dense':
+      return { kind: 'dense', dense: dense() };
+    case 'ledr':
+      return { kind: 'ledr', bm25, dense: dense(), k: settings.ledrK };
+    case 'rrf':
+      return { kind: 'rrf', bm25, dense: dense(), k: settings.rrfK };
+    case 'convex':
+      return { kind: 'convex', bm25, dense: dense(), alpha: settings.alpha, normalization: settings.normalization };
+  }
+}
+
+/** What shaped a run, for the report header. */
+function describe(settings: RetrieverSettings, config: RetrieverConfig, search: NodeSearch): Record<string, string | number> {
+  const dense = search.denseInfo === undefined ? {} : { ...search.denseInfo, search: config.kind === 'ledr' ? 'candidates' : settings.search };
+  switch (config.kind) {
+    case 'bm25':
+      return bm25Description(settings);
+    case 'rm3':
+    case 'bo1':
+      return {
+        ...bm25Description(settings),
+        fbTerms: config.fbTerms,
+        fbDocs: config.fbDocs,
+        ...(config.kind === 'rm3' ? { originalQueryWeight: config.originalQueryWeight } : {}),
+      };
+    case 'dense':
+      return dense;
+    case 'ledr': {
+      const lexical = settings.lexical ?? 'bm25';
+      const lexicalDescription = lexical === 'bm25' ? bm25Description(settings) : { lexical, ...describe(settings, retrieverConfig(settings, lexical), search) };
+      return { ...lexicalDescription, ...dense, K: config.k };
+    }
+    case 'rrf':
+      return { ...bm25Description(settings), ...dense, k: config.k };
+    case 'convex':
+      return { ...bm25Description(settings), ...dense, alpha: config.alpha, normalization: config.normalization };
+    default:
+      return {};
+  }
+}
+
+/** The search's stage times, per query where they are per query, with the report's names. */
+function timingsOf(search: NodeSearch, config: RetrieverConfig, queries: number): Record<string, number> {
+  const t = search.timings;
+  const perQuery = (ms: number | undefined) => (ms ?? 0) / Math.max(1, queries);
+  const lexicalOnly = config.kind === 'bm25' || config.kind === 'rm3' || config.kind === 'bo1';
+  const lexical: Record<string, number> =
+    config.kind === 'dense'
+      ? {}
+      : lexicalOnly
+        ? { index_ms: t.bm25_index_ms ?? 0, query_ms_mean: perQuery(t.bm25_query_ms) }
+        : { bm25_index_ms: t.bm25_index_ms ?? 0, bm25_query_ms_mean: perQuery(t.bm25_query_ms) };
+  const dense: Record<string, number> = lexicalOnly
+    ? {}
+    : {
+        model_load_ms: t.model_load_ms ?? 0,
+        embed_corpus_ms: t.embed_corpus_ms ?? 0,
+        embed_queries_ms: t.embed_queries_ms ?? 0,
+        docs_per_s: t.docs_per_s ?? 0,
+        ...(t.ann_index_ms !== undefined ? { ann_index_ms: t.ann_index_ms } : {}),
+        search_ms_mean: perQuery(t.search_ms),
+      };
+  return { ...lexical, ...dense };
+}
+
+/** Every query's ranking with `config` (LEDR's candidates from RM3 / Bo1 with --lexical), through the one ranking the page runs too. */
+function rankRankings(search: NodeSearch, config: RetrieverConfig, lexicalStage: RetrieverConfig, queries: readonly Query[], settings: RetrieverSettings, depth: number) {
+  const lexical = lexicalStage.kind === 'ledr' && settings.lexical !== undefined && settings.lexical !== 'bm25' ? prfOf(settings.lexical, settings.prf) : undefined;
+  return rankBatch(search, config, queries, {
+    depth,
+    keepIdenticalIds: !settings.ignoreIdenticalIds,
+    ...(lexical === undefined ? {} : { ledrLexical: lexical }),
+  });
+}
+
+/** A run of every query with `config`: plain hits, as a run file holds them. */
+async function rankRun(search: NodeSearch, config: RetrieverConfig, queries: readonly Query[], settings: RetrieverSettings, depth: number): Promise<Run> {
+  const rankings = await rankRankings(search, config, config, queries, settings, depth);
+  return new Map(queries.map((query, i) => [query.id, plainHits(rankings[i]?.hits ?? [])]));
+}
+
 /** Runs `settings.retriever` over `queries`; progress lines go to `progress` (stderr in the CLI). */
 export async function retrieve(docs: readonly Doc[], queries: readonly Query[], settings: RetrieverSettings, progress: Progress): Promise<RetrievalResult> {
-  const { retriever, topK } = settings;
-  if (retriever === 'rerank') return rerankRetrieve(docs, queries, settings, progress);
-  if (retriever === 'bm25') {
-    const bm25 = await bm25Run(docs, queries, settings, topK, progress);
-    return { ...bm25, description: bm25Description(settings) };
+  if (settings.retriever === 'rerank') return rerankRetrieve(docs, queries, settings, progress);
+  const search = new NodeSearch(docs, { keepIdenticalIds: !settings.ignoreIdenticalIds, dtype: settings.dtype, progress });
+  try {
+    const config = retrieverConfig(settings);
+    const run = await rankRun(search, config, queries, settings, settings.topK);
+    return { run, timings: timingsOf(search, config, queries.length), description: describe(settings, config, search) };
+  } finally {
+    await search.dispose();
   }
-  if (retriever === 'dense') return denseRun(docs, queries, settings, progress);
-  if (retriever === 'rm3' || retriever === 'bo1') return prfRun(docs, queries, settings, progress);
-
-  const bm25Depth = retriever === 'ledr' ? settings.ledrK : topK;
-  const lexical = retriever === 'ledr' ? (settings.lexical ?? 'bm25') : 'bm25';
-  const bm25 =
-    lexical === 'bm25'
-      ? { ...(await bm25Run(docs, queries, settings, bm25Depth, progress)), description: bm25Description(settings) }
-      : await prfRun(docs, queries, { ...settings, retriever: lexical, topK: bm25Depth }, progress);
-  const timings: Record<string, number> = { bm25_index_ms: bm25.timings.index_ms, bm25_query_ms_mean: bm25.timings.query_ms_mean };
-  const emptyHits: Hit[] = [];
-  if (retriever === 'ledr') {
-    // LaPraDoR scores only each query's BM25 candidates with the dense model.
-    const candidates = new Map([...bm25.run].map(([qid, hits]) => [qid, hits.map((hit) => hit.docId)]));
-    const dense = await denseRun(docs, queries, { ...settings, topK: settings.ledrK }, progress, candidates);
-    const run = fuseRuns(queries, (qid) => {
-      const cosine = new Map((dense.run.get(qid) ?? emptyHits).map((hit) => [hit.docId, hit.score]));
-      return lexiconEnhancedDense(bm25.run.get(qid) ?? emptyHits, cosine, { k: settings.ledrK, limit: topK });
-    });
-    const lexicalDescription = lexical === 'bm25' ? bm25.description : { lexical, ...bm25.description };
-    return { run, timings: { ...timings, ...dense.timings }, description: { ...lexicalDescription, ...dense.description, K: settings.ledrK } };
-  }
-
-  const dense = await denseRun(docs, queries, settings, progress);
-  const pair = (qid: string) => [bm25.run.get(qid) ?? emptyHits, dense.run.get(qid) ?? emptyHits] as const;
-  const run =
-    retriever === 'rrf'
-      ? fuseRuns(queries, (qid) => reciprocalRankFusion(pair(qid), { k: settings.rrfK, limit: topK }))
-      : fuseRuns(queries, (qid) => {
-          const [a, b] = pair(qid);
-          return convexCombination(a, b, { alpha: settings.alpha, normalization: settings.normalization, limit: topK });
-        });
-  const extra: Record<string, string | number> =
-    retriever === 'rrf' ? { k: settings.rrfK } : { alpha: settings.alpha, normalization: settings.normalization };
-  return { run, timings: { ...timings, ...dense.timings }, description: { ...bm25.description, ...dense.description, ...extra } };
 }
 
 function percentile(sorted: readonly number[], p: number): number {
@@ -247,55 +242,71 @@ function percentile(sorted: readonly number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
 }
 
-/** The first stage at depth `depth`, then its top `depth` per query re-ranked by the cross-encoder. */
+/**
+ * The first stage at depth `depth`, then its top `depth` per query re-ranked by the cross-encoder: the page's
+ * Re-rank column, through the same ranking, the cross-encoder scoring in this process.
+ */
 async function rerankRetrieve(docs: readonly Doc[], queries: readonly Query[], settings: RetrieverSettings, progress: Progress): Promise<RetrievalResult> {
   const depth = settings.depth ?? 100;
-  const firstStage = settings.firstStage ?? 'bm25';
-  const first = await retrieve(
-    docs,
-    queries,
-    { ...settings, retriever: firstStage, topK: depth, model: settings.denseModel ?? DEFAULT_DENSE_MODEL, dtype: undefined },
-    progress,
-  );
+  const firstStageName = settings.firstStage ?? 'bm25';
   const loadStart = performance.now();
   const crossEncoder = await loadNodeCrossEncoder(resolveNodeReranker(settings.model), { dtype: settings.dtype });
   const loadMs = performance.now() - loadStart;
   progress(`rerank: ${crossEncoder.spec.id} (${crossEncoder.dtype}, ${crossEncoder.maxLength} tokens per pair) loaded in ${loadMs.toFixed(0)} ms`);
-  try {
-    let reported = -1;
-    const started = performance.now();
-    const { run, msPerQuery } = await rerankRun({
-      docs,
-      queries,
-      firstStage: first.run,
-      depth,
-      crossEncoder,
-      batchSize: settings.rerankBatch,
-      onProgress: (done, total) => {
-        const step = Math.floor((done * 10) / Math.max(1, total));
-        if (step === reported) return;
+  const docsById = new Map(docs.map((doc) => [doc.id, doc]));
+  const textOf = (id: string) => {
+    const doc = docsById.get(id);
+    return doc === undefined ? undefined : rerankDocText(doc);
+  };
+  /** Milliseconds of re-ranking per query (tokenizing and scoring its pairs). */
+  const msPerQuery: number[] = [];
+  let reported = -1;
+  const search = new NodeSearch(docs, {
+    keepIdenticalIds: !settings.ignoreIdenticalIds,
+    progress,
+    rerank: async (_settings, query, docIds) => {
+      const started = performance.now();
+      const scores = await docScorerFor(crossEncoder, query.text, textOf, { batchSize: settings.rerankBatch })(docIds);
+      msPerQuery.push(performance.now() - started);
+      const step = Math.floor((msPerQuery.length * 10) / Math.max(1, queries.length));
+      if (step !== reported) {
         reported = step;
-        progress(`rerank: ${done}/${total} queries`);
-      },
+        progress(`rerank: ${msPerQuery.length}/${queries.length} queries`);
+      }
+      return scores;
+    },
+  });
+  try {
+    const firstConfig = retrieverConfig(settings, firstStageName);
+    if (firstConfig.kind === 'rerank') throw new Error('a re-ranker cannot be its own first stage');
+    const config: RetrieverConfig = { kind: 'rerank', firstStage: firstConfig, depth, rerank: { model: crossEncoder.spec.id, dtype: crossEncoder.dtype, device: 'auto' } };
+    const rankings = await rankRankings(search, config, firstConfig, queries, settings, settings.topK);
+    const run: Run = new Map();
+    const firstStage: Run = new Map();
+    let pairs = 0;
+    queries.forEach((query, i) => {
+      const ranking = rankings[i];
+      run.set(query.id, ranking === undefined ? [] : plainHits(ranking.hits));
+      const candidates = ranking?.kind === 'rerank' ? ranking.firstStage : [];
+      firstStage.set(query.id, candidates);
+      pairs += candidates.length;
     });
-    const totalMs = performance.now() - started;
-    const pairs = [...run.values()].reduce((n, hits) => n + hits.length, 0);
+    const totalMs = msPerQuery.reduce((sum, ms) => sum + ms, 0);
     const sorted = [...msPerQuery].sort((a, b) => a - b);
-    const limited: Run = new Map([...run].map(([qid, hits]) => [qid, hits.slice(0, settings.topK).map(({ docId, score }) => ({ docId, score }))]));
-    const prefixed = Object.fromEntries(Object.entries(first.timings).map(([k, v]) => [`first_stage_${k}`, v]));
+    const prefix = (record: Record<string, string | number>) => Object.fromEntries(Object.entries(record).map(([k, v]) => [`first_stage_${k}`, v]));
     return {
-      run: limited,
-      firstStage: first.run,
+      run,
+      firstStage,
       timings: {
-        ...prefixed,
+        ...(prefix(timingsOf(search, firstConfig, queries.length)) as Record<string, number>),
         rerank_model_load_ms: loadMs,
         rerank_ms_mean: totalMs / Math.max(1, queries.length),
         rerank_ms_p95: percentile(sorted, 95),
         rerank_pairs_per_s: pairs / (totalMs / 1000),
       },
       description: {
-        first_stage: firstStage,
-        ...Object.fromEntries(Object.entries(first.description).map(([k, v]) => [`first_stage_${k}`, v])),
+        first_stage: firstStageName,
+        ...prefix(describe(settings, firstConfig, search)),
         depth,
         model: crossEncoder.spec.id,
         dtype: crossEncoder.dtype,
@@ -303,6 +314,7 @@ async function rerankRetrieve(docs: readonly Doc[], queries: readonly Query[], s
       },
     };
   } finally {
+    await search.dispose();
     await crossEncoder.dispose();
   }
 }

@@ -16,22 +16,23 @@
  */
 import { basename } from 'node:path';
 import { parseArgs } from 'node:util';
-import { indexCorpus } from '../lib/bm25/bm25-corpus.ts';
+import type { Bm25AnalyzerName } from '../lib/analysis/analyzers.ts';
 import { weightQueryTerms, type QueryTermWeight } from '../lib/bm25/bm25-query.ts';
-import { searchBm25 } from '../lib/bm25/bm25-search.ts';
 import { ANSERINI_BM25_PARAMS, type Bm25Params } from '../lib/bm25/bm25-similarity.ts';
 import { formatWeightedQuery, parseWeightedQuery, type ParsedQuery } from '../lib/bm25/query-syntax.ts';
-import { searchBo1 } from '../lib/prf/bo1.ts';
-import { bm25FeedbackIndex } from '../lib/prf/feedback-index.ts';
-import type { PrfResult } from '../lib/prf/prf-result.ts';
-import { searchRm3 } from '../lib/prf/rm3.ts';
-import type { Doc, Hit } from '../lib/types.ts';
-import { DEFAULT_RERANKER, TEST_RERANKER } from '../lib/rerank/registry.ts';
-import { docScorerFor, rerank, rerankDocText, type RerankedHit } from '../lib/rerank/rerank.ts';
 import type { EmbeddingDtype } from '../lib/dense/registry.ts';
-import { cliAnalyzerNames, isCliAnalyzerName, loadAnalyzer, type CliAnalyzerName } from './analyzer.ts';
+import { TERRIER_BO1_PARAMS } from '../lib/prf/bo1.ts';
+import type { PrfResult } from '../lib/prf/prf-result.ts';
+import { ANSERINI_RM3_PARAMS } from '../lib/prf/rm3.ts';
+import { DEFAULT_RERANKER, TEST_RERANKER } from '../lib/rerank/registry.ts';
+import { docScorerFor, rerankDocText, type RerankedHit } from '../lib/rerank/rerank.ts';
+import type { RetrieverConfig } from '../lib/retrievers/config.ts';
+import { rankBatch } from '../lib/retrievers/rank.ts';
+import type { Doc, Hit } from '../lib/types.ts';
+import { cliAnalyzerNames, isCliAnalyzerName, type CliAnalyzerName } from './analyzer.ts';
 import { CliError } from './cli-error.ts';
 import { loadBeirDir, resolveDatasetDir } from './dataset.ts';
+import { NodeSearch } from './node-search.ts';
 import { loadNodeCrossEncoder, resolveNodeReranker } from './rerank.ts';
 
 /** Retrievers `search` runs (the weighted syntax is a BM25 query). */
@@ -182,46 +183,81 @@ export async function searchCommand(args: string[]): Promise<void> {
   }
   const dir = await resolveDatasetDir(options.dataset);
   const collection = await loadBeirDir(dir);
-  const analyzer = await loadAnalyzer(options.analyzer);
-  const index = indexCorpus(collection.docs, analyzer);
-  const parsed = parseWeightedQuery(options.query, analyzer);
-  for (const line of syntaxReport(parsed)) process.stderr.write(`${line}\n`);
-
-  const started = performance.now();
-  const reranking = options.retriever === 'rerank';
-  const firstDepth = reranking ? options.depth : options.topK;
-  let hits: Array<Hit | RerankedHit>;
-  let prf: PrfResult | undefined;
-  if (options.retriever === 'rm3' || options.retriever === 'bo1') {
-    const feedbackIndex = bm25FeedbackIndex(index, { params: options.params });
-    const prfOptions = { fbTerms: options.fbTerms, fbDocs: options.fbDocs, k: options.topK };
-    prf =
-      options.retriever === 'rm3'
-        ? searchRm3(feedbackIndex, parsed.terms, { ...prfOptions, originalQueryWeight: options.originalQueryWeight })
-        : searchBo1(feedbackIndex, parsed.terms, prfOptions);
-    hits = prf.hits;
-  } else {
-    hits = searchBm25(index, { weighted: parsed.terms }, { k: firstDepth, params: options.params });
-  }
-  const searchMs = performance.now() - started;
-  const clauses = weightQueryTerms(index, { weighted: parsed.terms });
   const docsById = new Map(collection.docs.map((doc) => [doc.id, doc]));
-  let rerankInfo: { model: string; dtype: string; depth: number; max_length: number; rerank_ms: number } | undefined;
-  if (reranking) {
-    const crossEncoder = await loadNodeCrossEncoder(resolveNodeReranker(options.model), { dtype: options.dtype });
-    try {
-      const t0 = performance.now();
-      const text = plainQueryText(options.query);
-      const textOf = (id: string) => {
-        const doc = docsById.get(id);
-        return doc === undefined ? undefined : rerankDocText(doc);
-      };
-      hits = (await rerank(hits, options.depth, docScorerFor(crossEncoder, text, textOf))).slice(0, options.topK);
-      rerankInfo = { model: crossEncoder.spec.id, dtype: crossEncoder.dtype, depth: options.depth, max_length: crossEncoder.maxLength, rerank_ms: performance.now() - t0 };
-    } finally {
-      await crossEncoder.dispose();
-    }
+  const reranking = options.retriever === 'rerank';
+  const crossEncoder = reranking ? await loadNodeCrossEncoder(resolveNodeReranker(options.model), { dtype: options.dtype }) : undefined;
+  try {
+    let rerankMs = 0;
+    const search = new NodeSearch(collection.docs, {
+      rerank: async (_settings, query, docIds) => {
+        const t0 = performance.now();
+        const textOf = (id: string) => {
+          const doc = docsById.get(id);
+          return doc === undefined ? undefined : rerankDocText(doc);
+        };
+        const scores = await docScorerFor(crossEncoder!, query.text, textOf)(docIds);
+        rerankMs += performance.now() - t0;
+        return scores;
+      },
+    });
+    const { analyzer, index } = await search.openLexical(options.analyzer);
+    const parsed = parseWeightedQuery(options.query, analyzer);
+    for (const line of syntaxReport(parsed)) process.stderr.write(`${line}\n`);
+
+    const started = performance.now();
+    // The cross-encoder reads the query without the syntax; BM25 ranks the parsed bag.
+    const query = { text: plainQueryText(options.query), weighted: parsed.terms };
+    const [ranking] = await rankBatch(search, searchConfig(options, crossEncoder?.dtype), [query], { depth: options.topK });
+    const hits: Array<Hit | RerankedHit> = ranking?.hits ?? [];
+    const prf = ranking !== undefined && (ranking.kind === 'rm3' || ranking.kind === 'bo1') ? ranking : undefined;
+    const searchMs = performance.now() - started - rerankMs;
+    const clauses = weightQueryTerms(index, { weighted: parsed.terms });
+    const rerankInfo = crossEncoder && {
+      model: crossEncoder.spec.id,
+      dtype: crossEncoder.dtype,
+      depth: options.depth,
+      max_length: crossEncoder.maxLength,
+      rerank_ms: rerankMs,
+    };
+    report(options, dir, collection.docs.length, parsed, clauses, prf, hits, docsById, searchMs, rerankInfo);
+  } finally {
+    await crossEncoder?.dispose();
   }
+}
+
+/** The column configuration the search's flags describe (the page's, ranked by the same code). */
+function searchConfig(options: SearchOptions, rerankDtype: EmbeddingDtype | undefined): RetrieverConfig {
+  const bm25 = { ...options.params, analyzer: options.analyzer as Bm25AnalyzerName };
+  switch (options.retriever) {
+    case 'bm25':
+      return { kind: 'bm25', bm25 };
+    case 'rm3':
+      return {
+        kind: 'rm3',
+        bm25,
+        fbTerms: options.fbTerms ?? ANSERINI_RM3_PARAMS.fbTerms,
+        fbDocs: options.fbDocs ?? ANSERINI_RM3_PARAMS.fbDocs,
+        originalQueryWeight: options.originalQueryWeight ?? ANSERINI_RM3_PARAMS.originalQueryWeight,
+      };
+    case 'bo1':
+      return { kind: 'bo1', bm25, fbTerms: options.fbTerms ?? TERRIER_BO1_PARAMS.fbTerms, fbDocs: options.fbDocs ?? TERRIER_BO1_PARAMS.fbDocs };
+    case 'rerank':
+      return { kind: 'rerank', firstStage: { kind: 'bm25', bm25 }, depth: options.depth, rerank: { model: options.model, dtype: rerankDtype ?? 'q8', device: 'auto' } };
+  }
+}
+
+function report(
+  options: SearchOptions,
+  dir: string,
+  docCount: number,
+  parsed: ParsedQuery,
+  clauses: ReturnType<typeof weightQueryTerms>,
+  prf: Pick<PrfResult, 'expanded' | 'feedbackDocIds'> | undefined,
+  hits: ReadonlyArray<Hit | RerankedHit>,
+  docsById: ReadonlyMap<string, Doc>,
+  searchMs: number,
+  rerankInfo: { model: string; dtype: string; depth: number; max_length: number; rerank_ms: number } | undefined,
+): void {
   const rows = hits.map((hit, i) => ({
     rank: i + 1,
     ...('firstStageRank' in hit ? { firstStageRank: hit.firstStageRank, firstStageScore: hit.firstStageScore } : {}),
@@ -258,7 +294,7 @@ export async function searchCommand(args: string[]): Promise<void> {
   }
   const out: string[] = [];
   const extra = Object.entries(prfSettings(options)).map(([name, value]) => `, ${name} ${value}`).join('');
-  out.push(`# ${basename(dir)}: ${collection.docs.length} documents; ${options.retriever} (k1 ${options.params.k1}, b ${options.params.b}, analyzer ${options.analyzer}${extra})`);
+  out.push(`# ${basename(dir)}: ${docCount} documents; ${options.retriever} (k1 ${options.params.k1}, b ${options.params.b}, analyzer ${options.analyzer}${extra})`);
   out.push(`# query: ${options.query.replace(/\n/g, ' ⏎ ')}`);
   out.push(`# parsed: ${parsed.terms.length === 0 ? '(no terms)' : formatWeightedQuery(parsed.terms)}`);
   for (const { term, boost, df, idf } of clauses) {

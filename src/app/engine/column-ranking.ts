@@ -3,32 +3,9 @@
  * fused score is made of (the fusion functions of src/lib/fusion return them), so the detail view can show
  * the formula with its numbers. Plain data: it crosses worker boundaries and can be stored.
  */
-import type { ConvexPart } from '../../lib/fusion/convex.ts';
-import type { FusedHit } from '../../lib/fusion/fused-hit.ts';
-import type { LedrParts } from '../../lib/fusion/ledr.ts';
-import type { RrfPart } from '../../lib/fusion/rrf.ts';
-import type { QueryTermWeight } from '../../lib/bm25/bm25-query.ts';
-import type { RerankedHit } from '../../lib/rerank/rerank.ts';
-import type { RetrieverConfig } from '../../lib/retrievers/config.ts';
-import type { Hit } from '../../lib/types.ts';
+import type { ColumnRanking, RankQuery } from '../../lib/retrievers/ranking.ts';
 
-export type ColumnRanking =
-  | { kind: 'bm25'; hits: Hit[] }
-  | { kind: 'dense'; hits: Hit[] }
-  /** parts: BM25 score and rank, dense cosine; score = cosine × BM25. */
-  | { kind: 'ledr'; hits: FusedHit<LedrParts>[] }
-  /** parts[0] = BM25, parts[1] = dense: rank and 1 / (k + rank). */
-  | { kind: 'rrf'; hits: FusedHit<RrfPart[]>[] }
-  /** parts[0] = BM25 (weight alpha), parts[1] = dense (weight 1 − alpha): raw, normalized, contribution. */
-  | { kind: 'convex'; hits: FusedHit<[ConvexPart, ConvexPart]>[] }
-  | { kind: 'run'; hits: Hit[] }
-  /** RM3 / Bo1: the second pass's hits, the expanded weighted query it searched, the feedback documents. */
-  | { kind: 'rm3' | 'bo1'; hits: Hit[]; expanded: QueryTermWeight[]; feedbackDocIds: string[] }
-  /**
-   * The first stage's top `depth` in the cross-encoder's order (each hit with its first-stage rank and score),
-   * and that first-stage list itself (its recall@depth is the ceiling of the re-ranking).
-   */
-  | { kind: 'rerank'; hits: RerankedHit[]; firstStage: Hit[]; depth: number };
+export { emptyRanking, plainHits, type ColumnRanking } from '../../lib/retrievers/ranking.ts';
 
 /** The result of ranking one query with one column. */
 export interface RankResult {
@@ -39,16 +16,8 @@ export interface RankResult {
   note?: string;
 }
 
-/**
- * A query to rank: a stored query (its id keys judgments and imported runs) or typed text (no id). `text` is
- * what dense models read; `weighted`, when given, is the bag of index terms BM25 ranks with instead of
- * analyzing `text` (the weighted query syntax, or a column's edited query terms).
- */
-export interface QueryInput {
-  id?: string;
-  text: string;
-  weighted?: readonly QueryTermWeight[];
-}
+/** A query to rank (src/lib/retrievers/ranking.ts): a stored query with its id, or typed text. */
+export type QueryInput = RankQuery;
 
 /** The weighted bag as a key part ('' for none); exact weights, so two bags share a key only when equal. */
 export function weightedKey(query: QueryInput): string {
@@ -58,22 +27,4 @@ export function weightedKey(query: QueryInput): string {
 /** Identifies what a query ranks: its id, text and weighted bag. */
 export function queryKey(query: QueryInput): string {
   return `${query.id ?? ''}\u0000${query.text}\u0000${weightedKey(query)}`;
-}
-
-/** A column's ranking with no hits (a blank query). */
-export function emptyRanking(retriever: RetrieverConfig): ColumnRanking {
-  switch (retriever.kind) {
-    case 'rm3':
-    case 'bo1':
-      return { kind: retriever.kind, hits: [], expanded: [], feedbackDocIds: [] };
-    case 'rerank':
-      return { kind: 'rerank', hits: [], firstStage: [], depth: retriever.depth };
-    default:
-      return { kind: retriever.kind, hits: [] };
-  }
-}
-
-/** Hits without their parts (smaller, for runs of many queries). */
-export function plainHits(hits: readonly Hit[]): Hit[] {
-  return hits.map(({ docId, score }) => ({ docId, score }));
 }

@@ -23,7 +23,8 @@ import type { EmbedProgress } from './batching.ts';
 import type { Embedder } from './embedder.ts';
 import { passageText, queryText, vectorSettings } from './embedding-text.ts';
 import type { ShippedVectors } from './shipped-vectors.ts';
-import { exactTopK, rowIndex } from './exact-search.ts';
+import { denseTopK } from './dense-top-k.ts';
+import { rowIndex } from './exact-search.ts';
 import { HnswIndex } from './hnsw-index.ts';
 import { dot, matrixRow, type VectorMatrix } from './vector-matrix.ts';
 import type { HnswSettings } from '../retrievers/config.ts';
@@ -138,11 +139,6 @@ interface CorpusSet {
 
 /** Format version of the `hnsw` rows of the `indexes` table (the graph itself is hnswlib's file format). */
 export const HNSW_GRAPH_ROW_VERSION = 1;
-
-function isZero(vector: Float32Array): boolean {
-  for (const x of vector) if (x !== 0) return false;
-  return true;
-}
 
 /** A collection's content fingerprint; collections imported before fingerprints existed use their import time. */
 function contentOf(row: CollectionRow): EmbeddingContent {
@@ -615,10 +611,7 @@ export class DenseCorpusService {
     return this.corpus(collectionId).ids;
   }
 
-  /**
-   * Top-k rows of each query text. A text the model cannot represent (a static model that knows none of
-   * its words gives a zero vector) gets no hits rather than an arbitrary order of zeros.
-   */
+  /** Top-k rows of each query text, by the rules the CLI shares (dense-top-k.ts); a blank text gets none. */
   async searchPacked(collectionId: string, texts: readonly string[], k: number, options: DenseSearchOptions): Promise<PackedHits> {
     const corpus = this.corpus(collectionId);
     const vectors = await this.embedQueries(texts);
@@ -628,15 +621,7 @@ export class DenseCorpusService {
       if (graph === undefined) throw new Error('no HNSW index is open for these settings: call open first');
       graph.setEfSearch(options.hnsw.efSearch);
     }
-    // HNSW explores a beam of efSearch candidates: asking hnswlib for more hits would widen the beam to k
-    // (it searches with max(ef, k)), so the ranking stops at efSearch and efSearch stays what it says.
-    const graphK = Math.min(k, options.hnsw.efSearch);
-    return packHits(
-      vectors.map((vector, i) => {
-        if (texts[i]!.trim() === '' || isZero(vector)) return scoredObjects([]);
-        return scoredObjects(graph === undefined ? exactTopK(corpus.vectors, vector, k) : graph.search(vector, graphK));
-      }),
-    );
+    return packHits(vectors.map((vector, i) => scoredObjects(texts[i]!.trim() === '' ? [] : denseTopK(corpus.vectors, vector, k, graph))));
   }
 
   /** `searchPacked` with document ids. */

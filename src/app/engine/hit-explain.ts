@@ -1,0 +1,104 @@
+/**
+ * Why a document scores what it does in a column: BM25 term contributions (Lucene's explanation, of the
+ * expanded query for RM3 / Bo1), the dense similarity, and the document's rank in each input ranking — the
+ * same rankings the column's own ranking used (the memo's searches, so explaining searches nothing new).
+ */
+import type { Bm25Explanation } from '../../lib/bm25/bm25-explain.ts';
+import type { QueryTermWeight } from '../../lib/bm25/bm25-query.ts';
+import { preparedSettings, RUN_DEPTH, type Bm25Settings, type DenseSettings, type RetrieverConfig } from '../../lib/retrievers/config.ts';
+import { denseRanking, isBlank, prfRequest, type RankSearch } from '../../lib/retrievers/rank.ts';
+import type { Hit } from '../../lib/types.ts';
+import type { Bm25Backend } from './backends.ts';
+import type { QueryInput } from './column-ranking.ts';
+
+/** Why a document scores what it scores in a column (its fused parts are in the ranking's hits). */
+export interface HitExplanation {
+  docId: string;
+  bm25?: {
+    settings: Bm25Settings;
+    explanation?: Bm25Explanation;
+    error?: string;
+    /** 1-based rank in the column's BM25 ranking (its top K for LEDR), null when outside it. */
+    rank: number | null;
+    depth: number;
+    /** RM3 / Bo1: the expanded weighted query the explanation is of (the rank is in its ranking). */
+    expanded?: QueryTermWeight[];
+  };
+  dense?: {
+    settings: DenseSettings;
+    /** The model's similarity of query and document (cosine for normalized models). */
+    similarity?: number;
+    error?: string;
+    /** 1-based rank in the column's dense ranking (absent for LEDR, which scores BM25's candidates only). */
+    rank?: number | null;
+    depth: number;
+  };
+}
+
+function rankOf(hits: readonly Hit[], docId: string): number | null {
+  const index = hits.findIndex((hit) => hit.docId === docId);
+  return index < 0 ? null : index + 1;
+}
+
+function message(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
+
+/** The explanation of `docId` for `query` in the column `retriever` (prepared already). */
+export async function explainHit(
+  search: RankSearch,
+  bm25Backend: Bm25Backend,
+  collectionId: string,
+  retriever: RetrieverConfig,
+  query: QueryInput,
+  docId: string,
+): Promise<HitExplanation> {
+  const needs = preparedSettings(retriever);
+  // A Re-rank column's BM25 and dense parts are its first stage's.
+  const source = retriever.kind === 'rerank' ? retriever.firstStage : retriever;
+  const explanation: HitExplanation = { docId };
+  const blank = isBlank(query.text);
+  const work: Promise<void>[] = [];
+  if (needs.bm25) {
+    const settings = needs.bm25;
+    const depth = source.kind === 'ledr' ? source.k : RUN_DEPTH;
+    work.push(
+      (async () => {
+        // RM3 and Bo1 score with BM25 on the expanded weighted query: explain that query, rank in its ranking.
+        const prf = (source.kind === 'rm3' || source.kind === 'bo1') && !blank ? (await search.prf!(settings, prfRequest(source), [query], RUN_DEPTH))[0] : undefined;
+        const hits = blank ? [] : prf ? prf.hits : ((await search.bm25(settings, [query], depth))[0] ?? []);
+        const part: NonNullable<HitExplanation['bm25']> = { settings, rank: rankOf(hits, docId), depth };
+        if (prf) part.expanded = prf.expanded;
+        try {
+          part.explanation = await bm25Backend.explain(collectionId, settings.analyzer, prf ? prf.expanded : (query.weighted ?? query.text), docId, { k1: settings.k1, b: settings.b });
+        } catch (error) {
+          part.error = message(error);
+        }
+        explanation.bm25 = part;
+      })(),
+    );
+  }
+  if (needs.dense) {
+    const settings = needs.dense;
+    work.push(
+      (async () => {
+        const part: NonNullable<HitExplanation['dense']> = { settings, depth: RUN_DEPTH };
+        if (source.kind !== 'ledr') {
+          const hits = blank ? [] : ((await denseRanking(search, settings, [query], RUN_DEPTH))[0] ?? []);
+          part.rank = rankOf(hits, docId);
+        }
+        try {
+          const [scores = []] = await search.denseScores(settings, [query.text], [[docId]]);
+          const similarity = scores[0];
+          if (similarity !== undefined && Number.isFinite(similarity)) part.similarity = similarity;
+          else part.error = `document ${docId} has no vector`;
+        } catch (error) {
+          part.error = message(error);
+        }
+        explanation.dense = part;
+      })(),
+    );
+  }
+  await Promise.all(work);
+  return explanation;
+}

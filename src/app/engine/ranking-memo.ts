@@ -1,0 +1,168 @@
+/**
+ * The engine's side of `RankSearch` (src/lib/retrievers/rank.ts): the BM25 and dense workers behind it, and
+ * what it remembers so columns share work.
+ * - `forQuery` (Explore, one query): BM25, dense and RM3/Bo1 rankings are memoized per query in a small LRU,
+ *   at least a run's depth each, so a BM25 column and a LEDR column with the same BM25 settings search once.
+ * - `forBatch` (evaluations): queries go to the workers in one call per chunk; BM25 rankings of the latest
+ *   evaluations' queries are kept, so a LEDR column evaluated after a BM25 column reuses its rankings.
+ */
+import type { QueryInput } from './column-ranking.ts';
+import { weightedKey } from './column-ranking.ts';
+import type { PrfResult } from '../../lib/prf/prf-result.ts';
+import { RUN_DEPTH, type Bm25Settings, type DenseSettings } from '../../lib/retrievers/config.ts';
+import { settingsKey } from '../../lib/settings-key.ts';
+import type { RankSearch } from '../../lib/retrievers/rank.ts';
+import type { Hit, Run } from '../../lib/types.ts';
+import type { Bm25Backend, DenseBackend, RerankBackend, RerankScoreProgress, RunBackend } from './backends.ts';
+import { bm25Part, densePart, requireRerank } from './engine-resources.ts';
+
+/** Queries whose BM25 rankings an evaluation leaves for the next column (SciFact's test split is 300). */
+const BATCH_MEMO_QUERIES = 1_000;
+
+export interface MemoBackends {
+  bm25: Bm25Backend;
+  dense: DenseBackend;
+  runs: RunBackend;
+  rerank?: RerankBackend;
+}
+
+/** How a Re-rank column's scoring is watched and stopped. */
+export interface ScoreHooks {
+  signal?: AbortSignal;
+  onScore?: (progress: RerankScoreProgress) => void;
+}
+
+function cut(hits: Hit[], depth: number): Hit[] {
+  return hits.length > depth ? hits.slice(0, depth) : hits;
+}
+
+export class RankingMemo {
+  private readonly memo = new Map<string, Promise<unknown>>();
+  /** BM25 rankings of the latest evaluations' queries, by the same keys as `memo` (oldest first). */
+  private readonly batchMemo = new Map<string, Hit[]>();
+
+  constructor(
+    private readonly backends: MemoBackends,
+    /** The key prefix of a collection's content (EngineResources.scope). */
+    private readonly scope: (collectionId: string) => string,
+    private readonly size: number,
+  ) {}
+
+  remember<T>(key: string, compute: () => Promise<T>): Promise<T> {
+    const hit = this.memo.get(key);
+    if (hit !== undefined) {
+      // Refresh its place in the LRU order.
+      this.memo.delete(key);
+      this.memo.set(key, hit);
+      return hit as Promise<T>;
+    }
+    const promise = compute();
+    this.memo.set(key, promise);
+    promise.catch(() => {
+      if (this.memo.get(key) === promise) this.memo.delete(key);
+    });
+    while (this.memo.size > this.size) this.memo.delete(this.memo.keys().next().value!);
+    return promise;
+  }
+
+  private bm25Key(collectionId: string, settings: Bm25Settings, k: number, query: QueryInput): string {
+    return `${this.scope(collectionId)}${bm25Part(settings)}|${settings.k1}|${settings.b}|${k}|${query.id ?? ''}|${query.text}|${weightedKey(query)}`;
+  }
+
+  loadRun(collectionId: string, runKey: string): Promise<Run | undefined> {
+    return this.remember(`${this.scope(collectionId)}run|${runKey}`, () => this.backends.runs.load(collectionId, runKey));
+  }
+
+  /** Searches of one query at a time, each remembered (at least a run's depth is fetched, so depths share). */
+  forQuery(collectionId: string, hooks: ScoreHooks = {}): RankSearch {
+    const { bm25, dense } = this.backends;
+    const scope = this.scope(collectionId);
+    return {
+      bm25: (settings, queries, depth) => {
+        const k = Math.max(depth, RUN_DEPTH);
+        return Promise.all(
+          queries.map(async (query) => {
+            const hits = await this.remember(this.bm25Key(collectionId, settings, k, query), async () => {
+              const [result] = await bm25.search(collectionId, settings.analyzer, [query], { k, k1: settings.k1, b: settings.b });
+              return result ?? [];
+            });
+            return cut(hits, depth);
+          }),
+        );
+      },
+      dense: (settings, texts, depth) => {
+        // One more than a run's depth: ranking drops a stored query's own id and still keeps RUN_DEPTH hits.
+        const k = Math.max(depth, RUN_DEPTH + 1);
+        const ef = settings.search === 'hnsw' ? settings.hnsw.efSearch : '';
+        return Promise.all(
+          texts.map(async (text) => {
+            const hits = await this.remember(`${scope}${densePart(settings)}|${ef}|${k}|${text}`, async () => {
+              const [result] = await dense.search(collectionId, settings, [text], k);
+              return result ?? [];
+            });
+            return cut(hits, depth);
+          }),
+        );
+      },
+      denseScores: (settings, texts, candidates) => dense.score(collectionId, settings, texts, candidates),
+      prf: (settings, request, queries, depth) => {
+        const k = Math.max(depth, RUN_DEPTH);
+        return Promise.all(
+          queries.map((query) =>
+            this.remember(`${scope}${bm25Part(settings)}|prf|${settingsKey(request)}|${settings.k1}|${settings.b}|${k}|${query.id ?? ''}|${query.text}|${weightedKey(query)}`, async (): Promise<PrfResult> => {
+              const [result] = await bm25.searchPrf(collectionId, settings.analyzer, [query], request, { k, k1: settings.k1, b: settings.b });
+              if (result === undefined) throw new Error('the BM25 worker returned no feedback result');
+              return result;
+            }),
+          ),
+        );
+      },
+      rerank: (settings, query, docIds) =>
+        requireRerank(this.backends.rerank).score(collectionId, settings, query.text, docIds, { signal: hooks.signal, onProgress: hooks.onScore }),
+      importedRun: (runKey) => this.loadRun(collectionId, runKey),
+    };
+  }
+
+  /** Searches of a chunk of queries in one worker call each (evaluations). */
+  forBatch(collectionId: string, signal?: AbortSignal): RankSearch {
+    const { bm25, dense } = this.backends;
+    return {
+      bm25: (settings, queries, depth) => this.bm25Batch(collectionId, settings, queries, depth),
+      dense: (settings: DenseSettings, texts, k) => dense.search(collectionId, settings, texts, k),
+      denseScores: (settings, texts, candidates) => dense.score(collectionId, settings, texts, candidates),
+      prf: (settings, request, queries, k) => bm25.searchPrf(collectionId, settings.analyzer, queries, request, { k, k1: settings.k1, b: settings.b }),
+      rerank: (settings, query, docIds) => requireRerank(this.backends.rerank).score(collectionId, settings, query.text, docIds, { signal }),
+      importedRun: (runKey) => this.loadRun(collectionId, runKey),
+    };
+  }
+
+  /**
+   * BM25 top `depth` of many queries, in one call for those not ranked by a recent evaluation (a LEDR column
+   * evaluated after a BM25 column with the same settings reuses its rankings instead of searching again).
+   */
+  private async bm25Batch(collectionId: string, settings: Bm25Settings, queries: readonly QueryInput[], depth: number): Promise<Hit[][]> {
+    const k = Math.max(depth, RUN_DEPTH);
+    const keys = queries.map((query) => this.bm25Key(collectionId, settings, k, query));
+    const lists = keys.map((key) => this.batchMemo.get(key));
+    const todo = queries.filter((_, i) => lists[i] === undefined);
+    if (todo.length > 0) {
+      const found = await this.backends.bm25.search(collectionId, settings.analyzer, todo, { k, k1: settings.k1, b: settings.b });
+      let next = 0;
+      lists.forEach((list, i) => {
+        if (list !== undefined) return;
+        const hits = found[next++] ?? [];
+        lists[i] = hits;
+        this.batchMemo.set(keys[i]!, hits);
+      });
+      while (this.batchMemo.size > BATCH_MEMO_QUERIES) this.batchMemo.delete(this.batchMemo.keys().next().value!);
+    }
+    return lists.map((hits) => cut(hits!, depth));
+  }
+
+  /** Forgets what belongs to a collection (after it was deleted or re-imported). */
+  forget(collectionId: string): void {
+    const prefix = `${collectionId}@`;
+    for (const key of [...this.memo.keys()]) if (key.startsWith(prefix)) this.memo.delete(key);
+    for (const key of [...this.batchMemo.keys()]) if (key.startsWith(prefix)) this.batchMemo.delete(key);
+  }
+}

@@ -1,0 +1,20 @@
+/**
+ * One query's dense top-k over a corpus matrix, exact or through an HNSW graph, with the rules the page and
+ * the CLI share: a query vector of zeros (a static model that knows none of its words) ranks nothing rather
+ * than an arbitrary order of zeros, and HNSW returns at most efSearch hits — asking hnswlib for more would
+ * widen its beam to k (it searches with max(ef, k)), so efSearch would not be what it says.
+ */
+import { exactTopK, type ScoredRow } from './exact-search.ts';
+import type { HnswIndex } from './hnsw-index.ts';
+import type { VectorMatrix } from './vector-matrix.ts';
+
+export function isZeroVector(vector: Float32Array): boolean {
+  for (const x of vector) if (x !== 0) return false;
+  return true;
+}
+
+/** Top-k rows by dot product (exact without `graph`; with it, HNSW at the graph's efSearch). */
+export function denseTopK(matrix: VectorMatrix, query: Float32Array, k: number, graph?: HnswIndex): ScoredRow[] {
+  if (isZeroVector(query)) return [];
+  return graph === undefined ? exactTopK(matrix, query, k) : graph.search(query, Math.min(k, graph.efSearch));
+}

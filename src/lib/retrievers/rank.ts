@@ -1,0 +1,197 @@
+/**
+ * The one ranking of the project: a retriever's configuration (config.ts) applied to a batch of queries over
+ * a small search interface. The page's engine (src/app/engine) implements that interface with its workers and
+ * memo, the CLI (src/cli) with in-process indexes; both call `rankBatch`, so a column's run in the dashboard
+ * and the CLI's run file are the same ranking, hit for hit.
+ *
+ * What the rules are, in one place:
+ * - a blank query ranks nothing, whatever the retriever;
+ * - a stored query (with an id) never gets its own id as a hit (BEIR `ignore_identical_ids`, Pyserini
+ *   `--remove-query`): the BM25 search drops it itself, the dense search is asked one hit more and drops it
+ *   here (unless `keepIdenticalIds`);
+ * - RRF and convex fuse the BM25 and dense top max(depth, RUN_DEPTH); LEDR scores the BM25 top K only;
+ * - a dense search gives no hits for a query vector of zeros (a static model that knows none of the words).
+ */
+import type { PrfRequest } from '../bm25-wasm/bm25-service.ts';
+import { convexCombination } from '../fusion/convex.ts';
+import { lexiconEnhancedDense } from '../fusion/ledr.ts';
+import { reciprocalRankFusion } from '../fusion/rrf.ts';
+import type { PrfResult } from '../prf/prf-result.ts';
+import { rerank } from '../rerank/rerank.ts';
+import type { Hit, Run } from '../types.ts';
+import { preparedSettings, RUN_DEPTH, type Bm25Settings, type DenseSettings, type RerankSettings, type RetrieverConfig } from './config.ts';
+import { emptyRanking, plainHits, type ColumnRanking, type RankQuery } from './ranking.ts';
+
+/** What ranking needs from the indexes and models; every list is aligned with the queries or texts given. */
+export interface RankSearch {
+  /** BM25 top-k of each query (its `weighted` bag, when given, instead of its text); drops a hit equal to the query id. */
+  bm25(settings: Bm25Settings, queries: readonly RankQuery[], k: number): Promise<Hit[][]>;
+  /**
+   * Dense top-k of each text by the model's similarity, exact or HNSW as `settings.search` says (HNSW returns
+   * at most efSearch hits); no hits for a blank text or a zero query vector.
+   */
+  dense(settings: DenseSettings, texts: readonly string[], k: number): Promise<Hit[][]>;
+  /** The model's similarity of each text to each of its candidates (NaN for a document without a vector). */
+  denseScores(settings: DenseSettings, texts: readonly string[], candidates: readonly (readonly string[])[]): Promise<number[][]>;
+  /** RM3 or Bo1 of each query, its second pass's top k (absent: such retrievers fail with a message). */
+  prf?(settings: Bm25Settings, request: PrfRequest, queries: readonly RankQuery[], k: number): Promise<PrfResult[]>;
+  /** A cross-encoder's scores of (query text, document), aligned with `docIds`. */
+  rerank?(settings: RerankSettings, query: RankQuery, docIds: readonly string[]): Promise<ArrayLike<number>>;
+  /** An imported run (undefined: not held here). */
+  importedRun?(runKey: string): Promise<Run | undefined>;
+}
+
+export interface RankBatchOptions {
+  /** Hits per query (default RUN_DEPTH). */
+  depth?: number;
+  /** Leave a document whose id equals the query id in the dense ranking (the CLI's --keep-identical-ids). */
+  keepIdenticalIds?: boolean;
+  /** LEDR's candidates from RM3 or Bo1 instead of BM25 (the CLI's --lexical). */
+  ledrLexical?: PrfRequest;
+  /** Checked between queries of a re-ranking. */
+  signal?: AbortSignal;
+}
+
+/** What RM3 or Bo1 is asked to do, from a retriever's settings. */
+export function prfRequest(retriever: Extract<RetrieverConfig, { kind: 'rm3' | 'bo1' }>): PrfRequest {
+  return retriever.kind === 'rm3'
+    ? { method: 'rm3', fbTerms: retriever.fbTerms, fbDocs: retriever.fbDocs, originalQueryWeight: retriever.originalQueryWeight }
+    : { method: 'bo1', fbTerms: retriever.fbTerms, fbDocs: retriever.fbDocs };
+}
+
+export function isBlank(text: string): boolean {
+  return text.trim() === '';
+}
+
+/** Fails with a message when the search lacks an optional part (called as a method after, so `this` holds). */
+function need(search: RankSearch, part: 'prf' | 'rerank' | 'importedRun', what: string): void {
+  if (search[part] === undefined) throw new Error(`${what} is not available here`);
+}
+
+function cut<T>(hits: T[], depth: number): T[] {
+  return hits.length > depth ? hits.slice(0, depth) : hits;
+}
+
+/** Dense top-k without the query's own id (asked one more so k remain) and nothing for blank texts. */
+export async function denseRanking(search: RankSearch, settings: DenseSettings, queries: readonly RankQuery[], k: number, keepIdenticalIds = false): Promise<Hit[][]> {
+  const dropId = (query: RankQuery) => (keepIdenticalIds ? undefined : query.id);
+  const extra = queries.some((query) => dropId(query) !== undefined) ? 1 : 0;
+  const found = await search.dense(settings, queries.map((query) => query.text), k + extra);
+  return queries.map((query, i) => {
+    if (isBlank(query.text)) return [];
+    const id = dropId(query);
+    const hits = found[i] ?? [];
+    return cut(id === undefined ? hits : hits.filter((hit) => hit.docId !== id), k);
+  });
+}
+
+/**
+ * Ranks `queries` with `retriever`, each ranking with its parts (fusion formulas, RM3's expanded query, a
+ * re-ranking's first-stage ranks). The result is aligned with `queries`; undefined is an imported run without
+ * that query. Blank queries get empty rankings.
+ */
+export async function rankBatch(
+  search: RankSearch,
+  retriever: RetrieverConfig,
+  queries: readonly RankQuery[],
+  options: RankBatchOptions = {},
+): Promise<Array<ColumnRanking | undefined>> {
+  const depth = options.depth ?? RUN_DEPTH;
+  const keep = options.keepIdenticalIds ?? false;
+  const blank = queries.map((query) => isBlank(query.text));
+  // Searches skip blank queries; their rankings are filled in empty at the end.
+  const asked = queries.filter((_, i) => !blank[i]);
+  const spread = <T>(rankings: T[]): Array<T | ColumnRanking | undefined> => {
+    let next = 0;
+    return queries.map((_, i) => (blank[i] ? emptyRanking(retriever) : rankings[next++]));
+  };
+  if (asked.length === 0 && retriever.kind !== 'run') return queries.map(() => emptyRanking(retriever));
+  switch (retriever.kind) {
+    case 'run': {
+      need(search, 'importedRun', 'an imported run');
+      const run = await search.importedRun!(retriever.runKey);
+      if (run === undefined) throw new Error(`The run "${retriever.name}" is not stored here for this collection.`);
+      return queries.map((query) => {
+        const hits = query.id === undefined ? undefined : run.get(query.id);
+        return hits === undefined ? undefined : { kind: 'run', hits: hits.slice(0, depth) };
+      });
+    }
+    case 'bm25': {
+      const found = await search.bm25(retriever.bm25, asked, depth);
+      return spread(found.map((hits): ColumnRanking => ({ kind: 'bm25', hits })));
+    }
+    case 'dense': {
+      const found = await denseRanking(search, retriever.dense, asked, depth, keep);
+      return spread(found.map((hits): ColumnRanking => ({ kind: 'dense', hits })));
+    }
+    case 'ledr': {
+      if (options.ledrLexical) need(search, 'prf', 'RM3 / Bo1');
+      const candidates = options.ledrLexical
+        ? (await search.prf!(retriever.bm25, options.ledrLexical, asked, retriever.k)).map((result) => result.hits)
+        : await search.bm25(retriever.bm25, asked, retriever.k);
+      const scores = await search.denseScores(
+        preparedSettings(retriever).dense!,
+        asked.map((query) => query.text),
+        candidates.map((hits) => hits.map((hit) => hit.docId)),
+      );
+      return spread(
+        candidates.map((hits, i): ColumnRanking => {
+          const row = scores[i] ?? [];
+          const cosines = new Map(hits.map((hit, j) => [hit.docId, row[j] ?? Number.NaN]));
+          return { kind: 'ledr', hits: lexiconEnhancedDense(hits, cosines, { k: retriever.k, limit: depth }) };
+        }),
+      );
+    }
+    case 'rrf':
+    case 'convex': {
+      const inputs = Math.max(depth, RUN_DEPTH);
+      const [lexical, semantic] = await Promise.all([
+        search.bm25(retriever.bm25, asked, inputs),
+        denseRanking(search, retriever.dense, asked, inputs, keep),
+      ]);
+      return spread(
+        lexical.map((hits, i): ColumnRanking => {
+          const other = semantic[i] ?? [];
+          return retriever.kind === 'rrf'
+            ? { kind: 'rrf', hits: reciprocalRankFusion([hits, other], { k: retriever.k, limit: depth }) }
+            : { kind: 'convex', hits: convexCombination(hits, other, { alpha: retriever.alpha, normalization: retriever.normalization, limit: depth }) };
+        }),
+      );
+    }
+    case 'rm3':
+    case 'bo1': {
+      need(search, 'prf', 'RM3 / Bo1');
+      const results = await search.prf!(retriever.bm25, prfRequest(retriever), asked, depth);
+      return spread(
+        results.map((result): ColumnRanking => ({ kind: retriever.kind, hits: cut(result.hits, depth), expanded: result.expanded, feedbackDocIds: result.feedbackDocIds })),
+      );
+    }
+    case 'rerank': {
+      need(search, 'rerank', 'a cross-encoder');
+      const firstStage = await rankBatch(search, retriever.firstStage, queries, { ...options, depth: retriever.depth });
+      const rankings: Array<ColumnRanking | undefined> = [];
+      for (const [i, query] of queries.entries()) {
+        options.signal?.throwIfAborted();
+        const first = firstStage[i];
+        if (first === undefined) {
+          rankings.push(undefined);
+          continue;
+        }
+        const candidates = plainHits(first.hits.slice(0, retriever.depth));
+        const hits = blank[i] ? [] : await rerank(candidates, retriever.depth, (docIds) => search.rerank!(retriever.rerank, query, docIds));
+        rankings.push({ kind: 'rerank', hits: cut(hits, depth), firstStage: candidates, depth: retriever.depth });
+      }
+      return rankings;
+    }
+  }
+}
+
+/** `rankBatch` as plain hits (a run's rankings, without parts): what evaluations and run files hold. */
+export async function rankBatchHits(
+  search: RankSearch,
+  retriever: RetrieverConfig,
+  queries: readonly RankQuery[],
+  options: RankBatchOptions = {},
+): Promise<Array<Hit[] | undefined>> {
+  return (await rankBatch(search, retriever, queries, options)).map((ranking) => (ranking === undefined ? undefined : plainHits(ranking.hits)));
+}
