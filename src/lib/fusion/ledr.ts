@@ -5,8 +5,11 @@ import { assertUniqueIds, rankFused, topOf } from './fused-hit.ts';
 /** LaPraDoR's cut-off: BM25 scores past the top 1,000 are set to 0. */
 export const DEFAULT_LEDR_BM25_DEPTH = 1000;
 
-/** Dense similarity of the query to a candidate: a precomputed map or a function. */
-export type DenseScores = ReadonlyMap<string, number> | ((docId: string) => number);
+/**
+ * Dense similarity of the query to a candidate: a precomputed map, a function, or the similarities of the
+ * BM25 hits in their order (what a dense worker returns for given candidates; no lookup by id needed).
+ */
+export type DenseScores = ReadonlyMap<string, number> | ((docId: string) => number) | ArrayLike<number>;
 
 export interface LedrOptions {
   /** K: how many BM25 hits are candidates (and keep a non-zero BM25 score); default 1000. */
@@ -42,9 +45,9 @@ export function lexiconEnhancedDense(
 ): FusedHit<LedrParts>[] {
   const candidates = topOf(bm25, options.k ?? DEFAULT_LEDR_BM25_DEPTH);
   assertUniqueIds(candidates, 'the BM25 ranking');
-  const denseOf = typeof dense === 'function' ? dense : (docId: string) => dense.get(docId);
+  const denseOf = denseLookup(dense);
   const fused = candidates.map((hit, position): FusedHit<LedrParts> => {
-    const similarity = denseOf(hit.docId);
+    const similarity = denseOf(hit.docId, position);
     if (similarity === undefined || !Number.isFinite(similarity)) {
       throw new RangeError(`no dense score for BM25 candidate "${hit.docId}"`);
     }
@@ -55,4 +58,14 @@ export function lexiconEnhancedDense(
     };
   });
   return rankFused(fused, options.limit);
+}
+
+function denseLookup(dense: DenseScores): (docId: string, position: number) => number | undefined {
+  if (typeof dense === 'function') return dense;
+  if (isMap(dense)) return (docId) => dense.get(docId);
+  return (_docId, position) => (position < dense.length ? dense[position] : undefined);
+}
+
+function isMap(dense: ReadonlyMap<string, number> | ArrayLike<number>): dense is ReadonlyMap<string, number> {
+  return typeof (dense as ReadonlyMap<string, number>).get === 'function';
 }

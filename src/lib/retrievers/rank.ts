@@ -136,9 +136,8 @@ export async function rankBatch(
       );
       return spread(
         candidates.map((hits, i): ColumnRanking => {
-          const row = scores[i] ?? [];
-          const cosines = new Map(hits.map((hit, j) => [hit.docId, row[j] ?? Number.NaN]));
-          return { kind: 'ledr', hits: lexiconEnhancedDense(hits, cosines, { k: retriever.k, limit: depth }) };
+          // The scores are the candidates' in their order: no lookup by id.
+          return { kind: 'ledr', hits: lexiconEnhancedDense(hits, scores[i] ?? [], { k: retriever.k, limit: depth }) };
         }),
       );
     }

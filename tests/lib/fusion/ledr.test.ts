@@ -41,6 +41,13 @@ describe('lexiconEnhancedDense (LaPraDoR LEDR)', () => {
 
   it('fails loudly when a candidate has no dense score', () => {
     expect(() => lexiconEnhancedDense(bm25, new Map([['a', 0.3]]))).toThrow(/"b"/);
+    expect(() => lexiconEnhancedDense(bm25, new Float64Array([0.3]))).toThrow(/"b"/);
+    expect(() => lexiconEnhancedDense(bm25, [0.3, Number.NaN, 0.1])).toThrow(/"b"/);
+  });
+
+  it('takes the similarities of the BM25 hits in their order, as the map of the same values', () => {
+    expect(lexiconEnhancedDense(bm25, new Float64Array([0.1, 0.5, 0.9]))).toEqual(lexiconEnhancedDense(bm25, dense));
+    expect(lexiconEnhancedDense(bm25, [0.1, 0.5, 0.9], { k: 2, limit: 1 })).toEqual(lexiconEnhancedDense(bm25, dense, { k: 2, limit: 1 }));
   });
 
   it('keeps the BM25 order when every dense score is the same positive number', () => {
