@@ -33,6 +33,7 @@ import { createDenseWorker } from '../workers/worker-scripts.ts';
 import { WorkerCrashedError } from '../workers/worker-watch.ts';
 import type { DenseBackend, DenseOpenInfo, DenseProgress, EngineJob, JobSink } from './backends.ts';
 import type { DenseWorkerApi } from '../../../workers/dense.worker.ts';
+import { raceAbort } from './race-abort.ts';
 
 interface DenseWorker {
   /** The handle's host, typed with this worker's API. */
@@ -73,15 +74,6 @@ function loadFailure(model: string, error: unknown): Error {
 
 function workerKey(settings: Pick<DenseSettings, 'model' | 'device' | 'dtype'>): string {
   return `${settings.model}|${settings.device}|${settings.dtype}`;
-}
-
-function untilAborted<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
-  signal.throwIfAborted();
-  return new Promise<T>((resolve, reject) => {
-    const stop = () => reject(signal.reason);
-    signal.addEventListener('abort', stop, { once: true });
-    promise.then(resolve, reject).finally(() => signal.removeEventListener('abort', stop));
-  });
 }
 
 export interface DenseWorkersOptions {
@@ -260,14 +252,14 @@ export class DenseWorkers implements DenseBackend {
     const request: DenseCorpusRequest = { collectionId, search: settings.search, hnsw: { ...settings.hnsw } };
     this.tables.delete(`${workerKey(settings)}|${collectionId}`);
     // A model load cannot be interrupted; cancelling stops waiting for it (the loaded model stays for next time).
-    let entry = await untilAborted(this.worker(settings, onProgress), signal);
+    let entry = await raceAbort(this.worker(settings, onProgress), signal);
     let info;
     try {
       info = await this.openIn(entry, request, onProgress, signal);
     } catch (error) {
       if (!this.mayFallBack(entry, error, signal)) throw error;
       // The WASM model's own loading is not reported: the job on screen (embedding) goes on, from zero.
-      entry = await untilAborted(this.fallBack(settings, entry, messageOf(error), () => {}), signal);
+      entry = await raceAbort(this.fallBack(settings, entry, messageOf(error), () => {}), signal);
       info = await this.openIn(entry, request, onProgress, signal);
     }
     const { handle } = entry;

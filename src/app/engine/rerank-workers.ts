@@ -19,6 +19,7 @@ import { WorkerHost, type HostedWorker } from '../workers/worker-host.ts';
 import { createDenseWorker } from '../workers/worker-scripts.ts';
 import type { RerankBackend, RerankerOpenInfo, RerankScoreProgress } from './backends.ts';
 import { appModelSource } from './dense-workers.ts';
+import { raceAbort } from './race-abort.ts';
 
 interface RerankWorker {
   host: WorkerHost<DenseWorkerApi>;
@@ -33,15 +34,6 @@ function keyOf(settings: RerankSettings): string {
 
 function messageOf(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
-}
-
-function untilAborted<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
-  signal.throwIfAborted();
-  return new Promise<T>((resolve, reject) => {
-    const stop = () => reject(signal.reason);
-    signal.addEventListener('abort', stop, { once: true });
-    promise.then(resolve, reject).finally(() => signal.removeEventListener('abort', stop));
-  });
 }
 
 export interface RerankWorkersOptions {
@@ -117,7 +109,7 @@ export class RerankWorkers implements RerankBackend {
 
   async open(settings: RerankSettings, onDownload: Download, signal: AbortSignal): Promise<RerankerOpenInfo> {
     // A model load cannot be interrupted; cancelling stops waiting for it (the model stays loaded for next time).
-    return (await untilAborted(this.worker(settings, onDownload), signal)).info;
+    return (await raceAbort(this.worker(settings, onDownload), signal)).info;
   }
 
   async score(
