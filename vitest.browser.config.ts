@@ -5,8 +5,10 @@ export default defineConfig({
   test: {
     include: ['tests/browser/**/*.test.ts'],
     globalSetup: ['tests/browser/global-setup.ts'],
-    // One browser at a time: the machine has 2 cores and WebGPU runs on a software adapter.
-    fileParallelism: false,
+    // Two files at a time, each with its own Chromium and profile: much of a browser test is waiting (on
+    // workers, reloads, downloads), so two overlap well even on 2 cores; more would starve the software
+    // WebGPU adapter.
+    maxWorkers: 2,
     testTimeout: 300_000,
     hookTimeout: 300_000,
   },
