@@ -63,8 +63,10 @@ test('under /retrieval-playground/ with no COOP/COEP: the starter ranks in every
   expect(await page.locator('header img').evaluate((img: HTMLImageElement) => [img.getAttribute('src'), img.naturalWidth > 0])).toEqual([`${BASE}favicon.svg`, true]);
   await screenshot(page, 'static-host-first-screen');
 
-  // The browser reports the workers' requests too (the table is fetched by the dense worker), so `outside` sees them.
-  expect(requested).toContain(`${server.url}models/local/glove-100d-sif/table.q8.bin`);
+  // The browser reports the workers' requests too (the table is fetched by the dense worker), so `outside` sees
+  // them. The table loads in the background once the page has ranked: wait for it.
+  await expect.poll(() => requested, { timeout: 60_000 }).toContain(`${server.url}models/local/glove-100d-sif/table.q8.bin`);
+  await expect.poll(() => server.requests.map((r) => r.path), { timeout: 60_000 }).toContain(`${BASE}models/local/glove-100d-sif/table.q8.bin`);
   expect(outside(requested)).toEqual([]);
   expect(server.requests.filter((r) => r.status !== 200)).toEqual([]);
   // The app's files were served from the sub-path: the BM25 kernel, the static model's table, the workers.
