@@ -23,6 +23,9 @@ import { RankingMemo } from './ranking-memo.ts';
 export type { PrepareStatus } from './engine-resources.ts';
 export type { HitExplanation } from './hit-explain.ts';
 
+/** Chunks of an evaluation sent to the workers before the first has come back (rankQueries). */
+const CHUNKS_IN_FLIGHT = 2;
+
 export interface EngineOptions {
   bm25: Bm25Backend;
   dense: DenseBackend;
@@ -134,10 +137,28 @@ export class RetrievalEngine {
     const run: Run = new Map();
     const missing: string[] = [];
     options.onProgress?.(0, queries.length);
-    for (let start = 0; start < queries.length; start += chunkSize) {
-      options.signal?.throwIfAborted();
+    // Two chunks in flight: a worker ranks the next chunk while the page takes in the last one's hits; a
+    // cancel sends no further chunk (the one in flight is dropped).
+    const launch = (start: number) => {
       const chunk = queries.slice(start, start + chunkSize);
-      const rankings = await rankChunk(this.memo, collectionId, retriever, chunk, depth, options.signal);
+      const rankings = rankChunk(this.memo, collectionId, retriever, chunk, depth, options.signal);
+      // A failure is thrown where the chunk is awaited, not as an unhandled rejection before that.
+      rankings.catch(() => undefined);
+      return { chunk, start, rankings };
+    };
+    const inFlight: Array<ReturnType<typeof launch>> = [];
+    let next = 0;
+    const fill = () => {
+      while (inFlight.length < CHUNKS_IN_FLIGHT && next < queries.length) {
+        inFlight.push(launch(next));
+        next += chunkSize;
+      }
+    };
+    options.signal?.throwIfAborted();
+    fill();
+    while (inFlight.length > 0) {
+      const { chunk, start, rankings: pending } = inFlight.shift()!;
+      const rankings = await pending;
       chunk.forEach((query, i) => {
         const hits = rankings[i];
         if (hits === undefined) missing.push(query.id);
@@ -145,6 +166,8 @@ export class RetrievalEngine {
       });
       options.signal?.throwIfAborted();
       options.onProgress?.(Math.min(start + chunk.length, queries.length), queries.length);
+      options.signal?.throwIfAborted();
+      fill();
     }
     return { run, ms: performance.now() - started, missing };
   }
