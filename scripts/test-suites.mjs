@@ -19,7 +19,7 @@ function runOrExit(command, args) {
 /** Runs one suite, printing its lines with a prefix; resolves with its exit code and wall time. */
 function suite(name, args) {
   const started = Date.now();
-  const child = spawn('npx', ['vitest', 'run', ...args], { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, FORCE_COLOR: '0' } });
+  const child = spawn('npx', ['vitest', 'run', ...args], { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, FORCE_COLOR: '0', NO_COLOR: '1' } });
   for (const stream of [child.stdout, child.stderr]) {
     createInterface({ input: stream }).on('line', (line) => console.log(`[${name}] ${line}`));
   }

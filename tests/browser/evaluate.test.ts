@@ -434,11 +434,12 @@ describe.skipIf(skipNoModel)('Evaluate dashboard (SciFact test, BM25 | GloVe | L
   test('cancelling from the tray stops the evaluation; the results made before stay', async () => {
     const { page, context, errors } = session;
     // 300 BM25 queries take well under a second now, faster than a click: a reloaded page gets a BM25
-    // worker whose every answer waits 400 ms, so the column is still running when Cancel is pressed.
+    // worker whose answers wait 400 ms each, so the column is still running when Cancel is pressed.
     const slowWorker = '**/assets/bm25.worker-*.js';
     await context.route(slowWorker, async (route) => {
       const response = await route.fetch();
-      const delay = `{ const post = self.postMessage.bind(self); self.postMessage = (...args) => void setTimeout(() => post(...args), 400); }\n`;
+      // Answers leave at least 400 ms apart, so two chunks in flight do not halve the wait.
+      const delay = `{ const post = self.postMessage.bind(self); let last = 0; self.postMessage = (...args) => { last = Math.max(Date.now(), last) + 400; setTimeout(() => post(...args), last - Date.now()); }; }\n`;
       await route.fulfill({ response, body: delay + (await response.text()) });
     });
     await page.reload();
