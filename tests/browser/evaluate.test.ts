@@ -434,19 +434,20 @@ describe.skipIf(skipNoModel)('Evaluate dashboard (SciFact test, BM25 | GloVe | L
   test('cancelling from the tray stops the evaluation; the results made before stay', async () => {
     const { page, context, errors } = session;
     // 300 BM25 queries take well under a second now, faster than a click: a reloaded page gets a BM25
-    // worker whose answers wait 400 ms each, so the column is still running when Cancel is pressed.
+    // worker whose answers leave 1.5 s apart, so the column (6 chunks) is still running when Cancel is
+    // pressed, even on a loaded machine where the full-page screenshot before it takes seconds.
     const slowWorker = '**/assets/bm25.worker-*.js';
     await context.route(slowWorker, async (route) => {
       const response = await route.fetch();
-      // Answers leave at least 400 ms apart, so two chunks in flight do not halve the wait.
-      const delay = `{ const post = self.postMessage.bind(self); let last = 0; self.postMessage = (...args) => { last = Math.max(Date.now(), last) + 400; setTimeout(() => post(...args), last - Date.now()); }; }\n`;
+      // Spaced answers (not each delayed), so two chunks in flight do not halve the wait.
+      const delay = `{ const post = self.postMessage.bind(self); let last = 0; self.postMessage = (...args) => { last = Math.max(Date.now(), last) + 1500; setTimeout(() => post(...args), last - Date.now()); }; }\n`;
       await route.fulfill({ response, body: delay + (await response.text()) });
     });
     await page.reload();
     await allFresh(page, 3);
     await page.getByRole('button', { name: 'Run all again' }).click();
     // The dashboard's own bar (the tray has one more, with the cancel button).
-    await page.getByRole('progressbar', { name: 'Evaluating 1 · BM25 (k1 0.9, b 0.4)', exact: true }).waitFor({ timeout: 30_000 });
+    await page.getByRole('progressbar', { name: 'Evaluating 1 · BM25 (k1 0.9, b 0.4)', exact: true }).waitFor({ timeout: 60_000 });
     await screenshot(page, 'evaluate-progress');
     const cancel = page.getByRole('button', { name: 'Cancel Evaluating 1 · BM25 (k1 0.9, b 0.4) · 300 queries' });
     await cancel.click({ timeout: 10_000 });
