@@ -14,6 +14,7 @@ import { parseArgs } from 'node:util';
 import { cliAnalyzerNames, isCliAnalyzerName, loadAnalyzer } from './analyzer.ts';
 import type { Analyzer } from '../lib/analysis/analyzer.ts';
 import { CliError } from './cli-error.ts';
+import type { CliIo } from './cli-io.ts';
 
 const OPTIONS = {
   analyzer: { type: 'string', default: 'english' },
@@ -36,8 +37,8 @@ export function formatAnalyzedLine(analyzer: Analyzer, line: string, mode: { jso
   return mode.json ? JSON.stringify(terms) : terms.join(' ');
 }
 
-async function* stdinLines(): AsyncGenerator<string> {
-  const reader = createInterface({ input: process.stdin, crlfDelay: Infinity });
+async function* stdinLines(io: CliIo): AsyncGenerator<string> {
+  const reader = createInterface({ input: io.stdin(), crlfDelay: Infinity });
   for await (const line of reader) yield line;
 }
 
@@ -45,7 +46,7 @@ async function* textLines(text: string): AsyncGenerator<string> {
   yield* text.split(/\r?\n/);
 }
 
-export async function analyzeCommand(args: string[]): Promise<void> {
+export async function analyzeCommand(args: string[], io: CliIo): Promise<void> {
   let values;
   try {
     values = parseArgs({ args, options: OPTIONS, allowPositionals: false, strict: true }).values;
@@ -53,7 +54,7 @@ export async function analyzeCommand(args: string[]): Promise<void> {
     throw new CliError(`${error instanceof Error ? error.message : String(error)} (try --help)`);
   }
   if (values.help) {
-    process.stdout.write(`${USAGE}\n`);
+    io.out(`${USAGE}\n`);
     return;
   }
   if (!isCliAnalyzerName(values.analyzer)) throw new CliError(`--analyzer ${values.analyzer}: expected one of ${cliAnalyzerNames.join(', ')}`);
@@ -61,10 +62,10 @@ export async function analyzeCommand(args: string[]): Promise<void> {
   const mode = { json: values.json, stems: values.stems };
   const out: string[] = [];
   const flush = () => {
-    if (out.length > 0) process.stdout.write(out.join('\n') + '\n');
+    if (out.length > 0) io.out(out.join('\n') + '\n');
     out.length = 0;
   };
-  for await (const line of values.text !== undefined ? textLines(values.text) : stdinLines()) {
+  for await (const line of values.text !== undefined ? textLines(values.text) : stdinLines(io)) {
     out.push(formatAnalyzedLine(analyzer, line, mode));
     if (out.length >= 1000) flush();
   }

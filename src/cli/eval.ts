@@ -22,6 +22,7 @@ import { DEFAULT_RERANKER, TEST_RERANKER } from '../lib/rerank/registry.ts';
 import { firstStageCeiling } from '../lib/rerank/rerank.ts';
 import { DEFAULT_DENSE_MODEL } from './dense.ts';
 import { FIRST_STAGES, LEXICAL_STAGES, retrieve, RETRIEVERS, type FirstStageName, type LexicalName, type RetrieverName, type RetrieverSettings } from './retrievers.ts';
+import type { CliIo } from './cli-io.ts';
 
 /**
  * The trec_eval measures of BEIR's and Pyserini's tables, and judged@10 (Pyserini's `judged.10`: how much
@@ -171,20 +172,17 @@ function parseEvalArgs(args: string[]) {
   return { dataset: resolve(values.dataset), split: values.split, runOut: values['run-out'], json: values.json, settings };
 }
 
-function progress(message: string): void {
-  process.stderr.write(`${message}\n`);
-}
-
 function splitQrels(collection: BeirCollection, split: string): Qrels {
   const qrels = collection.qrels.get(split);
   if (qrels === undefined) throw new CliError(`no qrels for split "${split}"`);
   return qrels;
 }
 
-export async function evalCommand(args: string[]): Promise<void> {
+export async function evalCommand(args: string[], io: CliIo): Promise<void> {
+  const progress = (message: string) => io.err(`${message}\n`);
   const options = parseEvalArgs(args);
   if (options === undefined) {
-    process.stdout.write(`${USAGE}\n`);
+    io.out(`${USAGE}\n`);
     return;
   }
   const { dataset, split, settings } = options;
@@ -218,16 +216,16 @@ export async function evalCommand(args: string[]): Promise<void> {
       ...(ceiling === undefined ? {} : { first_stage: { [`recall_${settings.depth}`]: ceiling } }),
       timings: allTimings,
     };
-    process.stdout.write(`${JSON.stringify(report)}\n`);
+    io.out(`${JSON.stringify(report)}\n`);
     return;
   }
-  process.stdout.write(
+  io.out(
     `# ${basename(dataset)} ${split}: ${queries.length} queries, ${collection.docs.length} documents; ` +
       `${settings.retriever} (${Object.entries(description).map(([k, v]) => `${k} ${v}`).join(', ')}); trec_eval -c\n`,
   );
-  process.stdout.write(formatTrecEval(result));
-  if (ceiling !== undefined) process.stdout.write(`${`first_stage_recall_${settings.depth}`.padEnd(22)}\tall\t${ceiling.toFixed(4)}\n`);
+  io.out(formatTrecEval(result));
+  if (ceiling !== undefined) io.out(`${`first_stage_recall_${settings.depth}`.padEnd(22)}\tall\t${ceiling.toFixed(4)}\n`);
   for (const [name, value] of Object.entries(allTimings)) {
-    process.stdout.write(`${name.padEnd(22)}\t${value < 10 ? value.toFixed(3) : value.toFixed(0)}\n`);
+    io.out(`${name.padEnd(22)}\t${value < 10 ? value.toFixed(3) : value.toFixed(0)}\n`);
   }
 }

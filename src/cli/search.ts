@@ -34,6 +34,7 @@ import { CliError } from './cli-error.ts';
 import { loadBeirDir, resolveDatasetDir } from './dataset.ts';
 import { NodeSearch } from './node-search.ts';
 import { loadNodeCrossEncoder, resolveNodeReranker } from './rerank.ts';
+import type { CliIo } from './cli-io.ts';
 
 /** Retrievers `search` runs (the weighted syntax is a BM25 query). */
 export const SEARCH_RETRIEVERS = {
@@ -175,10 +176,10 @@ export function syntaxReport(parsed: ParsedQuery): string[] {
   return lines.sort((x, y) => x.at.offset - y.at.offset).map(({ at, message }) => `query ${at.line}:${at.column}: ${message}`);
 }
 
-export async function searchCommand(args: string[]): Promise<void> {
+export async function searchCommand(args: string[], io: CliIo): Promise<void> {
   const options = parseSearchArgs(args);
   if (options === undefined) {
-    process.stdout.write(`${USAGE}\n`);
+    io.out(`${USAGE}\n`);
     return;
   }
   const dir = await resolveDatasetDir(options.dataset);
@@ -202,7 +203,7 @@ export async function searchCommand(args: string[]): Promise<void> {
     });
     const { analyzer, index } = await search.openLexical(options.analyzer);
     const parsed = parseWeightedQuery(options.query, analyzer);
-    for (const line of syntaxReport(parsed)) process.stderr.write(`${line}\n`);
+    for (const line of syntaxReport(parsed)) io.err(`${line}\n`);
 
     const started = performance.now();
     // The cross-encoder reads the query without the syntax; BM25 ranks the parsed bag.
@@ -219,7 +220,7 @@ export async function searchCommand(args: string[]): Promise<void> {
       max_length: crossEncoder.maxLength,
       rerank_ms: rerankMs,
     };
-    report(options, dir, collection.docs.length, parsed, clauses, prf, hits, docsById, searchMs, rerankInfo);
+    report(io, options, dir, collection.docs.length, parsed, clauses, prf, hits, docsById, searchMs, rerankInfo);
   } finally {
     await crossEncoder?.dispose();
   }
@@ -247,6 +248,7 @@ function searchConfig(options: SearchOptions, rerankDtype: EmbeddingDtype | unde
 }
 
 function report(
+  io: CliIo,
   options: SearchOptions,
   dir: string,
   docCount: number,
@@ -289,7 +291,7 @@ function report(
       search_ms: searchMs,
       ...(rerankInfo ? { rerank_ms: rerankInfo.rerank_ms } : {}),
     };
-    process.stdout.write(`${JSON.stringify(report)}\n`);
+    io.out(`${JSON.stringify(report)}\n`);
     return;
   }
   const out: string[] = [];
@@ -316,7 +318,7 @@ function report(
     for (const row of rows) out.push(`${row.rank}\t${row.docId}\t${row.score.toFixed(4)}\t${row.title}`);
   }
   if (rows.length === 0) out.push('(no document matches)');
-  process.stdout.write(`${out.join('\n')}\n`);
+  io.out(`${out.join('\n')}\n`);
 }
 
 /** The settings of a feedback retriever that were given (the rest are the method's defaults). */

@@ -24,6 +24,7 @@ import type { Qrels } from '../lib/types.ts';
 import { formatTrecEval } from '../lib/eval/trec-eval-output.ts';
 import { parseZScores, type ZScores } from '../lib/eval/zscores.ts';
 import { CliError } from './cli-error.ts';
+import type { CliIo } from './cli-io.ts';
 
 const usage = `usage: npm run -s cli -- trec-eval [-q] [-c] [-n] [-J] [-l N] [-M N] [-N N] [-Z file] {-m measure[.params]}* [--json] qrels_file results_file
   -q        also print every query's values
@@ -201,14 +202,14 @@ function integerOption(flag: string, value: string): number {
   return Number.parseInt(value, 10);
 }
 
-function openSource(path: string): ByteSource {
-  return path === '-' ? process.stdin : createReadStream(path);
+function openSource(path: string, io: CliIo): ByteSource {
+  return path === '-' ? io.stdin() : createReadStream(path);
 }
 
 /** Reads a file through one of the TREC parsers, turning read and parse failures into one-line CliErrors. */
-async function readInput<T>(path: string, what: string, read: (source: ByteSource, file: string) => Promise<T>): Promise<T> {
+async function readInput<T>(io: CliIo, path: string, what: string, read: (source: ByteSource, file: string) => Promise<T>): Promise<T> {
   try {
-    return await read(openSource(path), path === '-' ? '<stdin>' : path);
+    return await read(openSource(path, io), path === '-' ? '<stdin>' : path);
   } catch (error) {
     if (error instanceof ParseError) throw new CliError(`${what}: ${error.message}`);
     const message = error instanceof Error ? error.message : String(error);
@@ -220,18 +221,18 @@ async function readInput<T>(path: string, what: string, read: (source: ByteSourc
  * The judgments file in its `-R` format. With judgment groups `qrels` merges them (the list of judged
  * queries); with preferences it is empty and `prefs` holds the judgments.
  */
-async function readJudgments(path: string, format: string): Promise<{ qrels: Qrels; judgmentGroups?: QrelsJg; prefs?: Prefs }> {
+async function readJudgments(io: CliIo, path: string, format: string): Promise<{ qrels: Qrels; judgmentGroups?: QrelsJg; prefs?: Prefs }> {
   switch (format) {
     case 'qrels_jg': {
-      const judgmentGroups = await readInput(path, 'qrels', (source, file) => readTrecQrelsJg(source, { file }));
+      const judgmentGroups = await readInput(io, path, 'qrels', (source, file) => readTrecQrelsJg(source, { file }));
       return { qrels: mergeJudgmentGroups(judgmentGroups), judgmentGroups };
     }
     case 'prefs':
-      return { qrels: new Map(), prefs: await readInput(path, 'prefs', (source, file) => readTrecPrefs(source, { file })) };
+      return { qrels: new Map(), prefs: await readInput(io, path, 'prefs', (source, file) => readTrecPrefs(source, { file })) };
     case 'qrels_prefs':
-      return { qrels: new Map(), prefs: await readInput(path, 'qrels', (source, file) => readTrecQrelsPrefs(source, { file })) };
+      return { qrels: new Map(), prefs: await readInput(io, path, 'qrels', (source, file) => readTrecQrelsPrefs(source, { file })) };
     default:
-      return { qrels: await readInput(path, 'qrels', (source, file) => readTrecQrels(source, { file })) };
+      return { qrels: await readInput(io, path, 'qrels', (source, file) => readTrecQrels(source, { file })) };
   }
 }
 
@@ -251,10 +252,10 @@ async function readZScores(path: string): Promise<ZScores> {
   }
 }
 
-export async function trecEvalCommand(args: string[]): Promise<void> {
+export async function trecEvalCommand(args: string[], io: CliIo): Promise<void> {
   const options = parseTrecEvalArgs(args);
   if (options.help) {
-    process.stdout.write(usage);
+    io.out(usage);
     return;
   }
   if (!REL_FORMATS.has(options.relFormat)) {
@@ -264,8 +265,8 @@ export async function trecEvalCommand(args: string[]): Promise<void> {
     throw new CliError(`illegal retrieval results format '${options.resultsFormat}' (trec_eval 9.0.8 knows trec_results only)`);
   }
   const zscores = options.zscoresPath === undefined ? undefined : await readZScores(options.zscoresPath);
-  const { qrels, judgmentGroups, prefs } = await readJudgments(options.qrelsPath, options.relFormat);
-  const { run, runId } = await readInput(options.runPath, 'results', (source, file) => readTrecRun(source, { file }));
+  const { qrels, judgmentGroups, prefs } = await readJudgments(io, options.qrelsPath, options.relFormat);
+  const { run, runId } = await readInput(io, options.runPath, 'results', (source, file) => readTrecRun(source, { file }));
   if ((prefs ?? qrels).size === 0) throw new CliError(`${options.relFormat} file '${options.qrelsPath}' holds no judgments`);
   if (run.size === 0) throw new CliError(`results file '${options.runPath}' holds no results`);
 
@@ -289,9 +290,9 @@ export async function trecEvalCommand(args: string[]): Promise<void> {
   }
   if (result.queries.length === 0) throw new CliError('no queries with both results and relevance info');
   if (result.skipped.length > 0) {
-    process.stderr.write(`trec-eval: not implemented, left out: ${result.skipped.join(' ')}\n`);
+    io.err(`trec-eval: not implemented, left out: ${result.skipped.join(' ')}\n`);
   }
-  process.stdout.write(options.json ? `${JSON.stringify(toJson(result, options))}\n` : formatTrecEval(result, options));
+  io.out(options.json ? `${JSON.stringify(toJson(result, options))}\n` : formatTrecEval(result, options));
 }
 
 /** The JSON form: the same rows as the text output, as numbers. */

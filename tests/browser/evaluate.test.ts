@@ -26,7 +26,7 @@ import type { Qrels, Query } from '../../src/lib/types.ts';
 import type { Doc } from '../../src/lib/types.ts';
 import { skipWithout } from '../requirements.ts';
 import { shared } from '../shared-dir.ts';
-import { ARTIFACTS_DIR, launch, screenshot, type BrowserSession } from './harness.ts';
+import { ARTIFACTS_DIR, fetchRouted, launch, screenshot, type BrowserSession } from './harness.ts';
 import { startHubServer, type HubServer } from './hub-server.ts';
 
 const MODEL = 'local/glove-100d-sif';
@@ -438,7 +438,7 @@ describe.skipIf(skipNoModel)('Evaluate dashboard (SciFact test, BM25 | GloVe | L
     // pressed, even on a loaded machine where the full-page screenshot before it takes seconds.
     const slowWorker = '**/assets/bm25.worker-*.js';
     await context.route(slowWorker, async (route) => {
-      const response = await route.fetch();
+      const response = await fetchRouted(route);
       // Spaced answers (not each delayed), so two chunks in flight do not halve the wait.
       const delay = `{ const post = self.postMessage.bind(self); let last = 0; self.postMessage = (...args) => { last = Math.max(Date.now(), last) + 1500; setTimeout(() => post(...args), last - Date.now()); }; }\n`;
       await route.fulfill({ response, body: delay + (await response.text()) });

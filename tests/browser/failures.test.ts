@@ -19,7 +19,7 @@ import type { BrowserContext, Locator, Page, Route, Worker } from 'playwright-co
 import { afterAll, beforeAll, expect, inject, test } from 'vitest';
 import { skipWithout } from '../requirements.ts';
 import { rows, settled } from './app-page.ts';
-import { launch, screenshot, type BrowserSession } from './harness.ts';
+import { fetchRouted, launch, screenshot, type BrowserSession } from './harness.ts';
 import { startHubServer, type HubServer } from './hub-server.ts';
 
 let session: BrowserSession;
@@ -48,7 +48,7 @@ const CRASHING_IMPORT = '**/assets/import.worker-*.js';
 
 async function rewrite(context: BrowserContext, pattern: string, change: (body: string) => string): Promise<void> {
   await context.route(pattern, async (route: Route) => {
-    const response = await route.fetch();
+    const response = await fetchRouted(route);
     await route.fulfill({ response, body: change(await response.text()) });
   });
 }

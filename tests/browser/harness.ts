@@ -1,7 +1,7 @@
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { chromium, type BrowserContext, type Page } from 'playwright-core';
+import { chromium, type APIResponse, type BrowserContext, type Page, type Route } from 'playwright-core';
 import { repoRoot } from '../shared-dir.ts';
 
 /** Debian's chromium (installed by scripts/ensure-chromium.sh); never a downloaded browser. */
@@ -66,4 +66,19 @@ export async function screenshot(page: Page, name: string): Promise<string> {
   const path = join(ARTIFACTS_DIR, `${name}.png`);
   await page.screenshot({ path, fullPage: true });
   return path;
+}
+
+/**
+ * The response a routed request would get, fetched again when the preview server drops the connection
+ * (ECONNRESET under load): a test that rewrites a worker must not fail on the server's hiccup.
+ */
+export async function fetchRouted(route: Route, attempts = 3): Promise<APIResponse> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await route.fetch();
+    } catch (error) {
+      if (attempt >= attempts) throw error;
+      await new Promise((resolve) => setTimeout(resolve, 200 * attempt));
+    }
+  }
 }

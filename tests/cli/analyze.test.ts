@@ -1,30 +1,16 @@
 /**
- * The `analyze` command and `eval --analyzer polish` as a user runs them (`tsx src/cli/main.ts …`).
+ * The `analyze` command and `eval --analyzer polish` with the arguments a user gives (run in-process through runCli).
  * References: shared/reference/polish/wordlist-stems.tsv.gz (Lucene 8.7 PolishAnalyzer on 20,000 words) and
  * the figures of shared/reference/polish/README.md (BM25 nDCG@10 0.2973, R@100 0.3828 over 210 queries).
  */
-import { execFile } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { promisify } from 'node:util';
 import { gunzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
-import { repoRoot, shared } from '../shared-dir.ts';
+import { shared } from '../shared-dir.ts';
+import { cli } from './run-cli.ts';
 
-const execFileAsync = promisify(execFile);
-const tsx = join(repoRoot, 'node_modules', '.bin', 'tsx');
 
-async function cli(args: readonly string[], stdin?: string): Promise<{ stdout: string; stderr: string; code: number }> {
-  const child = execFileAsync(tsx, ['src/cli/main.ts', ...args], { cwd: repoRoot, maxBuffer: 1 << 26 });
-  child.child.stdin?.end(stdin ?? '');
-  try {
-    const { stdout, stderr } = await child;
-    return { stdout, stderr, code: 0 };
-  } catch (error) {
-    const failed = error as { stdout: string; stderr: string; code: number };
-    return { stdout: failed.stdout, stderr: failed.stderr, code: failed.code };
-  }
-}
 
 describe('analyze', () => {
   it('prints each stdin line as space-separated terms, an empty line when nothing is left', async () => {

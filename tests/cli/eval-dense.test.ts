@@ -5,19 +5,14 @@
  * 0.6788 / 0.9287. Our tokenization of the GloVe model differs slightly from the reference script's
  * (BERT pre-tokenizer, 2,048-token truncation), hence the tolerance of 0.005.
  */
-import { execFile } from 'node:child_process';
-import { join } from 'node:path';
-import { promisify } from 'node:util';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { repoRoot, shared } from '../shared-dir.ts';
+import { shared } from '../shared-dir.ts';
+import { cliStdout } from './run-cli.ts';
 import { ensureModels } from '../lib/dense/models-fixture.ts';
 
-const execFileAsync = promisify(execFile);
-const tsx = join(repoRoot, 'node_modules', '.bin', 'tsx');
 
 async function evalJson(retriever: string, ...extra: string[]): Promise<{ metrics: Record<string, number>; timings: Record<string, number> }> {
-  const args = ['src/cli/main.ts', 'eval', '--dataset', shared('beir', 'scifact'), '--retriever', retriever, '--json', ...extra];
-  const { stdout } = await execFileAsync(tsx, args, { cwd: repoRoot, maxBuffer: 1 << 26 });
+  const stdout = await cliStdout(['eval', '--dataset', shared('beir', 'scifact'), '--retriever', retriever, '--json', ...extra]);
   return JSON.parse(stdout) as { metrics: Record<string, number>; timings: Record<string, number> };
 }
 

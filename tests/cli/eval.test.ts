@@ -1,29 +1,17 @@
 /**
- * The `eval` command as a user runs it (`tsx src/cli/main.ts eval …`) on the real BEIR SciFact test split.
+ * The `eval` command with a user's arguments (in-process through runCli) on the real BEIR SciFact test split.
  * Parity: Lucene 8.7 BM25 flat as published by Pyserini's BEIR regressions and measured in
  * shared/reference/REFERENCE.md with trec_eval 9.0.8 -c: nDCG@10 0.6789, R@100 0.9253, MAP@100 0.6398,
  * MRR 0.6506, P@10 0.0883.
  */
-import { execFile } from 'node:child_process';
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
-import { repoRoot, shared } from '../shared-dir.ts';
+import { shared } from '../shared-dir.ts';
+import { cli } from './run-cli.ts';
 
-const execFileAsync = promisify(execFile);
-const tsx = join(repoRoot, 'node_modules', '.bin', 'tsx');
 
-async function cli(args: readonly string[]): Promise<{ stdout: string; stderr: string; code: number }> {
-  try {
-    const { stdout, stderr } = await execFileAsync(tsx, ['src/cli/main.ts', ...args], { cwd: repoRoot, maxBuffer: 1 << 26 });
-    return { stdout, stderr, code: 0 };
-  } catch (error) {
-    const failed = error as { stdout: string; stderr: string; code: number };
-    return { stdout: failed.stdout, stderr: failed.stderr, code: failed.code };
-  }
-}
 
 interface EvalJson {
   dataset: string;

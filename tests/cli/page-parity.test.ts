@@ -5,14 +5,12 @@
  * worker's work, on the WebAssembly kernel) and DenseCorpusService (the dense worker's work, HNSW on
  * hnswlib-wasm), with SciFact stored in fake-indexeddb; its run goes through what Evaluate stores and
  * exports (packRun, unpackRun, formatTrecRun tagged with the column's kind). The CLI's side is
- * `npm run -s cli -- eval … --run-out` in a child process.
+ * `npm run -s cli -- eval … --run-out` (run in-process through runCli).
  */
 import 'fake-indexeddb/auto';
-import { execFile } from 'node:child_process';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Bm25AnalyzerName } from '../../src/lib/analysis/analyzers.ts';
 import { Bm25Service } from '../../src/lib/bm25-wasm/bm25-service.ts';
@@ -32,10 +30,9 @@ import { loadNodeEmbedder, resolveNodeModel } from '../../src/cli/dense.ts';
 import { FakeJobs, FakeRuns } from '../app/engine/fakes.ts';
 import { kernelModule } from '../lib/bm25-wasm/fixtures.ts';
 import { ensureModels } from '../lib/dense/models-fixture.ts';
-import { repoRoot, shared } from '../shared-dir.ts';
+import { shared } from '../shared-dir.ts';
+import { cliStdout } from './run-cli.ts';
 
-const execFileAsync = promisify(execFile);
-const tsx = join(repoRoot, 'node_modules', '.bin', 'tsx');
 const C = 'beir/scifact';
 const MODEL = 'local/glove-100d-sif';
 
@@ -115,10 +112,7 @@ async function pageRun(retriever: RetrieverConfig): Promise<string> {
 /** The CLI's run file for the same column. */
 async function cliRun(name: string, ...args: string[]): Promise<string> {
   const file = join(out, `${name}.run`);
-  await execFileAsync(tsx, ['src/cli/main.ts', 'eval', '--dataset', shared('beir', 'scifact'), '--split', 'test', '--run-out', file, '--json', ...args], {
-    cwd: repoRoot,
-    maxBuffer: 1 << 26,
-  });
+  await cliStdout(['eval', '--dataset', shared('beir', 'scifact'), '--split', 'test', '--run-out', file, '--json', ...args]);
   return readFile(file, 'utf8');
 }
 

@@ -1,14 +1,12 @@
 /**
- * Pseudo-relevance feedback and WordPiece BM25 from the command line, as a user runs them:
+ * Pseudo-relevance feedback and WordPiece BM25 from the command line (in-process through runCli):
  * `search --retriever rm3|bo1` prints the expanded query (hand-computed on a 5-document dataset for Bo1,
  * equal to the core's on SciFact for RM3), and `eval --retriever rm3|bo1` / `--analyzer wordpiece` print
  * the SciFact test figures of the README table.
  */
-import { execFile } from 'node:child_process';
 import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { loadBeirDir } from '../../src/cli/dataset.ts';
 import { englishAnalyzer } from '../../src/lib/analysis/english-analyzer.ts';
@@ -16,20 +14,10 @@ import { indexCorpus } from '../../src/lib/bm25/bm25-corpus.ts';
 import { bagOfTerms } from '../../src/lib/bm25/bm25-query.ts';
 import { bm25FeedbackIndex } from '../../src/lib/prf/feedback-index.ts';
 import { searchRm3 } from '../../src/lib/prf/rm3.ts';
-import { repoRoot, shared } from '../shared-dir.ts';
+import { shared } from '../shared-dir.ts';
+import { cli } from './run-cli.ts';
 
-const execFileAsync = promisify(execFile);
-const tsx = join(repoRoot, 'node_modules', '.bin', 'tsx');
 
-async function cli(args: readonly string[]): Promise<{ stdout: string; stderr: string; code: number }> {
-  try {
-    const { stdout, stderr } = await execFileAsync(tsx, ['src/cli/main.ts', ...args], { cwd: repoRoot, maxBuffer: 1 << 26 });
-    return { stdout, stderr, code: 0 };
-  } catch (error) {
-    const failed = error as { stdout: string; stderr: string; code: number };
-    return { stdout: failed.stdout, stderr: failed.stderr, code: failed.code };
-  }
-}
 
 /** The 5 documents of tests/lib/prf/bo1.test.ts, whose Bo1 expansion is worked out there. */
 function solarDataset(): string {

@@ -5,29 +5,17 @@
  * exactly those 10 documents, so its recall equals the first stage's recall@10 (the ceiling eval prints).
  */
 import { AutoTokenizer, env } from '@huggingface/transformers';
-import { execFile } from 'node:child_process';
 import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { promisify } from 'node:util';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { crossEncoderTokenWeight, CROSS_ALPHA, CROSS_BETA } from '../../scripts/models/tiny-cross-encoder.ts';
 import { MODELS_DIR } from '../../src/cli/dense.ts';
 import { ensureModels } from '../lib/dense/models-fixture.ts';
-import { repoRoot, shared } from '../shared-dir.ts';
+import { shared } from '../shared-dir.ts';
+import { cli } from './run-cli.ts';
 
-const execFileAsync = promisify(execFile);
-const tsx = join(repoRoot, 'node_modules', '.bin', 'tsx');
 
-async function cli(args: readonly string[]): Promise<{ stdout: string; stderr: string; code: number }> {
-  try {
-    const { stdout, stderr } = await execFileAsync(tsx, ['src/cli/main.ts', ...args], { cwd: repoRoot, maxBuffer: 1 << 26 });
-    return { stdout, stderr, code: 0 };
-  } catch (error) {
-    const failed = error as { stdout: string; stderr: string; code: number };
-    return { stdout: failed.stdout, stderr: failed.stderr, code: failed.code };
-  }
-}
 
 const DOCS = [
   { _id: 'd1', title: 'Cells', text: 'cancer cells divide' },

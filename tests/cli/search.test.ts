@@ -1,32 +1,20 @@
 /**
- * The `search` command as a user runs it (`tsx src/cli/main.ts search …`): on a hand-computed 3-document
+ * The `search` command with a user's arguments (in-process through runCli): on a hand-computed 3-document
  * dataset (the index of tests/lib/bm25/weighted-search.test.ts, words instead of letters), and on SciFact,
  * where a plain query prints exactly what the BM25 reference ranks.
  */
-import { execFile } from 'node:child_process';
 import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { loadBeirDir } from '../../src/cli/dataset.ts';
 import { englishAnalyzer } from '../../src/lib/analysis/english-analyzer.ts';
 import { indexCorpus } from '../../src/lib/bm25/bm25-corpus.ts';
 import { searchBm25 } from '../../src/lib/bm25/bm25-search.ts';
-import { repoRoot, shared } from '../shared-dir.ts';
+import { shared } from '../shared-dir.ts';
+import { cli } from './run-cli.ts';
 
-const execFileAsync = promisify(execFile);
-const tsx = join(repoRoot, 'node_modules', '.bin', 'tsx');
 
-async function cli(args: readonly string[], env: NodeJS.ProcessEnv = process.env): Promise<{ stdout: string; stderr: string; code: number }> {
-  try {
-    const { stdout, stderr } = await execFileAsync(tsx, ['src/cli/main.ts', ...args], { cwd: repoRoot, env, maxBuffer: 1 << 26 });
-    return { stdout, stderr, code: 0 };
-  } catch (error) {
-    const failed = error as { stdout: string; stderr: string; code: number };
-    return { stdout: failed.stdout, stderr: failed.stderr, code: failed.code };
-  }
-}
 
 interface SearchJson {
   dataset: string;

@@ -1,28 +1,19 @@
 /**
- * `trec-eval -m judged.k` (Pyserini's extension, printed `judged_k`) run as a user runs it, on a small
+ * `trec-eval -m judged.k` (Pyserini's extension, printed `judged_k`) run with a user's arguments (in-process through runCli), on a small
  * hand-computed collection, and next to trec_eval's own measures, whose lines must not change.
  */
-import { execFile } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { promisify } from 'node:util';
 import { afterAll, describe, expect, it } from 'vitest';
 import { rmSync } from 'node:fs';
-import { repoRoot, shared } from '../shared-dir.ts';
+import { shared } from '../shared-dir.ts';
+import { cli, type CliResult } from './run-cli.ts';
 import { outputLines } from '../lib/eval/fixtures.ts';
 
-const run = promisify(execFile);
-const tsx = join(repoRoot, 'node_modules', '.bin', 'tsx');
 
-async function trecEval(args: readonly string[]): Promise<{ stdout: string; stderr: string; code: number }> {
-  try {
-    const { stdout, stderr } = await run(tsx, ['src/cli/main.ts', 'trec-eval', ...args], { cwd: repoRoot });
-    return { stdout, stderr, code: 0 };
-  } catch (error) {
-    const failed = error as { stdout: string; stderr: string; code: number };
-    return { stdout: failed.stdout, stderr: failed.stderr, code: failed.code };
-  }
+function trecEval(args: readonly string[]): Promise<CliResult> {
+  return cli(['trec-eval', ...args]);
 }
 
 const dir = mkdtempSync(join(tmpdir(), 'judged-'));

@@ -1,27 +1,18 @@
 /**
- * The `trec-eval` command, run as a user runs it (`tsx src/cli/main.ts trec-eval …`), against trec_eval
+ * The `trec-eval` command, run with a user's arguments (in-process through runCli; main.test.ts runs the real entry), against trec_eval
  * 9.0.8's expected outputs in shared/trec_eval: the lines of the supported measures must be
  * byte-identical and in the same order.
  */
-import { execFile } from 'node:child_process';
 import { join } from 'node:path';
-import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { parseTrecEvalArgs } from '../../src/cli/trec-eval.ts';
-import { repoRoot, shared } from '../shared-dir.ts';
+import { shared } from '../shared-dir.ts';
+import { cli, type CliResult } from './run-cli.ts';
 import { REFERENCE_RUNS, outputLines } from '../lib/eval/fixtures.ts';
 
-const run = promisify(execFile);
-const tsx = join(repoRoot, 'node_modules', '.bin', 'tsx');
 
-async function trecEval(args: readonly string[]): Promise<{ stdout: string; stderr: string; code: number }> {
-  try {
-    const { stdout, stderr } = await run(tsx, ['src/cli/main.ts', 'trec-eval', ...args], { cwd: repoRoot });
-    return { stdout, stderr, code: 0 };
-  } catch (error) {
-    const failed = error as { stdout: string; stderr: string; code: number };
-    return { stdout: failed.stdout, stderr: failed.stderr, code: failed.code };
-  }
+function trecEval(args: readonly string[]): Promise<CliResult> {
+  return cli(['trec-eval', ...args]);
 }
 
 describe.each(REFERENCE_RUNS)('trec-eval CLI vs trec_eval 9.0.8 $output', (reference) => {

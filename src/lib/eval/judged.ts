@@ -55,7 +55,8 @@ export function judgedAtK(run: Run, qrels: Qrels, k = 10): JudgedCoverage {
   if (!Number.isInteger(k) || k <= 0) throw new RangeError(`judged@k needs a positive integer k, got ${k}`);
   const perQuery = [...qrels.keys()].sort(compareStrcmp).map((qid) => {
     const hits = run.get(qid) ?? [];
-    const ranking = judgeRanking(rankForEvaluation(qid, hits), qrels.get(qid));
+    // Only the top k is judged (the report has ranked the whole list already: the cut is a slice of it).
+    const ranking = judgeRanking(rankForEvaluation(qid, hits, k), qrels.get(qid));
     return { qid, judged: judgedAt(ranking, [k])[0]! };
   });
   const sum = perQuery.reduce((total, query) => total + query.judged, 0);
@@ -79,8 +80,9 @@ export function judgedAtK(run: Run, qrels: Qrels, k = 10): JudgedCoverage {
 export function condenseRun(run: Run, qrels: Qrels): Run {
   const condensed: Run = new Map();
   for (const [qid, hits] of run) {
-    const { grades } = judgeRanking(hits.map((hit) => hit.docId), qrels.get(qid));
-    condensed.set(qid, hits.filter((_, i) => grades[i]! >= 0));
+    // The grade judgeRanking gives (absent → NOT_IN_POOL, negative → JUDGED_UNJUDGED) without its arrays.
+    const judgments = qrels.get(qid);
+    condensed.set(qid, judgments === undefined ? [] : hits.filter((hit) => (judgments.get(hit.docId) ?? NOT_IN_POOL) >= 0));
   }
   return condensed;
 }

@@ -1,0 +1,42 @@
+/**
+ * The command line as a function: `runCli(argv, io)` runs one command and resolves with its exit code.
+ * Each command lives in its own module and is loaded on demand, so `trec-eval` does not pay for the BM25
+ * or model code.
+ */
+import { CliError } from './cli-error.ts';
+import type { CliIo } from './cli-io.ts';
+
+type Command = (args: string[], io: CliIo) => Promise<void>;
+
+const commands: Record<string, () => Promise<Command>> = {
+  analyze: async () => (await import('./analyze.ts')).analyzeCommand,
+  eval: async () => (await import('./eval.ts')).evalCommand,
+  search: async () => (await import('./search.ts')).searchCommand,
+  'trec-eval': async () => (await import('./trec-eval.ts')).trecEvalCommand,
+};
+
+const usage = `usage: npm run -s cli -- <command> [options]
+commands:
+  analyze     print the terms an analyzer (english, polish, …) makes of each line of text or stdin
+  eval        index a BEIR dataset, run every query of a split and print trec_eval -c measures
+  search      one query's ranking on a BEIR dataset (weighted syntax: word^2.5, +term^0.5)
+  trec-eval   evaluate a TREC run against qrels, output compatible with trec_eval 9.0.8`;
+
+export async function runCli(argv: readonly string[], io: CliIo): Promise<number> {
+  const [name, ...rest] = argv;
+  try {
+    if (name === undefined || name === '--help' || name === '-h') {
+      io.out(`${usage}\n`);
+      return 0;
+    }
+    const load = commands[name];
+    if (!load) throw new CliError(`unknown command "${name}" (try --help)`);
+    await (await load())(rest, io);
+    return 0;
+  } catch (error) {
+    // One line on stderr and a non-zero exit: scripts and CI read the reason without a stack trace.
+    const message = error instanceof Error ? error.message : String(error);
+    io.err(`error: ${message.split('\n')[0]}\n`);
+    return error instanceof CliError ? error.exitCode : 1;
+  }
+}
