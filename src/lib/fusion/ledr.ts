@@ -1,6 +1,6 @@
 import type { Hit } from '../types.ts';
 import type { FusedHit } from './fused-hit.ts';
-import { assertUniqueIds, rankFused, topOf } from './fused-hit.ts';
+import { assertUniqueIds, compareCodePoints, rankFused, topOf } from './fused-hit.ts';
 
 /** LaPraDoR's cut-off: BM25 scores past the top 1,000 are set to 0. */
 export const DEFAULT_LEDR_BM25_DEPTH = 1000;
@@ -58,6 +58,33 @@ export function lexiconEnhancedDense(
     };
   });
   return rankFused(fused, options.limit);
+}
+
+/**
+ * {@link lexiconEnhancedDense}'s hits without their parts: the same documents, scores and order, made
+ * without an object per candidate (an evaluation fuses 300 queries × 1,000 candidates, and the fused
+ * objects, their parts and their plain copies were most of its time on the page). `dense` holds the
+ * candidates' similarities in their order.
+ */
+export function lexiconEnhancedDenseHits(bm25: readonly Hit[], dense: ArrayLike<number>, options: LedrOptions = {}): Hit[] {
+  const candidates = topOf(bm25, options.k ?? DEFAULT_LEDR_BM25_DEPTH);
+  assertUniqueIds(candidates, 'the BM25 ranking');
+  const scores = new Float64Array(candidates.length);
+  const order: number[] = new Array(candidates.length);
+  for (let i = 0; i < candidates.length; i++) {
+    const similarity = i < dense.length ? dense[i] : undefined;
+    if (similarity === undefined || !Number.isFinite(similarity)) {
+      throw new RangeError(`no dense score for BM25 candidate "${candidates[i]!.docId}"`);
+    }
+    scores[i] = similarity * candidates[i]!.score;
+    order[i] = i;
+  }
+  // compareFused on positions.
+  order.sort((a, b) => scores[b]! - scores[a]! || compareCodePoints(candidates[a]!.docId, candidates[b]!.docId));
+  const length = options.limit === undefined ? order.length : Math.min(order.length, options.limit);
+  const hits: Hit[] = new Array(length);
+  for (let i = 0; i < length; i++) hits[i] = { docId: candidates[order[i]!]!.docId, score: scores[order[i]!]! };
+  return hits;
 }
 
 function denseLookup(dense: DenseScores): (docId: string, position: number) => number | undefined {

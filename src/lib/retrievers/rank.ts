@@ -14,7 +14,7 @@
  */
 import type { PrfRequest } from '../bm25-wasm/bm25-service.ts';
 import { convexCombination } from '../fusion/convex.ts';
-import { lexiconEnhancedDense } from '../fusion/ledr.ts';
+import { lexiconEnhancedDense, lexiconEnhancedDenseHits } from '../fusion/ledr.ts';
 import { reciprocalRankFusion } from '../fusion/rrf.ts';
 import type { PrfResult } from '../prf/prf-result.ts';
 import { rerank } from '../rerank/rerank.ts';
@@ -85,6 +85,25 @@ export async function denseRanking(search: RankSearch, settings: DenseSettings, 
   });
 }
 
+/** LEDR's candidates (BM25's top K, or RM3's or Bo1's) and their dense similarities, in the candidates' order. */
+async function ledrInputs(
+  search: RankSearch,
+  retriever: Extract<RetrieverConfig, { kind: 'ledr' }>,
+  asked: readonly RankQuery[],
+  options: RankBatchOptions,
+): Promise<{ candidates: Hit[][]; scores: number[][] }> {
+  if (options.ledrLexical) need(search, 'prf', 'RM3 / Bo1');
+  const candidates = options.ledrLexical
+    ? (await search.prf!(retriever.bm25, options.ledrLexical, asked, retriever.k)).map((result) => result.hits)
+    : await search.bm25(retriever.bm25, asked, retriever.k);
+  const scores = await search.denseScores(
+    preparedSettings(retriever).dense!,
+    asked.map((query) => query.text),
+    candidates.map((hits) => hits.map((hit) => hit.docId)),
+  );
+  return { candidates, scores };
+}
+
 /**
  * Ranks `queries` with `retriever`, each ranking with its parts (fusion formulas, RM3's expanded query, a
  * re-ranking's first-stage ranks). The result is aligned with `queries`; undefined is an imported run without
@@ -125,21 +144,9 @@ export async function rankBatch(
       return spread(found.map((hits): ColumnRanking => ({ kind: 'dense', hits })));
     }
     case 'ledr': {
-      if (options.ledrLexical) need(search, 'prf', 'RM3 / Bo1');
-      const candidates = options.ledrLexical
-        ? (await search.prf!(retriever.bm25, options.ledrLexical, asked, retriever.k)).map((result) => result.hits)
-        : await search.bm25(retriever.bm25, asked, retriever.k);
-      const scores = await search.denseScores(
-        preparedSettings(retriever).dense!,
-        asked.map((query) => query.text),
-        candidates.map((hits) => hits.map((hit) => hit.docId)),
-      );
-      return spread(
-        candidates.map((hits, i): ColumnRanking => {
-          // The scores are the candidates' in their order: no lookup by id.
-          return { kind: 'ledr', hits: lexiconEnhancedDense(hits, scores[i] ?? [], { k: retriever.k, limit: depth }) };
-        }),
-      );
+      const { candidates, scores } = await ledrInputs(search, retriever, asked, options);
+      // The scores are the candidates' in their order: no lookup by id.
+      return spread(candidates.map((hits, i): ColumnRanking => ({ kind: 'ledr', hits: lexiconEnhancedDense(hits, scores[i] ?? [], { k: retriever.k, limit: depth }) })));
     }
     case 'rrf':
     case 'convex': {
@@ -185,12 +192,29 @@ export async function rankBatch(
   }
 }
 
-/** `rankBatch` as plain hits (a run's rankings, without parts): what evaluations and run files hold. */
+/** Kinds whose rankings are plain hits already (no copy needed). */
+const PLAIN_KINDS: ReadonlySet<RetrieverConfig['kind']> = new Set(['bm25', 'dense']);
+
+/**
+ * `rankBatch` as plain hits (a run's rankings, without parts): what evaluations and run files hold. LEDR's
+ * hits are fused without their parts here (lexiconEnhancedDenseHits: same hits, same order).
+ */
 export async function rankBatchHits(
   search: RankSearch,
   retriever: RetrieverConfig,
   queries: readonly RankQuery[],
   options: RankBatchOptions = {},
 ): Promise<Array<Hit[] | undefined>> {
-  return (await rankBatch(search, retriever, queries, options)).map((ranking) => (ranking === undefined ? undefined : plainHits(ranking.hits)));
+  if (retriever.kind === 'ledr') {
+    const asked = queries.filter((query) => !isBlank(query.text));
+    const { candidates, scores } = asked.length === 0 ? { candidates: [], scores: [] } : await ledrInputs(search, retriever, asked, options);
+    let next = 0;
+    return queries.map((query) => {
+      if (isBlank(query.text)) return [];
+      const i = next++;
+      return lexiconEnhancedDenseHits(candidates[i] ?? [], scores[i] ?? [], { k: retriever.k, limit: options.depth ?? RUN_DEPTH });
+    });
+  }
+  const rankings = await rankBatch(search, retriever, queries, options);
+  return rankings.map((ranking) => (ranking === undefined ? undefined : PLAIN_KINDS.has(ranking.kind) ? ranking.hits : plainHits(ranking.hits)));
 }

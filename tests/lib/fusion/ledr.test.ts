@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { lexiconEnhancedDense } from '../../../src/lib/fusion/ledr.ts';
+import { lexiconEnhancedDense, lexiconEnhancedDenseHits } from '../../../src/lib/fusion/ledr.ts';
 import type { Hit } from '../../../src/lib/types.ts';
 import { rankingArbitrary } from './rankings.ts';
 
@@ -58,5 +58,20 @@ describe('lexiconEnhancedDense (LaPraDoR LEDR)', () => {
         for (const hit of fused) expect(hit.score).toBe(hit.parts.dense * hit.parts.bm25);
       }),
     );
+  });
+
+  it('without parts (lexiconEnhancedDenseHits): the same documents, scores and order, ties included', () => {
+    // Similarities from a few values, so fused scores tie and the id order decides.
+    const similarities = fc.array(fc.constantFrom(0, 0.25, 0.5, 1, -0.5), { minLength: 12, maxLength: 12 });
+    const k = fc.option(fc.integer({ min: 0, max: 14 }), { nil: undefined });
+    fc.assert(
+      fc.property(rankingArbitrary(), similarities, k, k, (hits, values, depth, limit) => {
+        const options = { ...(depth === undefined ? {} : { k: depth }), ...(limit === undefined ? {} : { limit }) };
+        const plain = lexiconEnhancedDense(hits, values, options).map(({ docId, score }) => ({ docId, score }));
+        expect(lexiconEnhancedDenseHits(hits, values, options)).toEqual(plain);
+      }),
+    );
+    expect(() => lexiconEnhancedDenseHits(bm25, [0.3])).toThrow(/"b"/);
+    expect(() => lexiconEnhancedDenseHits([...bm25, bm25[0]!], [1, 1, 1, 1])).toThrow(/twice/);
   });
 });
