@@ -63,7 +63,7 @@ export function lexiconEnhancedDense(
 /**
  * {@link lexiconEnhancedDense}'s hits without their parts: the same documents, scores and order, made
  * without an object per candidate (an evaluation fuses 300 queries × 1,000 candidates, and the fused
- * objects, their parts and their plain copies were most of its time on the page). `dense` holds the
+ * objects, their parts and their plain copies were the largest item in a page profile of it). `dense` holds the
  * candidates' similarities in their order.
  */
 export function lexiconEnhancedDenseHits(bm25: readonly Hit[], dense: ArrayLike<number>, options: LedrOptions = {}): Hit[] {

@@ -85,6 +85,12 @@ export async function denseRanking(search: RankSearch, settings: DenseSettings, 
   });
 }
 
+/** The rankings of the non-blank queries (in order) spread back over all `queries`, `empty()` for each blank one. */
+function overQueries<T, E>(queries: readonly RankQuery[], rankings: readonly T[], empty: () => E): Array<T | E | undefined> {
+  let next = 0;
+  return queries.map((query) => (isBlank(query.text) ? empty() : rankings[next++]));
+}
+
 /** LEDR's candidates (BM25's top K, or RM3's or Bo1's) and their dense similarities, in the candidates' order. */
 async function ledrInputs(
   search: RankSearch,
@@ -120,10 +126,7 @@ export async function rankBatch(
   const blank = queries.map((query) => isBlank(query.text));
   // Searches skip blank queries; their rankings are filled in empty at the end.
   const asked = queries.filter((_, i) => !blank[i]);
-  const spread = <T>(rankings: T[]): Array<T | ColumnRanking | undefined> => {
-    let next = 0;
-    return queries.map((_, i) => (blank[i] ? emptyRanking(retriever) : rankings[next++]));
-  };
+  const spread = <T>(rankings: readonly T[]) => overQueries(queries, rankings, () => emptyRanking(retriever));
   if (asked.length === 0 && retriever.kind !== 'run') return queries.map(() => emptyRanking(retriever));
   switch (retriever.kind) {
     case 'run': {
@@ -208,12 +211,8 @@ export async function rankBatchHits(
   if (retriever.kind === 'ledr') {
     const asked = queries.filter((query) => !isBlank(query.text));
     const { candidates, scores } = asked.length === 0 ? { candidates: [], scores: [] } : await ledrInputs(search, retriever, asked, options);
-    let next = 0;
-    return queries.map((query) => {
-      if (isBlank(query.text)) return [];
-      const i = next++;
-      return lexiconEnhancedDenseHits(candidates[i] ?? [], scores[i] ?? [], { k: retriever.k, limit: options.depth ?? RUN_DEPTH });
-    });
+    const fused = candidates.map((hits, i) => lexiconEnhancedDenseHits(hits, scores[i] ?? [], { k: retriever.k, limit: options.depth ?? RUN_DEPTH }));
+    return overQueries(queries, fused, (): Hit[] => []);
   }
   const rankings = await rankBatch(search, retriever, queries, options);
   return rankings.map((ranking) => (ranking === undefined ? undefined : PLAIN_KINDS.has(ranking.kind) ? ranking.hits : plainHits(ranking.hits)));
