@@ -4,10 +4,11 @@ import type { CatalogEntry } from '../../lib/catalog/catalog.ts';
 import type { ErrorPolicy } from '../../lib/data/record-stream.ts';
 import type { Inspection } from '../../lib/import/classify.ts';
 import type { FieldMapping } from '../../lib/import/field-mapping.ts';
-import { canRetrySkipping, type ImportFailure, type ImportOutcome, type ImportProgress } from '../../lib/import/importer.ts';
+import { canRetrySkipping, type ImportFailure } from '../../lib/import/import-failure.ts';
+import type { ImportOutcome, ImportProgress } from '../../lib/import/importer.ts';
 import type { LocalInput } from '../../lib/import/local.ts';
 import { defaultRetriever } from '../../lib/retrievers/config.ts';
-import { STARTER_ID } from '../../lib/import/starter-plan.ts';
+import { STARTER_ID } from '../../lib/starter/index.ts';
 import {
   collectionUsage,
   deleteCollection,
@@ -26,7 +27,6 @@ import { jobs } from '../shell/jobs.svelte.ts';
 import { notices } from '../shell/notices.svelte.ts';
 import { hubSetting } from './hub-setting.svelte.ts';
 import { importWorkerHost } from './import-client.ts';
-import { starterTexts } from './starter-source.ts';
 
 /**
  * The collections stored in this browser, as the page sees them: the list, which one is open, imports
@@ -290,7 +290,9 @@ class DatasetsState {
   }
 
   private importStarter(): Promise<ImportOutcome> {
-    return this.runImport('starter', 'Preparing the starter collection', (importId, onProgress) => this.#importer.call((api) => api.importStarter({ importId, texts: starterTexts }, onProgress)), {
+    // The starter's texts (60 kB) are loaded for this first-visit import only, not with every page.
+    const texts = import('./starter-source.ts').then((module) => module.starterTexts);
+    return this.runImport('starter', 'Preparing the starter collection', async (importId, onProgress) => this.#importer.call(async (api) => api.importStarter({ importId, texts: await texts }, onProgress)), {
       source: 'starter',
       onError: 'throw',
     });

@@ -5,11 +5,10 @@
  * first, then updates what the page holds (exploreData, the collection list), and reports a failure as a
  * notice naming what went wrong; none throws.
  */
-import { folderName } from '../../lib/data/beir-zip.ts';
+import { folderName } from '../../lib/data/folder-name.ts';
 import { formatQrelsFile, QRELS_FORMATS, readQrelsFile, type QrelsFormat, type ReadQrelsFile } from '../../lib/data/qrels-file.ts';
 import { splitFromName } from '../../lib/import/classify.ts';
 import type { GradeLabel } from '../../lib/judging/grades.ts';
-import { collectionBeirZip } from '../../lib/storage/collection-export.ts';
 import { loadQrels } from '../../lib/storage/collections.ts';
 import { database, type CollectionRow } from '../../lib/storage/db.ts';
 import { replaceJudgmentSet, setGradeLabels } from '../../lib/storage/judgments.ts';
@@ -144,6 +143,8 @@ export async function importJudgments(collection: CollectionRow, split: string, 
 export async function exportCollectionZip(collection: CollectionRow): Promise<void> {
   const job = jobs.start(`Export ${collection.name} as a BEIR zip`);
   try {
+    // The zip writer (fflate) loads when a zip is asked for, not with the page.
+    const { collectionBeirZip } = await import('../../lib/storage/collection-export.ts');
     const zip = await collectionBeirZip(database(), collection.id, { signal: job.signal });
     downloadBlob(zip.fileName, new Blob(zip.chunks.map((chunk) => new Uint8Array(chunk)), { type: 'application/zip' }));
     job.finish(`${formatCount(zip.documents)} docs, ${formatCount(zip.queries)} queries, ${zip.splits.length} judgment set${zip.splits.length === 1 ? '' : 's'}`);

@@ -1,4 +1,5 @@
 import type { Hit } from '../types.ts';
+import { knownDistinct } from './distinct-hits.ts';
 
 /**
  * The order in which trec_eval reads a ranking (form_res_rels.c, `comp_sim_docno`): score descending,
@@ -74,6 +75,12 @@ export function rankForEvaluation(queryId: string, hits: readonly Hit[], maxDocs
   const sorted = inOrder(hits, compare) ? hits : [...hits].sort(compare);
   const cut = sorted.length > maxDocs;
   const kept = cut ? sorted.slice(0, Math.max(0, maxDocs)) : sorted;
+  // A list known to be distinct (distinct-hits.ts) is not checked twice; a cut of it is distinct too.
+  if (knownDistinct(hits)) {
+    const docIds = kept.map((hit) => hit.docId);
+    if (!cut && remembered) rankedWhole.set(hits, docIds);
+    return docIds;
+  }
   const seen = new Set<string>();
   const docIds: string[] = [];
   for (const hit of kept) {

@@ -1,6 +1,7 @@
 import type { Hit } from '../types.ts';
 import type { FusedHit } from './fused-hit.ts';
 import { assertUniqueIds, compareCodePoints, rankFused, topOf } from './fused-hit.ts';
+import { knownDistinct, markDistinct } from '../eval/distinct-hits.ts';
 
 /** LaPraDoR's cut-off: BM25 scores past the top 1,000 are set to 0. */
 export const DEFAULT_LEDR_BM25_DEPTH = 1000;
@@ -68,7 +69,7 @@ export function lexiconEnhancedDense(
  */
 export function lexiconEnhancedDenseHits(bm25: readonly Hit[], dense: ArrayLike<number>, options: LedrOptions = {}): Hit[] {
   const candidates = topOf(bm25, options.k ?? DEFAULT_LEDR_BM25_DEPTH);
-  assertUniqueIds(candidates, 'the BM25 ranking');
+  if (!knownDistinct(bm25)) assertUniqueIds(candidates, 'the BM25 ranking');
   const scores = new Float64Array(candidates.length);
   const order: number[] = new Array(candidates.length);
   for (let i = 0; i < candidates.length; i++) {
@@ -84,7 +85,8 @@ export function lexiconEnhancedDenseHits(bm25: readonly Hit[], dense: ArrayLike<
   const length = options.limit === undefined ? order.length : Math.min(order.length, options.limit);
   const hits: Hit[] = new Array(length);
   for (let i = 0; i < length; i++) hits[i] = { docId: candidates[order[i]!]!.docId, score: scores[order[i]!]! };
-  return hits;
+  // Each candidate at most once, and the candidates are distinct.
+  return markDistinct(hits);
 }
 
 function denseLookup(dense: DenseScores): (docId: string, position: number) => number | undefined {

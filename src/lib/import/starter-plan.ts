@@ -14,7 +14,7 @@ export interface StarterTexts {
   qrels: string;
 }
 
-export const STARTER_ID = STARTER_COLLECTION.id;
+export { STARTER_ID } from '../starter/index.ts';
 
 export function starterImportPlan(texts: StarterTexts): ImportPlan {
   const { files } = STARTER_COLLECTION;

@@ -8,6 +8,7 @@
  * Scores are doubles, so BM25's floats and the dense dot products cross unchanged.
  */
 import type { Hit } from '../types.ts';
+import { markDistinct } from '../eval/distinct-hits.ts';
 
 export interface PackedHits {
   /** queries + 1 entries; the last is the number of hits. */
@@ -54,19 +55,28 @@ export function queriesIn(packed: PackedHits): number {
   return packed.offsets.length - 1;
 }
 
-/** Back to hit lists, naming each row by `docIds[row]`. */
+/**
+ * Back to hit lists, naming each row by `docIds[row]`. A list whose rows are distinct is marked so
+ * (distinct-hits.ts): told here from one number per row, where the evaluation would hash 1,000 ids.
+ */
 export function unpackHits(packed: PackedHits, docIds: readonly string[]): Hit[][] {
   const { offsets, rows, scores } = packed;
   const lists: Hit[][] = [];
+  // lastQuery[row] = 1 + the last query whose list held the row.
+  const lastQuery = new Uint32Array(docIds.length);
   for (let q = 0; q < queriesIn(packed); q++) {
     const end = offsets[q + 1]!;
     const hits: Hit[] = new Array(end - offsets[q]!);
+    let distinct = true;
     for (let p = offsets[q]!, i = 0; p < end; p++, i++) {
-      const docId = docIds[rows[p]!];
-      if (docId === undefined) throw new RangeError(`row ${rows[p]} is outside the table of ${docIds.length} documents`);
+      const row = rows[p]!;
+      const docId = docIds[row];
+      if (docId === undefined) throw new RangeError(`row ${row} is outside the table of ${docIds.length} documents`);
+      if (lastQuery[row] === q + 1) distinct = false;
+      lastQuery[row] = q + 1;
       hits[i] = { docId, score: scores[p]! };
     }
-    lists.push(hits);
+    lists.push(distinct ? markDistinct(hits) : hits);
   }
   return lists;
 }

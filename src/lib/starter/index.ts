@@ -152,9 +152,12 @@ export const STARTER_THEMES = {
   garden: 'Gardening',
 } as const;
 
+/** The starter collection's id: the page names it without loading any import code. */
+export const STARTER_ID = 'starter';
+
 /** The collection's description and files; paths are relative to this directory, in BEIR layout. */
 export const STARTER_COLLECTION = {
-  id: 'starter',
+  id: STARTER_ID,
   name: 'Starter: ideas in six fields',
   description:
     'A small original collection on food science, astronomy, bicycles, health, the history of computing and ' +

@@ -1,4 +1,5 @@
-import { folderName, writeBeirZip } from '../data/beir-zip.ts';
+import { writeBeirZip } from '../data/beir-zip.ts';
+import { folderName } from '../data/folder-name.ts';
 import type { Doc } from '../types.ts';
 import { docFromRow, getCollection, loadAllQrels, loadQueries, readDocumentBatches } from './collections.ts';
 import type { PlaygroundDatabase } from './db.ts';

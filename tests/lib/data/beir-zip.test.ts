@@ -1,6 +1,7 @@
 import { unzipSync, strFromU8 } from 'fflate';
 import { expect, test } from 'vitest';
-import { beirZipPaths, folderName, writeBeirZip } from '../../../src/lib/data/beir-zip.ts';
+import { beirZipPaths, writeBeirZip } from '../../../src/lib/data/beir-zip.ts';
+import { folderName } from '../../../src/lib/data/folder-name.ts';
 import type { Doc, Qrels, Query } from '../../../src/lib/types.ts';
 
 async function* batches(docs: readonly Doc[], size: number): AsyncGenerator<Doc[]> {

@@ -10,7 +10,8 @@ import { gzipSync, strToU8, zipSync } from 'fflate';
 import { afterAll, afterEach, describe, expect, test } from 'vitest';
 import type { ErrorPolicy } from '../../../src/lib/data/record-stream.ts';
 import { countIssues, type ValidationReport } from '../../../src/lib/data/validate.ts';
-import { canRetrySkipping, runImport, type ImportOutcome } from '../../../src/lib/import/importer.ts';
+import { canRetrySkipping } from '../../../src/lib/import/import-failure.ts';
+import { runImport, type ImportOutcome } from '../../../src/lib/import/importer.ts';
 import { expandInputs, inspectEntries, localImportPlan, type LocalInput } from '../../../src/lib/import/local.ts';
 import { PlaygroundDatabase } from '../../../src/lib/storage/db.ts';
 
