@@ -81,3 +81,33 @@ test('first visit: every default column ranks the starter before the model table
     await fresh.close();
   }
 });
+
+test('Evaluate and Datasets load when first opened; a view whose code cannot be fetched says so, and Explore keeps working', async () => {
+  const { page, context, errors } = session;
+  const asked: string[] = [];
+  const onRequest = (request: { url(): string }) => asked.push(request.url());
+  context.on('request', onRequest);
+  await page.goto(inject('appUrl'));
+  await settled(page, 3);
+  // The first screen (Explore) did not fetch the other views' code.
+  expect(asked.filter((url) => /\/assets\/(EvaluateView|DatasetsView)-/.test(url))).toEqual([]);
+  const views = page.getByRole('navigation', { name: 'Views' });
+  await views.getByRole('button', { name: 'Datasets' }).click();
+  await page.getByRole('heading', { name: 'In this browser' }).waitFor();
+  expect(asked.some((url) => /\/assets\/DatasetsView-/.test(url))).toBe(true);
+  context.off('request', onRequest);
+
+  // The Evaluate view's code does not arrive (a deploy replaced it, the network dropped).
+  await context.route('**/assets/EvaluateView-*.js', (route) => route.abort('failed'));
+  await views.getByRole('button', { name: 'Evaluate' }).click();
+  const failed = page.getByRole('alert').filter({ hasText: 'The Evaluate view could not be loaded' });
+  await failed.waitFor();
+  expect(await failed.innerText()).toMatch(/Reload the page to try again: collections, indexes and results stay stored/);
+  await screenshot(page, 'app-view-not-loaded');
+  await views.getByRole('button', { name: 'Explore' }).click();
+  await settled(page, 3);
+  await context.unroute('**/assets/EvaluateView-*.js');
+  // Chromium reports the aborted request on the console; nothing else went wrong.
+  expect(errors.filter((error) => !error.includes('net::ERR_FAILED'))).toEqual([]);
+  errors.length = 0;
+});
