@@ -234,6 +234,11 @@ test('WebGPU device lost under a dense column: the model moves to WASM in a fres
   const { page } = session;
   if (skipWithout('webgpu', await hasWebGpu(page), 'no WebGPU adapter in this chromium')) context.skip();
   await keepGpuDevices(session.context);
+  // The starter's vectors first, on WASM (sets are kept per model and dtype, whatever the device): on
+  // SwiftShader's WebGPU its 107 documents took half a minute, and this test is about the query side.
+  // Losing the device while embedding a corpus is the test after Cancel.
+  await page.goto(exploreUrl('starter', [TINY_WEBGPU_COL.replace('dev=webgpu', 'dev=wasm')]));
+  await statusOf(page, 0, 'ready');
   await page.goto(exploreUrl('starter', [BM25_COL, TINY_WEBGPU_COL]));
   await statusOf(page, 1, 'ready');
   expect(await column(page, 1).locator('.sub').textContent()).toContain('fp32 · webgpu');
