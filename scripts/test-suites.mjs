@@ -30,7 +30,7 @@ function suite(name, args) {
 runOrExit('scripts/ensure-chromium.sh', []);
 runOrExit('npm', ['run', '-s', 'assets']);
 // One suite after the other, each with both cores: side by side (one unit worker beside two browser files)
-// they took 15 min 13 s from a fresh clone, the unit suite 833 s where alone it takes 211 s (README).
+// they took 15 min 13 s from a fresh clone, the unit suite 833 s where alone it took 230 s (README).
 const results = [];
 for (const [name, args] of [['unit', []], ['browser', ['--config', 'vitest.browser.config.ts']]]) results.push(await suite(name, args));
 console.log('');

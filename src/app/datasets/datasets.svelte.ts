@@ -292,7 +292,7 @@ class DatasetsState {
   private importStarter(): Promise<ImportOutcome> {
     // The starter's texts (60 kB) are loaded for this first-visit import only, not with every page.
     const texts = import('./starter-source.ts').then((module) => module.starterTexts);
-    return this.runImport('starter', 'Preparing the starter collection', async (importId, onProgress) => this.#importer.call(async (api) => api.importStarter({ importId, texts: await texts }, onProgress)), {
+    return this.runImport('starter', 'Preparing the starter collection', (importId, onProgress) => this.#importer.call(async (api) => api.importStarter({ importId, texts: await texts }, onProgress)), {
       source: 'starter',
       onError: 'throw',
     });
