@@ -291,8 +291,8 @@ class DatasetsState {
 
   private importStarter(): Promise<ImportOutcome> {
     // The starter's texts (60 kB) are loaded for this first-visit import only, not with every page.
-    const texts = import('./starter-source.ts').then((module) => module.starterTexts);
-    return this.runImport('starter', 'Preparing the starter collection', (importId, onProgress) => this.#importer.call(async (api) => api.importStarter({ importId, texts: await texts }, onProgress)), {
+    const starter = async () => (await import('./starter-source.ts')).starterTexts;
+    return this.runImport('starter', 'Preparing the starter collection', (importId, onProgress) => this.#importer.call(async (api) => api.importStarter({ importId, texts: await starter() }, onProgress)), {
       source: 'starter',
       onError: 'throw',
     });

@@ -75,21 +75,19 @@ export function rankForEvaluation(queryId: string, hits: readonly Hit[], maxDocs
   const sorted = inOrder(hits, compare) ? hits : [...hits].sort(compare);
   const cut = sorted.length > maxDocs;
   const kept = cut ? sorted.slice(0, Math.max(0, maxDocs)) : sorted;
+  const docIds = kept.map((hit) => hit.docId);
   // A list known to be distinct (distinct-hits.ts) is not checked twice; a cut of it is distinct too.
-  if (knownDistinct(hits)) {
-    const docIds = kept.map((hit) => hit.docId);
-    if (!cut && remembered) rankedWhole.set(hits, docIds);
-    return docIds;
-  }
-  const seen = new Set<string>();
-  const docIds: string[] = [];
-  for (const hit of kept) {
-    if (seen.has(hit.docId)) throw new DuplicateDocumentError(queryId, hit.docId);
-    seen.add(hit.docId);
-    docIds.push(hit.docId);
-  }
+  if (!knownDistinct(hits)) assertNoDuplicate(queryId, docIds);
   if (!cut && remembered) rankedWhole.set(hits, docIds);
   return docIds;
+}
+
+function assertNoDuplicate(queryId: string, docIds: readonly string[]): void {
+  const seen = new Set<string>();
+  for (const docId of docIds) {
+    if (seen.has(docId)) throw new DuplicateDocumentError(queryId, docId);
+    seen.add(docId);
+  }
 }
 
 const rankedWhole = new WeakMap<readonly Hit[], string[]>();

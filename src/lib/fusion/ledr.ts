@@ -44,14 +44,10 @@ export function lexiconEnhancedDense(
   dense: DenseScores,
   options: LedrOptions = {},
 ): FusedHit<LedrParts>[] {
-  const candidates = topOf(bm25, options.k ?? DEFAULT_LEDR_BM25_DEPTH);
-  assertUniqueIds(candidates, 'the BM25 ranking');
+  const candidates = ledrCandidates(bm25, options);
   const denseOf = denseLookup(dense);
   const fused = candidates.map((hit, position): FusedHit<LedrParts> => {
-    const similarity = denseOf(hit.docId, position);
-    if (similarity === undefined || !Number.isFinite(similarity)) {
-      throw new RangeError(`no dense score for BM25 candidate "${hit.docId}"`);
-    }
+    const similarity = checkedSimilarity(denseOf(hit.docId, position), hit.docId);
     return {
       docId: hit.docId,
       score: similarity * hit.score,
@@ -68,15 +64,11 @@ export function lexiconEnhancedDense(
  * candidates' similarities in their order.
  */
 export function lexiconEnhancedDenseHits(bm25: readonly Hit[], dense: ArrayLike<number>, options: LedrOptions = {}): Hit[] {
-  const candidates = topOf(bm25, options.k ?? DEFAULT_LEDR_BM25_DEPTH);
-  if (!knownDistinct(bm25)) assertUniqueIds(candidates, 'the BM25 ranking');
+  const candidates = ledrCandidates(bm25, options);
   const scores = new Float64Array(candidates.length);
   const order: number[] = new Array(candidates.length);
   for (let i = 0; i < candidates.length; i++) {
-    const similarity = i < dense.length ? dense[i] : undefined;
-    if (similarity === undefined || !Number.isFinite(similarity)) {
-      throw new RangeError(`no dense score for BM25 candidate "${candidates[i]!.docId}"`);
-    }
+    const similarity = checkedSimilarity(i < dense.length ? dense[i] : undefined, candidates[i]!.docId);
     scores[i] = similarity * candidates[i]!.score;
     order[i] = i;
   }
@@ -87,6 +79,18 @@ export function lexiconEnhancedDenseHits(bm25: readonly Hit[], dense: ArrayLike<
   for (let i = 0; i < length; i++) hits[i] = { docId: candidates[order[i]!]!.docId, score: scores[order[i]!]! };
   // Each candidate at most once, and the candidates are distinct.
   return markDistinct(hits);
+}
+
+/** The BM25 top K, checked for a document named twice unless the list is known to be distinct. */
+function ledrCandidates(bm25: readonly Hit[], options: LedrOptions): readonly Hit[] {
+  const candidates = topOf(bm25, options.k ?? DEFAULT_LEDR_BM25_DEPTH);
+  if (!knownDistinct(bm25)) assertUniqueIds(candidates, 'the BM25 ranking');
+  return candidates;
+}
+
+function checkedSimilarity(similarity: number | undefined, docId: string): number {
+  if (similarity === undefined || !Number.isFinite(similarity)) throw new RangeError(`no dense score for BM25 candidate "${docId}"`);
+  return similarity;
 }
 
 function denseLookup(dense: DenseScores): (docId: string, position: number) => number | undefined {
