@@ -40,11 +40,17 @@ const INTEGER = /^[+-]?\d+$/;
 /** A decimal number as C `atof` reads it whole (exponent allowed, or inf/infinity). */
 export const FLOAT = /^[+-]?(?:(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?|inf|infinity)$/i;
 
+/** Whether a UTF-16 code unit is one of SEPARATORS. */
+function isSeparator(code: number): boolean {
+  return code === 0x20 || (code >= 0x09 && code <= 0x0d && code !== 0x0a);
+}
+
 /** Fields of a data line, or undefined for a blank or comment line. */
 export function fieldsOf(text: string): string[] | undefined {
-  const trimmed = text.replace(/^[ \t\v\f\r]+/, '');
-  if (trimmed === '' || trimmed.startsWith('#')) return undefined;
-  return trimmed.replace(/[ \t\v\f\r]+$/, '').split(SEPARATORS);
+  // Most lines (runs of a million lines) have no space at either end: no trimming pass for them.
+  const trimmed = isSeparator(text.charCodeAt(0)) ? text.replace(/^[ \t\v\f\r]+/, '') : text;
+  if (trimmed === '' || trimmed.charCodeAt(0) === 0x23 /* # */) return undefined;
+  return (isSeparator(trimmed.charCodeAt(trimmed.length - 1)) ? trimmed.replace(/[ \t\v\f\r]+$/, '') : trimmed).split(SEPARATORS);
 }
 
 /** Reads a TREC qrels file (`qid iter docid grade`). Throws ParseError on malformed input. */
@@ -173,6 +179,9 @@ export async function readTrecRun(source: ByteSource, options: ReadLinesOptions)
 
 /** A number matching {@link FLOAT} (inf and infinity included). */
 export function parseScore(text: string): number {
+  // Number() reads every decimal form FLOAT admits; only inf and infinity (any case, signed) are left.
+  const value = Number(text);
+  if (!Number.isNaN(value)) return value;
   const lower = text.toLowerCase().replace(/^\+/, '');
   if (lower === 'inf' || lower === 'infinity') return Infinity;
   if (lower === '-inf' || lower === '-infinity') return -Infinity;

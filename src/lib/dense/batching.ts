@@ -19,12 +19,36 @@ export interface BatchSizerOptions {
 }
 
 /**
- * Adaptive batch size by hill climbing on throughput (documents per second): after each batch, double the
- * size while throughput keeps rising by more than `minGain`; when it stops rising, go back to the best
- * size and keep it. A failed batch (out of memory on a GPU, say) halves the size and pins max there.
+ * A model reads at most its maxLength tokens of a text; about this many characters of English make a token
+ * (WordPiece and BPE vocabularies of the registry's models), so characters past maxLength × this cost
+ * nothing and are not counted as work.
+ */
+export const CHARS_PER_TOKEN = 4;
+
+/**
+ * The work of embedding `texts`: their characters, each text counted up to what a model of `maxTokens`
+ * tokens reads of it (all of it when undefined), plus one per text.
+ */
+export function batchWork(texts: readonly string[], maxTokens?: number): number {
+  const cap = maxTokens === undefined ? Infinity : maxTokens * CHARS_PER_TOKEN;
+  let work = 0;
+  for (const text of texts) work += Math.min(text.length, cap) + 1;
+  return work;
+}
+
+/**
+ * Adaptive batch size by hill climbing on throughput: double the size while throughput keeps rising by
+ * more than `minGain`; when it stops rising, go back to the best size and keep it. A failed batch (out of
+ * memory on a GPU, say) halves the size and pins max there.
  *
- * Throughput is compared at equal text length, not in absolute terms: texts come longest first, so raw
- * docs/s rises along the run by itself. The sizer therefore measures characters per second.
+ * Throughput is compared at equal work, not in documents per second: texts come longest first, so raw
+ * docs/s rises along the run by itself. The sizer is given the work of each batch (batchWork: characters,
+ * those a model cuts off not counted; a batch of SciFact's longest abstracts, all cut at 128 tokens,
+ * otherwise looked 3× the work of the next batch).
+ *
+ * The first batch at each size is not measured: onnxruntime plans and allocates its buffers for a new
+ * shape on its first run, which took 3–5× a later run of the same size (tiny BERT, Chromium WASM), and
+ * counting it made every larger size look slower than the one before.
  */
 export class BatchSizer {
   private size: number;
@@ -33,6 +57,8 @@ export class BatchSizer {
   private readonly minGain: number;
   private best = { size: 0, rate: 0 };
   private settled = false;
+  /** Whether a batch of the current size has run (its first run is a warm-up). */
+  private warmed = false;
 
   constructor(options: BatchSizerOptions) {
     this.min = Math.max(1, options.min ?? 1);
@@ -46,10 +72,15 @@ export class BatchSizer {
     return this.size;
   }
 
-  /** Records a finished batch: `chars` characters embedded in `seconds`. */
-  record(batchSize: number, chars: number, seconds: number): void {
+  /** Records a finished batch: `work` (batchWork) embedded in `seconds`. */
+  record(batchSize: number, work: number, seconds: number): void {
     if (this.settled || batchSize !== this.size || seconds <= 0) return;
-    const rate = chars / seconds;
+    if (!this.warmed) {
+      this.warmed = true;
+      return;
+    }
+    this.warmed = false;
+    const rate = work / seconds;
     if (rate > this.best.rate * (1 + this.minGain)) {
       this.best = { size: this.size, rate };
       const next = Math.min(this.max, this.size * 2);
@@ -67,6 +98,7 @@ export class BatchSizer {
     this.size = Math.max(this.min, this.size >> 1);
     this.max = this.size;
     this.best = { size: this.size, rate: 0 };
+    this.warmed = false;
     return true;
   }
 }

@@ -473,13 +473,17 @@ export class DenseCorpusService {
       // Awaited at the next checkpoint or at the end; until then a failure must not go unhandled.
       writing.catch(() => undefined);
     };
+    // Each chunk starts at the batch size the previous one ended with, not at the sizer's first guess.
+    let batchSize: number | undefined;
     for await (const rows of readDocumentBatches(this.db, set.spec.collectionId, { batchSize: chunkSize, fromOrd: row.done, signal })) {
       const texts = rows.map((doc) => passageText(doc, spec));
       const chunkStart = performance.now();
       const base = embedded;
       const vectors = await this.embedder.embed(texts, {
         signal,
+        ...(batchSize === undefined ? {} : { initialBatchSize: batchSize }),
         onProgress: (p: EmbedProgress) => {
+          batchSize = p.batchSize;
           const seconds = (embedMs + performance.now() - chunkStart) / 1000;
           const done = base + p.done;
           onProgress?.({ phase: 'embedding', done, total, docsPerSecond: seconds > 0 ? (done - resumedFrom) / seconds : p.docsPerSecond });

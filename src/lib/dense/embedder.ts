@@ -10,7 +10,7 @@
  * (SessionQueue), never interleaving their batches on the session.
  */
 import { AutoModel, AutoTokenizer, Tensor, env, pipeline } from '@huggingface/transformers';
-import { BatchSizer, lengthOrder, progressAt, type EmbedProgress } from './batching.ts';
+import { BatchSizer, batchWork, lengthOrder, progressAt, type EmbedProgress } from './batching.ts';
 import { classifyModelLoadFailure, modelBaseLocation, type FailedRequest, type ModelLoadFailureKind } from './model-source.ts';
 import { loadStaticTable, StaticTableEncoder, type ModelFileReader } from './static-table.ts';
 import type { EmbeddingDtype, ModelSpec } from './registry.ts';
@@ -292,7 +292,7 @@ export function embedderFromRunner(runner: SessionRunner, info: { spec: ModelSpe
   return {
     ...info,
     embed: (texts, embedOptions = {}) =>
-      queue.run(() => embedBatched(runner.run, texts, { initialBatchSize: defaultInitial, ...embedOptions }), embedOptions.signal),
+      queue.run(() => embedBatched(runner.run, texts, { initialBatchSize: defaultInitial, ...embedOptions, maxTokens: info.spec.maxLength }), embedOptions.signal),
     embedEach: (texts, embedOptions = {}) => queue.run(() => embedEach(runner.run, texts, embedOptions.signal), embedOptions.signal),
     // After the running call: releasing a session under a running inference fails in onnxruntime.
     dispose: () => queue.run(runner.dispose),
@@ -331,8 +331,11 @@ export class ModelLoadError extends Error {
   }
 }
 
-/** The batching loop, separate from the model so tests can drive it with a fake runner. */
-export async function embedBatched(run: BatchRunner, texts: readonly string[], options: EmbedOptions = {}): Promise<VectorMatrix> {
+/**
+ * The batching loop, separate from the model so tests can drive it with a fake runner. `maxTokens`, the
+ * model's maxLength, tells the adaptive sizer how much of a long text the model reads (batchWork).
+ */
+export async function embedBatched(run: BatchRunner, texts: readonly string[], options: EmbedOptions & { maxTokens?: number } = {}): Promise<VectorMatrix> {
   const total = texts.length;
   const order = lengthOrder(texts);
   const fixed = typeof options.batchSize === 'number' ? Math.max(1, Math.floor(options.batchSize)) : undefined;
@@ -364,7 +367,7 @@ export async function embedBatched(run: BatchRunner, texts: readonly string[], o
     }
     rows.forEach((textIndex, k) => out!.set(result.data.subarray(k * dim, (k + 1) * dim), textIndex * dim));
     done += rows.length;
-    if (fixed === undefined) sizer.record(size, batch.reduce((n, t) => n + t.length + 1, 0), seconds);
+    if (fixed === undefined) sizer.record(size, batchWork(batch, options.maxTokens), seconds);
     options.onProgress?.(progressAt(done, total, (performance.now() - started) / 1000, size));
   }
   return { rows: total, dim, data: out ?? new Float32Array(0) };

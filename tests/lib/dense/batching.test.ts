@@ -1,5 +1,5 @@
 import { expect, test } from 'vitest';
-import { BatchSizer, lengthOrder, progressAt } from '../../../src/lib/dense/batching.ts';
+import { BatchSizer, CHARS_PER_TOKEN, batchWork, lengthOrder, progressAt } from '../../../src/lib/dense/batching.ts';
 import { embedBatched } from '../../../src/lib/dense/embedder.ts';
 
 test('lengthOrder puts the longest texts first and keeps input order among equal lengths', () => {
@@ -14,6 +14,51 @@ test('BatchSizer doubles while throughput rises, then settles on the best size',
     sizer.record(size, rate(size), 1);
   }
   expect(sizer.current()).toBe(32);
+});
+
+test('BatchSizer does not measure the first batch of a size: a slow first run (buffers allocated) does not stop the growth', () => {
+  const sizer = new BatchSizer({ initial: 16, max: 128 });
+  const seen = new Set<number>();
+  const sizes: number[] = [];
+  for (let i = 0; i < 12; i++) {
+    const size = sizer.current();
+    sizes.push(size);
+    // 1 ms per document plus 20 ms per call; a size’s first run takes 4× as long.
+    const seconds = (size + 20) / 1000;
+    sizer.record(size, size * 100, seen.has(size) ? seconds : 4 * seconds);
+    seen.add(size);
+  }
+  expect(sizes.slice(0, 8)).toEqual([16, 16, 32, 32, 64, 64, 128, 128]);
+  expect(sizer.current()).toBe(128);
+});
+
+test('batchWork counts what the model reads: characters up to maxTokens × CHARS_PER_TOKEN per text, plus one each', () => {
+  const long = 'x'.repeat(10_000);
+  expect(batchWork(['abc', long])).toBe(4 + 10_001);
+  expect(batchWork(['abc', long], 128)).toBe(4 + 128 * CHARS_PER_TOKEN + 1);
+});
+
+test('texts all cut at maxLength, longest first: the sizer grows as their cost per document is flat', async () => {
+  // Every text is longer than 128 tokens, the next batch's shorter than the last (longest first): the cost
+  // of a document is the same for all, with a fixed cost per call, so larger batches are faster.
+  const texts = Array.from({ length: 2000 }, (_, i) => 'w '.repeat(3000 - i));
+  const sizes: number[] = [];
+  let clock = 0;
+  const now = performance.now;
+  performance.now = () => clock;
+  try {
+    await embedBatched(
+      async (batch) => {
+        clock += 5 + batch.length;
+        return { data: new Float32Array(batch.length), dim: 1 };
+      },
+      texts,
+      { initialBatchSize: 16, maxTokens: 128, onProgress: (p) => sizes.push(p.batchSize) },
+    );
+  } finally {
+    performance.now = now;
+  }
+  expect(Math.max(...sizes)).toBeGreaterThanOrEqual(128);
 });
 
 test('BatchSizer halves after a failure and never grows past that size again', () => {
@@ -59,7 +104,7 @@ test('embedBatched returns rows in input order whatever the batching', async () 
 test('embedBatched retries a failing batch smaller (adaptive mode) and reports progress to the end', async () => {
   const batches: string[][] = [];
   const progress: number[] = [];
-  const m = await embedBatched(fakeRunner(batches, 4), texts, { initialBatchSize: 16, onProgress: (p) => progress.push(p.done) });
+  const m = await embedBatched(fakeRunner(batches, 4), texts, { initialBatchSize: 16, maxTokens: 128, onProgress: (p) => progress.push(p.done) });
   expect(m.rows).toBe(37);
   expect(Math.max(...batches.map((b) => b.length))).toBeLessThanOrEqual(4);
   expect(progress.at(-1)).toBe(37);
