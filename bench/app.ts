@@ -255,8 +255,7 @@ async function main(): Promise<void> {
   const server: PreviewServer = await preview({ root: repoRoot, logLevel: 'warn', preview: { port: 0, host: '127.0.0.1', strictPort: false } });
   const appUrl = server.resolvedUrls!.local[0]!.replace(/\/$/, '');
   const hub = await startHubServer();
-  // On disk, as a user's profile is (tests keep theirs in memory: harness.ts).
-  let session = await launch({ profileOn: 'disk' });
+  let session = await launch();
   try {
     if (runs('first-visit')) await firstVisit(session, appUrl);
     if (runs('evaluate') || runs('typed') || runs('restart')) {

@@ -1,4 +1,4 @@
-import { mkdirSync, mkdtempSync, rmSync, statfsSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium, type APIResponse, type BrowserContext, type Page, type Route } from 'playwright-core';
@@ -20,43 +20,16 @@ export interface BrowserSession {
   close(options?: { keepProfile?: boolean }): Promise<void>;
 }
 
-/** /dev/shm, when it is a memory file system with room (Docker gives 64 MB; this machine 24 GB). */
-function sharedMemoryDir(): string | undefined {
-  try {
-    const { bavail, bsize } = statfsSync('/dev/shm');
-    return bavail * bsize >= 1024 ** 3 ? '/dev/shm' : undefined;
-  } catch {
-    return undefined;
-  }
-}
-
-export interface LaunchOptions {
-  /** An existing profile (a browser restart), instead of a fresh one. */
-  profileDir?: string;
-  /**
-   * Where a fresh profile goes: in memory (/dev/shm, the default where it has room) or on disk (the system's
-   * temp folder), as a user's is. Tests keep theirs in memory: on this VM each page fault and page-cache
-   * write is costly, and robust-storage.test.ts took 73 s on disk, 65 s in memory. bench:app keeps its on disk.
-   */
-  profileOn?: 'memory' | 'disk';
-}
-
 /**
  * Starts headless chromium on a fresh (or given) profile. Playwright rejects `--user-data-dir` in args, so a
  * persistent context gets its own temp folder. `--enable-unsafe-webgpu` exposes a SwiftShader WebGPU
  * adapter on localhost; the background-networking flags stop chromium from calling Google's hosts, which
  * this machine's closed network refuses.
- *
- * Playwright adds `--disable-dev-shm-usage` for Docker's small /dev/shm, which moves Chromium's shared memory
- * into files under /tmp, on disk here. Where /dev/shm has room the flag is dropped, as in a user's browser.
  */
-export async function launch(options: LaunchOptions = {}): Promise<BrowserSession> {
-  const shm = sharedMemoryDir();
-  const root = options.profileOn !== 'disk' && shm !== undefined ? shm : tmpdir();
-  const profileDir = options.profileDir ?? mkdtempSync(join(root, 'rp-profile-'));
+export async function launch(options: { profileDir?: string } = {}): Promise<BrowserSession> {
+  const profileDir = options.profileDir ?? mkdtempSync(join(tmpdir(), 'rp-profile-'));
   const context = await chromium.launchPersistentContext(profileDir, {
     executablePath: CHROMIUM,
-    ...(shm === undefined ? {} : { ignoreDefaultArgs: ['--disable-dev-shm-usage'] }),
     headless: true,
     viewport: { width: 1440, height: 900 },
     args: [

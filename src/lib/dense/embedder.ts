@@ -332,14 +332,24 @@ export class ModelLoadError extends Error {
 }
 
 /**
+ * The adaptive sizer's largest batch, in tokens at the model's maxLength (64 texts of tiny BERT's 128, 16 of
+ * a 512-token model). Tiny BERT on Chromium's WASM ran 900 docs/s at 16, 1,040 at 32, 1,020–1,130 at 64:
+ * nothing more to gain past that, while a batch of 512 allocates tensors of tens of MB, whose page faults on
+ * a busy 2-core machine made the browser tests that embed SciFact slower, not faster.
+ */
+const MAX_BATCH_TOKENS = 64 * 128;
+
+/**
  * The batching loop, separate from the model so tests can drive it with a fake runner. `maxTokens`, the
- * model's maxLength, tells the adaptive sizer how much of a long text the model reads (batchWork).
+ * model's maxLength, tells the adaptive sizer how much of a long text the model reads (batchWork) and caps
+ * its batches at MAX_BATCH_TOKENS.
  */
 export async function embedBatched(run: BatchRunner, texts: readonly string[], options: EmbedOptions & { maxTokens?: number } = {}): Promise<VectorMatrix> {
   const total = texts.length;
   const order = lengthOrder(texts);
   const fixed = typeof options.batchSize === 'number' ? Math.max(1, Math.floor(options.batchSize)) : undefined;
-  const sizer = new BatchSizer({ initial: fixed ?? options.initialBatchSize ?? 16, min: 1, max: fixed ?? 512 });
+  const largest = options.maxTokens === undefined ? 512 : Math.max(1, Math.floor(MAX_BATCH_TOKENS / options.maxTokens));
+  const sizer = new BatchSizer({ initial: fixed ?? options.initialBatchSize ?? 16, min: 1, max: fixed ?? largest });
   let out: Float32Array | undefined;
   let dim = 0;
   let done = 0;
