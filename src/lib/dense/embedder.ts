@@ -288,11 +288,14 @@ export interface SessionRunner {
 /** An Embedder over a runner, with its calls serialized (SessionQueue) and texts batched (embedBatched). */
 export function embedderFromRunner(runner: SessionRunner, info: { spec: ModelSpec; device: EmbeddingDevice; dtype: EmbeddingDtype }): Embedder {
   const queue = new SessionQueue();
-  const defaultInitial = info.spec.kind === 'transformer' ? 16 : 64;
+  const transformer = info.spec.kind === 'transformer';
+  const defaultInitial = transformer ? 16 : 64;
+  // Only a transformer's tensors grow with batch × length² (attention); pooled static models are not capped.
+  const sizing = { maxTokens: info.spec.maxLength, ...(transformer ? { maxBatch: Math.max(1, Math.floor(MAX_BATCH_TOKENS / info.spec.maxLength)) } : {}) };
   return {
     ...info,
     embed: (texts, embedOptions = {}) =>
-      queue.run(() => embedBatched(runner.run, texts, { initialBatchSize: defaultInitial, ...embedOptions, maxTokens: info.spec.maxLength }), embedOptions.signal),
+      queue.run(() => embedBatched(runner.run, texts, { initialBatchSize: defaultInitial, ...embedOptions, ...sizing }), embedOptions.signal),
     embedEach: (texts, embedOptions = {}) => queue.run(() => embedEach(runner.run, texts, embedOptions.signal), embedOptions.signal),
     // After the running call: releasing a session under a running inference fails in onnxruntime.
     dispose: () => queue.run(runner.dispose),
@@ -332,24 +335,27 @@ export class ModelLoadError extends Error {
 }
 
 /**
- * The adaptive sizer's largest batch, in tokens at the model's maxLength (64 texts of tiny BERT's 128, 16 of
- * a 512-token model). Tiny BERT on Chromium's WASM ran 900 docs/s at 16, 1,040 at 32, 1,020–1,130 at 64:
- * nothing more to gain past that, while a batch of 512 allocates tensors of tens of MB, whose page faults on
- * a busy 2-core machine made the browser tests that embed SciFact slower, not faster.
+ * The adaptive sizer's largest batch for a transformer, in tokens at the model's maxLength (64 texts of tiny
+ * BERT's 128, 16 of a 512-token model). Tiny BERT on Chromium's WASM ran 900 docs/s at 16, 1,040 at 32,
+ * 1,020–1,130 at 64: nothing more to gain past that, while a batch of 512 allocates tensors of tens of MB,
+ * whose page faults on a busy 2-core machine made the browser tests that embed SciFact slower, not faster.
  */
-const MAX_BATCH_TOKENS = 64 * 128;
+export const MAX_BATCH_TOKENS = 64 * 128;
 
 /**
  * The batching loop, separate from the model so tests can drive it with a fake runner. `maxTokens`, the
- * model's maxLength, tells the adaptive sizer how much of a long text the model reads (batchWork) and caps
- * its batches at MAX_BATCH_TOKENS.
+ * model's maxLength, tells the adaptive sizer how much of a long text the model reads (batchWork); `maxBatch`
+ * is its largest batch (default 512).
  */
-export async function embedBatched(run: BatchRunner, texts: readonly string[], options: EmbedOptions & { maxTokens?: number } = {}): Promise<VectorMatrix> {
+export async function embedBatched(
+  run: BatchRunner,
+  texts: readonly string[],
+  options: EmbedOptions & { maxTokens?: number; maxBatch?: number } = {},
+): Promise<VectorMatrix> {
   const total = texts.length;
   const order = lengthOrder(texts);
   const fixed = typeof options.batchSize === 'number' ? Math.max(1, Math.floor(options.batchSize)) : undefined;
-  const largest = options.maxTokens === undefined ? 512 : Math.max(1, Math.floor(MAX_BATCH_TOKENS / options.maxTokens));
-  const sizer = new BatchSizer({ initial: fixed ?? options.initialBatchSize ?? 16, min: 1, max: fixed ?? largest });
+  const sizer = new BatchSizer({ initial: fixed ?? options.initialBatchSize ?? 16, min: 1, max: fixed ?? options.maxBatch ?? 512 });
   let out: Float32Array | undefined;
   let dim = 0;
   let done = 0;

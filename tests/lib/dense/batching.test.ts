@@ -1,6 +1,7 @@
-import { expect, test } from 'vitest';
+import { afterEach, expect, test } from 'vitest';
 import { BatchSizer, CHARS_PER_TOKEN, batchWork, lengthOrder, progressAt } from '../../../src/lib/dense/batching.ts';
-import { embedBatched } from '../../../src/lib/dense/embedder.ts';
+import { embedBatched, embedderFromRunner, MAX_BATCH_TOKENS } from '../../../src/lib/dense/embedder.ts';
+import { registryModel } from '../../../src/lib/dense/registry.ts';
 
 test('lengthOrder puts the longest texts first and keeps input order among equal lengths', () => {
   expect(lengthOrder(['aa', 'a', 'aaaa', 'bb', ''])).toEqual([2, 0, 3, 1, 4]);
@@ -38,28 +39,50 @@ test('batchWork counts what the model reads: characters up to maxTokens × CHARS
   expect(batchWork(['abc', long], 128)).toBe(4 + 128 * CHARS_PER_TOKEN + 1);
 });
 
-test('texts all cut at maxLength, longest first: the sizer grows as their cost per document is flat, up to 8,192 tokens a batch', async () => {
-  // Every text is longer than 128 tokens, the next batch's shorter than the last (longest first): the cost
-  // of a document is the same for all, with a fixed cost per call, so larger batches are faster.
-  const texts = Array.from({ length: 2000 }, (_, i) => 'w '.repeat(3000 - i));
+// The fake clock below replaces performance.now; files share their worker (vitest.config.ts), so it goes back.
+const realNow = performance.now;
+afterEach(() => {
+  performance.now = realNow;
+});
+
+/** The batch sizes an embedding of `texts` reports. */
+async function sizesOf(embed: (texts: string[], onProgress: (size: number) => void) => Promise<unknown>, texts: string[]): Promise<number[]> {
   const sizes: number[] = [];
+  await embed(texts, (size) => sizes.push(size));
+  return sizes;
+}
+
+/** A runner taking 5 ms a call plus 1 ms a text on a fake clock (performance.now). */
+function fakeClockRunner() {
   let clock = 0;
-  const now = performance.now;
   performance.now = () => clock;
-  try {
-    await embedBatched(
-      async (batch) => {
-        clock += 5 + batch.length;
-        return { data: new Float32Array(batch.length), dim: 1 };
-      },
-      texts,
-      { initialBatchSize: 16, maxTokens: 128, onProgress: (p) => sizes.push(p.batchSize) },
-    );
-  } finally {
-    performance.now = now;
-  }
-  // 64 texts of 128 tokens: the cap (MAX_BATCH_TOKENS), reached and never passed.
-  expect(Math.max(...sizes)).toBe(64);
+  return async (batch: string[]) => {
+    clock += 5 + batch.length;
+    return { data: new Float32Array(batch.length), dim: 1 };
+  };
+}
+
+// Every text is longer than 128 tokens, the next batch's shorter than the last (longest first): the cost of a
+// document is the same for all, with a fixed cost per call, so larger batches are faster.
+const cutTexts = Array.from({ length: 2000 }, (_, i) => 'w '.repeat(3000 - i));
+
+test('texts all cut at maxLength, longest first: the sizer grows as their cost per document is flat', async () => {
+  const sizes = await sizesOf(
+    (texts, onSize) => embedBatched(fakeClockRunner(), texts, { initialBatchSize: 16, maxTokens: 128, onProgress: (p) => onSize(p.batchSize) }),
+    cutTexts,
+  );
+  // Past 128 a batch gains less than 5 % (5 ms a call against 128 ms of texts): the sizer keeps 128.
+  expect(Math.max(...sizes)).toBe(128);
+});
+
+test('a transformer’s batches stop at MAX_BATCH_TOKENS (64 texts of tiny BERT’s 128 tokens); a pooled static model’s do not', async () => {
+  const spec = registryModel('local/tiny-bert')!;
+  const transformer = embedderFromRunner({ run: fakeClockRunner(), dispose: async () => {} }, { spec, device: 'wasm', dtype: 'fp32' });
+  const sizes = await sizesOf((texts, onSize) => transformer.embed(texts, { onProgress: (p) => onSize(p.batchSize) }), cutTexts);
+  expect(Math.max(...sizes)).toBe(MAX_BATCH_TOKENS / spec.maxLength);
+  const pooled = embedderFromRunner({ run: fakeClockRunner(), dispose: async () => {} }, { spec: { ...spec, kind: 'static-pooled', maxLength: 2048 }, device: 'wasm', dtype: 'fp32' });
+  const pooledSizes = await sizesOf((texts, onSize) => pooled.embed(texts, { onProgress: (p) => onSize(p.batchSize) }), cutTexts);
+  expect(Math.max(...pooledSizes)).toBe(128);
 });
 
 test('BatchSizer halves after a failure and never grows past that size again', () => {
