@@ -5,11 +5,12 @@ import { defineConfig } from 'vitest/config';
  * no other file has touched (hnsw-files: no hnswlib file system yet).
  */
 const ISOLATED = ['tests/lib/import/large-corpus.test.ts', 'tests/lib/storage/hnsw-files.test.ts'];
+const EXCLUDED = ['tests/browser/**', 'node_modules/**'];
 
 // Unit tests run in Node. Browser tests (tests/browser) drive Debian's chromium and have their own config.
 export default defineConfig({
   test: {
-    exclude: ['tests/browser/**', 'node_modules/**'],
+    exclude: EXCLUDED,
     // Vitest's default leaves a core free (one worker on a 2-core machine); most files wait on child
     // processes or I/O part of the time, so one worker per core is not too many.
     maxWorkers: 2,
@@ -25,7 +26,7 @@ export default defineConfig({
         test: {
           name: 'unit',
           include: ['tests/**/*.test.ts'],
-          exclude: ['tests/browser/**', 'node_modules/**', ...ISOLATED],
+          exclude: [...EXCLUDED, ...ISOLATED],
           isolate: false,
           setupFiles: ['fake-indexeddb/auto'],
         },

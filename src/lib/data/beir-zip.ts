@@ -42,7 +42,6 @@ export function queryLine(query: Query): string {
   return `${JSON.stringify(record)}\n`;
 }
 
-
 /** Paths of the zip's entries for these splits (the layout above), for messages and tests. */
 export function beirZipPaths(folder: string, splits: readonly string[], hasQueries: boolean): string[] {
   return [`${folder}/${CORPUS_FILE}`, ...(hasQueries ? [`${folder}/${QUERIES_FILE}`] : []), ...splits.map((split) => `${folder}/qrels/${split}.tsv`)];

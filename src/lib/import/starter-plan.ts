@@ -14,8 +14,6 @@ export interface StarterTexts {
   qrels: string;
 }
 
-export { STARTER_ID } from '../starter/index.ts';
-
 export function starterImportPlan(texts: StarterTexts): ImportPlan {
   const { files } = STARTER_COLLECTION;
   return {

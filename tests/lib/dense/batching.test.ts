@@ -128,7 +128,7 @@ test('embedBatched returns rows in input order whatever the batching', async () 
 test('embedBatched retries a failing batch smaller (adaptive mode) and reports progress to the end', async () => {
   const batches: string[][] = [];
   const progress: number[] = [];
-  const m = await embedBatched(fakeRunner(batches, 4), texts, { initialBatchSize: 16, maxTokens: 128, onProgress: (p) => progress.push(p.done) });
+  const m = await embedBatched(fakeRunner(batches, 4), texts, { initialBatchSize: 16, onProgress: (p) => progress.push(p.done) });
   expect(m.rows).toBe(37);
   expect(Math.max(...batches.map((b) => b.length))).toBeLessThanOrEqual(4);
   expect(progress.at(-1)).toBe(37);

@@ -13,7 +13,7 @@ import { loadNodeEmbedder, MODELS_DIR } from '../../../src/cli/dense.ts';
 import { passageText, queryText } from '../../../src/lib/dense/embedding-text.ts';
 import { resolveModelSpec } from '../../../src/lib/dense/registry.ts';
 import { decodeShippedVectors, encodeShippedVectors, SHIPPED_VECTORS_FORMAT, type ShippedVectors } from '../../../src/lib/dense/shipped-vectors.ts';
-import { STARTER_ID } from '../../../src/lib/import/starter-plan.ts';
+import { STARTER_ID } from '../../../src/lib/starter/index.ts';
 import { STARTER_COLLECTION } from '../../../src/lib/starter/index.ts';
 import { importedStarter, writeStarterVectors } from '../../../scripts/models/starter-vectors.ts';
 import { ensureModels } from './models-fixture.ts';
