@@ -22,7 +22,7 @@ export default defineConfig({
   // The Content-Security-Policy (scripts/vite/content-security-policy.ts); RP_EXTRA_CONNECT_SRC adds hosts.
   // distSizePlugin fails a build over the static-host size rules (scripts/vite/dist-size.ts).
   plugins: [svelte(), contentSecurityPolicyPlugin(), distSizePlugin()],
-  // The workers load onnxruntime's wasm gzip-compressed (workers/onnx-runtime.ts): the 26.9 MB original stays out.
+  // The workers load onnxruntime's wasm builds gzip-compressed (workers/onnx-runtime.ts): the 26.9 MB asyncify original stays out.
   worker: { format: 'es', plugins: () => [dropBundledOrtWasm()] },
   server: { headers: isolation },
   preview: { headers: isolation },

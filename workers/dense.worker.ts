@@ -245,7 +245,7 @@ const api = {
       import('../src/lib/rerank/cross-encoder.ts'),
     ]);
     configureModelSource(request.spec, request.source);
-    await prepareOnnxRuntime();
+    await prepareOnnxRuntime(request.device);
     crossEncoder = await loadCrossEncoder({ spec: request.spec, device: request.device, dtype: request.dtype, maxLength: request.maxLength, onDownload });
     return { model: request.spec.id, device: request.device, dtype: request.dtype, maxLength: crossEncoder.maxLength, loadMs: performance.now() - t0 };
   },

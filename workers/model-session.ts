@@ -113,8 +113,8 @@ export class ModelSession {
     else configureModelSource(request.spec, request.source);
     const since = violationCount();
     try {
-      // A static table needs no onnxruntime (a lookup in TypeScript): its 26.9 MB wasm is not loaded.
-      if (request.spec.kind !== 'static-table') await prepareOnnxRuntime();
+      // A static table needs no onnxruntime (a lookup in TypeScript): its wasm is not loaded.
+      if (request.spec.kind !== 'static-table') await prepareOnnxRuntime(request.device);
       this.embedder = await loadEmbedder({ spec: request.spec, device: request.device, dtype: request.dtype, onDownload });
     } catch (error) {
       if (error instanceof ModelLoadError && (error.kind === 'format' || error.kind === 'json')) await forgetCachedFiles(request.spec.id);

@@ -1,9 +1,17 @@
 /**
  * onnxruntime-web as the model workers use it. Its wasm and loader are served from our own build (vite
  * `?url` assets), never from a CDN: transformers.js sets a jsDelivr default at import time, replaced here
- * before any session exists (the Content-Security-Policy would block the CDN anyway). The wasm (26.9 MB,
- * over the 25 MiB per-file limit of static hosts) is shipped gzip-compressed (npm run build:ort) and
- * handed to onnxruntime as `wasmBinary` by prepareOnnxRuntime, before the first session.
+ * before any session exists (the Content-Security-Policy would block the CDN anyway).
+ *
+ * Two of onnxruntime's builds ship, gzip-compressed (npm run build:ort), and prepareOnnxRuntime hands the
+ * one a worker needs to onnxruntime as `wasmBinary`, before the first session:
+ * - a model on WASM gets the plain build (14.3 MB). It starts in about half the time of the other one
+ *   (bench/ort-start: 1.3–1.9 s against 3.7 s on the test machine), because V8 compiles the functions
+ *   onnxruntime calls when they are first called, and asyncify's instrumentation makes some of them huge;
+ * - a model on WebGPU gets the asyncify build (WebGPU + WASM, 26.9 MB: over the 25 MiB per-file limit of
+ *   static hosts, so it could not ship uncompressed anyway).
+ * The page chooses each model's device before its worker loads it (src/lib/dense/device.ts), and a worker
+ * holds one model on one device, so the first session decides the build.
  *
  * numThreads stays at onnxruntime-web's default (half the cores, at most 4) on a cross-origin-isolated page
  * (the COOP/COEP headers of vite.config.ts): on the shared 2-core test machine, 2 threads made the tiny
@@ -13,11 +21,20 @@
  * "wasm (1 thread)".
  */
 import { env } from '@huggingface/transformers';
-import ortMjsUrl from 'onnxruntime-web/ort-wasm-simd-threaded.asyncify.mjs?url';
-import ortWasmGzUrl from '../build/ort/ort-wasm-simd-threaded.asyncify.wasm.gz?url';
+import asyncifyMjsUrl from 'onnxruntime-web/ort-wasm-simd-threaded.asyncify.mjs?url';
+import plainMjsUrl from 'onnxruntime-web/ort-wasm-simd-threaded.mjs?url';
+import asyncifyWasmGzUrl from '../build/ort/ort-wasm-simd-threaded.asyncify.wasm.gz?url';
+import plainWasmGzUrl from '../build/ort/ort-wasm-simd-threaded.wasm.gz?url';
+
+/** Each build's loader and compressed wasm, by the device it is for. */
+const BUILDS = {
+  wasm: { mjs: plainMjsUrl, wasmGz: plainWasmGzUrl },
+  webgpu: { mjs: asyncifyMjsUrl, wasmGz: asyncifyWasmGzUrl },
+};
+type Build = keyof typeof BUILDS;
 
 const onnxWasm = env.backends.onnx.wasm;
-if (onnxWasm) onnxWasm.wasmPaths = { mjs: ortMjsUrl };
+if (onnxWasm) onnxWasm.wasmPaths = { mjs: asyncifyMjsUrl };
 if (onnxWasm && !self.crossOriginIsolated) onnxWasm.numThreads = 1;
 
 /** The threads onnxruntime's WASM backend runs with (final once a session exists). */
@@ -26,25 +43,38 @@ export function wasmThreads(): number {
   return typeof threads === 'number' && threads > 0 ? threads : 1;
 }
 
-let wasmBinary: Promise<void> | undefined;
+let prepared: { build: Build; ready: Promise<void> } | undefined;
 
 /**
- * Fetches and decompresses onnxruntime's wasm once per worker, before the first session. A host that
+ * Fetches and decompresses the build for `device` once per worker, before the first session. A host that
  * answers the .gz with `Content-Encoding: gzip` has the browser decompress it already: the bytes are then
- * the wasm itself (its magic number `\0asm`), used as they are.
+ * the wasm itself (its magic number `\0asm`), used as they are. The asyncify build runs WASM sessions too;
+ * the plain one cannot run WebGPU, so a worker that started with it refuses a WebGPU model.
  */
-export function prepareOnnxRuntime(): Promise<void> {
-  wasmBinary ??= (async () => {
-    const response = await fetch(ortWasmGzUrl);
-    if (!response.ok) throw new Error(`onnxruntime's WebAssembly could not be loaded from ${ortWasmGzUrl} (HTTP ${response.status})`);
+export function prepareOnnxRuntime(device: string): Promise<void> {
+  const build: Build = device === 'wasm' ? 'wasm' : 'webgpu';
+  if (prepared?.build === 'wasm' && build === 'webgpu') {
+    return Promise.reject(new Error('this worker runs onnxruntime’s WASM-only build: a model on WebGPU needs a fresh worker'));
+  }
+  if (prepared) return prepared.ready;
+  const ready = (async () => {
+    const { mjs, wasmGz } = BUILDS[build];
+    const response = await fetch(wasmGz);
+    if (!response.ok) throw new Error(`onnxruntime's WebAssembly could not be loaded from ${wasmGz} (HTTP ${response.status})`);
     const bytes = new Uint8Array(await response.arrayBuffer());
     const gzipped = bytes[0] === 0x1f && bytes[1] === 0x8b;
     const binary = gzipped ? await new Response(new Blob([bytes]).stream().pipeThrough(new DecompressionStream('gzip'))).arrayBuffer() : bytes.buffer;
-    if (onnxWasm) onnxWasm.wasmBinary = binary;
+    if (onnxWasm) {
+      onnxWasm.wasmPaths = { mjs };
+      onnxWasm.wasmBinary = binary;
+    }
   })();
+  prepared = { build, ready };
   // A failed attempt may succeed later (a network error): do not keep it.
-  wasmBinary.catch(() => (wasmBinary = undefined));
-  return wasmBinary;
+  ready.catch(() => {
+    if (prepared?.ready === ready) prepared = undefined;
+  });
+  return ready;
 }
 // With its wasm cache on, transformers.js re-imports onnxruntime's loader from a blob: URL, which the
 // Content-Security-Policy (script-src 'self') rightly refuses; the browser's HTTP cache keeps both files.

@@ -1,8 +1,12 @@
 /**
- * `npm run build:ort`: onnxruntime-web's WebAssembly (the asyncify build, WebGPU + WASM) is 26.9 MB, over
- * the 25 MiB per-file limit of static hosts (scripts/vite/dist-size.ts). The app ships it gzip-compressed
- * (6.6 MB) and the model workers decompress it with DecompressionStream before the first session
- * (workers/onnx-runtime.ts). Written to build/ort/ (git-ignored); skipped when up to date.
+ * `npm run build:ort`: the app ships two of onnxruntime-web's WebAssembly builds, gzip-compressed, and the
+ * model workers decompress the one they need with DecompressionStream before the first session
+ * (workers/onnx-runtime.ts):
+ * - the asyncify build (WebGPU + WASM, 26.9 MB: over the 25 MiB per-file limit of static hosts, so it
+ *   could not ship as it is; 6.6 MB compressed), for models on WebGPU;
+ * - the plain build (WASM only, 14.3 MB; 3.7 MB compressed), for models on WASM. It has no asyncify
+ *   instrumentation, so its functions are smaller, and a worker starts onnxruntime in about half the time.
+ * Written to build/ort/ (git-ignored); each file is skipped when up to date.
  *
  * Usage: tsx scripts/onnx/compress-wasm.ts
  */
@@ -12,26 +16,36 @@ import { dirname, join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { repoRoot } from '../../tests/shared-dir.ts';
 
-export const ORT_WASM = 'ort-wasm-simd-threaded.asyncify.wasm';
-export const COMPRESSED_ORT_WASM = join(repoRoot, 'build', 'ort', `${ORT_WASM}.gz`);
+/** onnxruntime-web's builds the app ships: the asyncify one for WebGPU, the plain one for WASM. */
+export const ORT_WASMS = ['ort-wasm-simd-threaded.asyncify.wasm', 'ort-wasm-simd-threaded.wasm'] as const;
+export type OrtWasm = (typeof ORT_WASMS)[number];
 
-/** The uncompressed file in node_modules. */
-export function ortWasmSource(): string {
-  return join(dirname(createRequire(import.meta.url).resolve('onnxruntime-web')), ORT_WASM);
+/** Where the compressed copy of `name` is written. */
+export function compressedOrtWasm(name: OrtWasm): string {
+  return join(repoRoot, 'build', 'ort', `${name}.gz`);
 }
 
-/** Writes COMPRESSED_ORT_WASM when missing or older than its source; returns true when written. */
-export function compressOrtWasm(): boolean {
-  const source = ortWasmSource();
-  if (existsSync(COMPRESSED_ORT_WASM) && statSync(COMPRESSED_ORT_WASM).mtimeMs >= statSync(source).mtimeMs) return false;
-  mkdirSync(dirname(COMPRESSED_ORT_WASM), { recursive: true });
-  const tmp = `${COMPRESSED_ORT_WASM}.tmp-${process.pid}`;
-  writeFileSync(tmp, gzipSync(readFileSync(source), { level: 9 }));
-  renameSync(tmp, COMPRESSED_ORT_WASM);
-  return true;
+/** The uncompressed file in node_modules. */
+export function ortWasmSource(name: OrtWasm): string {
+  return join(dirname(createRequire(import.meta.url).resolve('onnxruntime-web')), name);
+}
+
+/** Writes each compressed copy when missing or older than its source; returns the names written. */
+export function compressOrtWasms(): OrtWasm[] {
+  return ORT_WASMS.filter((name) => {
+    const source = ortWasmSource(name);
+    const target = compressedOrtWasm(name);
+    if (existsSync(target) && statSync(target).mtimeMs >= statSync(source).mtimeMs) return false;
+    mkdirSync(dirname(target), { recursive: true });
+    const tmp = `${target}.tmp-${process.pid}`;
+    writeFileSync(tmp, gzipSync(readFileSync(source), { level: 9 }));
+    renameSync(tmp, target);
+    return true;
+  });
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {
-  const written = compressOrtWasm();
-  if (written) process.stderr.write(`compressed ${ORT_WASM} → ${COMPRESSED_ORT_WASM} (${(statSync(COMPRESSED_ORT_WASM).size / 1e6).toFixed(1)} MB)\n`);
+  for (const name of compressOrtWasms()) {
+    process.stderr.write(`compressed ${name} → ${compressedOrtWasm(name)} (${(statSync(compressedOrtWasm(name)).size / 1e6).toFixed(1)} MB)\n`);
+  }
 }

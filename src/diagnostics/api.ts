@@ -165,6 +165,8 @@ export interface EmbedBenchResult {
   device: EmbeddingDevice;
   dtype: EmbeddingDtype;
   fallbackReason?: string;
+  /** The model's load in a fresh worker, onnxruntime's start included (the worker's own figure). */
+  loadMs: number;
   /** First batch on a cold session (shader compilation on WebGPU). */
   coldMs: number;
   rows: EmbedBenchRow[];
@@ -203,7 +205,7 @@ export function benchEmbed(
     for (const size of request.batchSizes) {
       await time('batched', size, request.texts, () => host.call((api) => api.embed(request.texts, { batchSize: size })));
     }
-    return { model: request.model, device: handle.info.device, dtype: handle.info.dtype, fallbackReason: handle.fallbackReason, coldMs, rows };
+    return { model: request.model, device: handle.info.device, dtype: handle.info.dtype, fallbackReason: handle.fallbackReason, loadMs: handle.info.loadMs, coldMs, rows };
   });
 }
 

@@ -163,7 +163,7 @@ test('model files and onnxruntime-web wasm come from the app itself, never from 
   const origin = new URL(inject('appUrl')).origin;
   const foreign = requested.filter((url) => !url.startsWith(origin) && !url.startsWith('blob:') && !url.startsWith('data:'));
   expect(foreign).toEqual([]);
-  // onnxruntime's wasm, gzip-compressed (workers/onnx-runtime.ts): the 26.9 MB original is not in the build.
+  // onnxruntime's wasm builds, gzip-compressed (workers/onnx-runtime.ts): the uncompressed files are not in the build.
   expect(requested.some((url) => /ort-wasm-simd-threaded[\w.-]*\.gz$/.test(url))).toBe(true);
   expect(requested.filter((url) => /ort-wasm-simd-threaded[\w.-]*\.wasm$/.test(url))).toEqual([]);
   expect(requested.some((url) => url.includes('/models/local/glove-100d-sif/table.q8.bin'))).toBe(true);

@@ -91,9 +91,11 @@ test('an ONNX model runs on single-threaded WASM under the sub-path, and its col
   expect(await column.locator('.metric', { hasText: 'nDCG@10' }).locator('.value').textContent()).toMatch(/^[01]\.\d{4}$/);
   await screenshot(page, 'static-host-onnx-wasm');
   const paths = server.requests.map((r) => r.path);
-  // onnxruntime's loader and its gzip-compressed wasm, and the model, from the sub-path.
-  expect(paths.some((p) => p.startsWith(`${BASE}assets/ort-wasm-simd-threaded.asyncify`) && p.endsWith('.gz'))).toBe(true);
-  expect(paths.some((p) => p.startsWith(`${BASE}assets/ort-wasm-simd-threaded.asyncify`) && p.endsWith('.mjs'))).toBe(true);
+  // onnxruntime's WASM-only build (loader and gzip-compressed wasm; workers/onnx-runtime.ts), and the model, from the sub-path.
+  const plainBuild = (p: string) => p.startsWith(`${BASE}assets/ort-wasm-simd-threaded`) && !p.includes('asyncify');
+  expect(paths.some((p) => plainBuild(p) && p.endsWith('.gz'))).toBe(true);
+  expect(paths.some((p) => plainBuild(p) && p.endsWith('.mjs'))).toBe(true);
+  expect(paths.filter((p) => p.includes('asyncify'))).toEqual([]);
   expect(paths).toContain(`${BASE}models/local/tiny-bert/onnx/model.onnx`);
   expect(outside(requested.slice(before))).toEqual([]);
   expect(server.requests.filter((r) => r.status !== 200)).toEqual([]);
