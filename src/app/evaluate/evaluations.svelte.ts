@@ -10,7 +10,7 @@
  * judged ones now (a query judged, added or rephrased since). A judgment made in Explore changes the
  * scope's judgments: the stored runs' metrics are then computed again on them (and stored).
  */
-import { packRun } from '../../lib/data/packed-run.ts';
+import { packRun, storedRun } from '../../lib/data/packed-run.ts';
 import { condenseRun, judgedAtK, type JudgedCoverage } from '../../lib/eval/judged.ts';
 import { summarizeLatency, timesFromProgress } from '../../lib/eval/latency.ts';
 import { evaluateRunReport, type RunReport } from '../../lib/eval/run-report.ts';
@@ -403,7 +403,7 @@ class Evaluations {
       collectionId,
       split,
       retriever,
-      packed: packRun(run),
+      packed: storedRun(packRun(run)),
       createdAt,
       timings: timingsOf(efficiency),
       collectionVersion: scope.collectionVersion,

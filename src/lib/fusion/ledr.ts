@@ -2,6 +2,7 @@ import type { Hit } from '../types.ts';
 import type { FusedHit } from './fused-hit.ts';
 import { assertUniqueIds, compareCodePoints, rankFused, topOf } from './fused-hit.ts';
 import { knownDistinct, markDistinct } from '../eval/distinct-hits.ts';
+import { pickHits } from '../retrievers/hit-rows.ts';
 
 /** LaPraDoR's cut-off: BM25 scores past the top 1,000 are set to 0. */
 export const DEFAULT_LEDR_BM25_DEPTH = 1000;
@@ -74,11 +75,10 @@ export function lexiconEnhancedDenseHits(bm25: readonly Hit[], dense: ArrayLike<
   }
   // compareFused on positions.
   order.sort((a, b) => scores[b]! - scores[a]! || compareCodePoints(candidates[a]!.docId, candidates[b]!.docId));
-  const length = options.limit === undefined ? order.length : Math.min(order.length, options.limit);
-  const hits: Hit[] = new Array(length);
-  for (let i = 0; i < length; i++) hits[i] = { docId: candidates[order[i]!]!.docId, score: scores[order[i]!]! };
-  // Each candidate at most once, and the candidates are distinct.
-  return markDistinct(hits);
+  if (options.limit !== undefined && options.limit < order.length) order.length = options.limit;
+  // The candidates are BM25's first hits, so positions in them are positions in `bm25` (whose rows the
+  // fused list keeps: hit-rows.ts). Each candidate at most once, and the candidates are distinct.
+  return markDistinct(pickHits(bm25, order, (hit, i) => ({ docId: hit.docId, score: scores[order[i]!]! })));
 }
 
 /** The BM25 top K, checked for a document named twice unless the list is known to be distinct. */

@@ -9,6 +9,7 @@
  */
 import type { Hit } from '../types.ts';
 import { markDistinct } from '../eval/distinct-hits.ts';
+import { rememberRows } from './hit-rows.ts';
 
 export interface PackedHits {
   /** queries + 1 entries; the last is the number of hits. */
@@ -57,7 +58,8 @@ export function queriesIn(packed: PackedHits): number {
 
 /**
  * Back to hit lists, naming each row by `docIds[row]`. A list whose rows are distinct is marked so
- * (distinct-hits.ts): told here from one number per row, where the evaluation would hash 1,000 ids.
+ * (distinct-hits.ts): told here from one number per row, where the evaluation would hash 1,000 ids. Each
+ * list remembers its rows (hit-rows.ts), for storing it without looking its ids up again.
  */
 export function unpackHits(packed: PackedHits, docIds: readonly string[]): Hit[][] {
   const { offsets, rows, scores } = packed;
@@ -76,6 +78,7 @@ export function unpackHits(packed: PackedHits, docIds: readonly string[]): Hit[]
       lastQuery[row] = q + 1;
       hits[i] = { docId, score: scores[p]! };
     }
+    rememberRows(hits, docIds, rows.subarray(offsets[q]!, end));
     lists.push(distinct ? markDistinct(hits) : hits);
   }
   return lists;

@@ -20,6 +20,7 @@ import type { PrfResult } from '../prf/prf-result.ts';
 import { rerank } from '../rerank/rerank.ts';
 import type { Hit, Run } from '../types.ts';
 import { preparedSettings, RUN_DEPTH, type Bm25Settings, type DenseSettings, type RerankSettings, type RetrieverConfig } from './config.ts';
+import { cutHits, withoutDoc } from './hit-rows.ts';
 import { emptyRanking, plainHits, type ColumnRanking, type RankQuery } from './ranking.ts';
 
 /** What ranking needs from the indexes and models; every list is aligned with the queries or texts given. */
@@ -81,7 +82,7 @@ export async function denseRanking(search: RankSearch, settings: DenseSettings, 
     if (isBlank(query.text)) return [];
     const id = dropId(query);
     const hits = found[i] ?? [];
-    return cut(id === undefined ? hits : hits.filter((hit) => hit.docId !== id), k);
+    return id === undefined ? cutHits(hits, k) : withoutDoc(hits, id, k);
   });
 }
 

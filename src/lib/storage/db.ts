@@ -1,6 +1,6 @@
 import { Dexie, type Table } from 'dexie';
 import type { Language } from '../analysis/language.ts';
-import type { PackedRun } from '../data/packed-run.ts';
+import type { PackedRun, StoredRun } from '../data/packed-run.ts';
 import type { GradeLabel } from '../judging/grades.ts';
 import { chunkDocumentRows } from './documents.ts';
 
@@ -194,8 +194,11 @@ export interface RunRow {
    * runs were packed hold it too.
    */
   trec?: string;
-  /** The run packed (evaluation rows): TREC text is made from it only on export. */
-  packed?: PackedRun;
+  /**
+   * The run packed (evaluation rows), its hits in a Blob (StoredRun); rows stored before that hold the typed
+   * arrays (PackedRun). TREC text is made from it only on export.
+   */
+  packed?: PackedRun | StoredRun;
   createdAt: number;
   timings: Record<string, number>;
 }

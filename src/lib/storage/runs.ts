@@ -6,7 +6,7 @@
  * ParseError naming file and line — and again when a column needs it.
  */
 import { textSource } from '../data/lines.ts';
-import { unpackRun } from '../data/packed-run.ts';
+import { packedRunOf, unpackRun } from '../data/packed-run.ts';
 import { formatTrecRun, readTrecRun } from '../data/trec.ts';
 import type { Run } from '../types.ts';
 import type { PlaygroundDatabase, RunRow } from './db.ts';
@@ -73,15 +73,15 @@ export function findRunRow(db: PlaygroundDatabase, key: string): Promise<RunRow 
 
 /** The run of a row; `file` names it in a parse error of TREC text. */
 export async function runOfRow(row: RunRow, file: string): Promise<Run> {
-  if (row.packed !== undefined) return unpackRun(row.packed);
+  if (row.packed !== undefined) return unpackRun(await packedRunOf(row.packed));
   if (row.trec !== undefined) return (await readTrecRun(textSource(row.trec), { file, gzip: false })).run;
   throw new Error(`the stored run ${file} holds no ranking`);
 }
 
 /** The run as TREC text (for export), tagged `tag` when it has to be formatted. */
-export function trecTextOfRow(row: RunRow, tag: string): string {
+export async function trecTextOfRow(row: RunRow, tag: string): Promise<string> {
   if (row.trec !== undefined) return row.trec;
-  if (row.packed !== undefined) return formatTrecRun(unpackRun(row.packed), tag);
+  if (row.packed !== undefined) return formatTrecRun(unpackRun(await packedRunOf(row.packed)), tag);
   throw new Error(`the stored run ${row.key} holds no ranking`);
 }
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { packedRunBytes, packRun, unpackRun } from '../../../src/lib/data/packed-run.ts';
+import { packedRunBytes, packedRunOf, packRun, storedRun, unpackRun } from '../../../src/lib/data/packed-run.ts';
 import type { Run } from '../../../src/lib/types.ts';
 
 describe('packed run', () => {
@@ -20,9 +20,18 @@ describe('packed run', () => {
     expect(Object.is(back.get('q3')![0]!.score, -0)).toBe(true);
   });
 
-  it('counts its bytes: ids as UTF-16 plus the typed arrays', () => {
+  it('counts its bytes: ids as UTF-16 plus the typed arrays (or the Blob that holds them)', () => {
     // ids: q1 q2 q3 (6 chars) + a b c (3 chars) = 18 bytes; offsets 4 × 4, docs 4 × 4, scores 4 × 8.
     expect(packedRunBytes(packRun(run))).toBe(18 + 16 + 16 + 32);
+    expect(packedRunBytes(storedRun(packRun(run)))).toBe(18 + 16 + 16 + 32);
+  });
+
+  it('as stored (hits in a Blob) gives the same run back, exact scores and -0 included', async () => {
+    const back = unpackRun(await packedRunOf(storedRun(packRun(run))));
+    expect(back).toEqual(run);
+    expect(Object.is(back.get('q3')![0]!.score, -0)).toBe(true);
+    const damaged = { ...storedRun(packRun(run)), hits: new Blob([new Uint8Array(13)]) };
+    await expect(packedRunOf(damaged)).rejects.toThrow(/damaged/);
   });
 
   it('refuses damaged rows with a message instead of a wrong run', () => {

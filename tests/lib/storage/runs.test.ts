@@ -1,7 +1,7 @@
 import 'fake-indexeddb/auto';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ParseError } from '../../../src/lib/data/errors.ts';
-import { packRun } from '../../../src/lib/data/packed-run.ts';
+import { packRun, storedRun } from '../../../src/lib/data/packed-run.ts';
 import { PlaygroundDatabase, type RunRow } from '../../../src/lib/storage/db.ts';
 import { findRunRow, importTrecRun, IMPORTED_SPLIT, loadStoredRun, runNameOf, runOfRow, trecTextOfRow } from '../../../src/lib/storage/runs.ts';
 import type { Run } from '../../../src/lib/types.ts';
@@ -52,17 +52,25 @@ describe('the ranking of a row, packed or TREC text', () => {
   const run: Run = new Map([['q1', [{ docId: 'd2', score: 3.5 }, { docId: 'd1', score: 1.25 }]]]);
   const base: RunRow = { key: 'c|test|k', collectionId: 'c', split: 'test', retriever: {}, createdAt: 1, timings: {} };
 
-  it('reads either form as the same run, and makes TREC text only for a packed row', async () => {
-    const packed = { ...base, packed: packRun(run) };
+  it('reads every form as the same run (packed with its hits in a Blob, packed as arrays, TREC text), and makes TREC text only for a packed row', async () => {
+    const stored = { ...base, packed: storedRun(packRun(run)) };
+    const arrays = { ...base, packed: packRun(run) };
     const text = { ...base, trec: 'q1 Q0 d2 1 3.5 t\nq1 Q0 d1 2 1.25 t\n' };
-    expect(await runOfRow(packed, 'packed')).toEqual(run);
+    expect(await runOfRow(stored, 'stored')).toEqual(run);
+    expect(await runOfRow(arrays, 'packed')).toEqual(run);
     expect(await runOfRow(text, 'text')).toEqual(run);
-    expect(trecTextOfRow(text, 'other')).toBe(text.trec);
-    expect(trecTextOfRow(packed, 't')).toBe(text.trec);
+    expect(await trecTextOfRow(text, 'other')).toBe(text.trec);
+    expect(await trecTextOfRow(stored, 't')).toBe(text.trec);
+    expect(await trecTextOfRow(arrays, 't')).toBe(text.trec);
+  });
+
+  it('keeps a Blob-packed row through IndexedDB', async () => {
+    await db.runs.put({ ...base, packed: storedRun(packRun(run)) });
+    expect(await runOfRow((await findRunRow(db, base.key))!, 'stored')).toEqual(run);
   });
 
   it('says so when a row holds no ranking', async () => {
     await expect(runOfRow(base, 'empty.run')).rejects.toThrow('empty.run holds no ranking');
-    expect(() => trecTextOfRow(base, 't')).toThrow('c|test|k holds no ranking');
+    await expect(trecTextOfRow(base, 't')).rejects.toThrow('c|test|k holds no ranking');
   });
 });

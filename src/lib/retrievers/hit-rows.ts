@@ -1,0 +1,56 @@
+/**
+ * The table rows behind a hit list that crossed from a worker packed (packed-hits.ts): remembered with the
+ * list, weakly, so that storing a run of such lists copies rows instead of looking up every document id
+ * again (packRun: 300 queries × 1,000 hits per column of an evaluation), and so that the lists derived from
+ * them here (a cut, the query's own id dropped, LEDR's fusion) keep both their rows and their distinct mark.
+ */
+import { knownDistinct, markDistinct } from '../eval/distinct-hits.ts';
+import type { Hit } from '../types.ts';
+
+export interface HitRows {
+  /** The table the rows index (a BM25 index's or an embedding matrix's document ids). */
+  table: readonly string[];
+  /** Row of each hit, aligned with the list. */
+  rows: Uint32Array;
+}
+
+const rowsOfList = new WeakMap<readonly Hit[], HitRows>();
+
+/** Remembers that `hits[i]` is `table[rows[i]]`; the caller vouches for it. */
+export function rememberRows<T extends readonly Hit[]>(hits: T, table: readonly string[], rows: Uint32Array): T {
+  rowsOfList.set(hits, { table, rows });
+  return hits;
+}
+
+export function rowsOf(hits: readonly Hit[]): HitRows | undefined {
+  return rowsOfList.get(hits);
+}
+
+/**
+ * The hits at `positions` of `hits`, in that order, as a new list that keeps what is known of the source:
+ * its rows (when remembered) and its distinct mark (positions must then be distinct, as every caller's are).
+ */
+export function pickHits(hits: readonly Hit[], positions: ArrayLike<number>, make: (hit: Hit, i: number) => Hit = (hit) => hit): Hit[] {
+  const picked: Hit[] = new Array(positions.length);
+  for (let i = 0; i < positions.length; i++) picked[i] = make(hits[positions[i]!]!, i);
+  const source = rowsOf(hits);
+  if (source !== undefined) {
+    const rows = new Uint32Array(positions.length);
+    for (let i = 0; i < positions.length; i++) rows[i] = source.rows[positions[i]!]!;
+    rememberRows(picked, source.table, rows);
+  }
+  return knownDistinct(hits) ? markDistinct(picked) : picked;
+}
+
+/** The first `depth` hits (the list itself when it is no longer), keeping rows and distinct mark. */
+export function cutHits(hits: Hit[], depth: number): Hit[] {
+  if (hits.length <= depth) return hits;
+  return pickHits(hits, Uint32Array.from({ length: depth }, (_, i) => i));
+}
+
+/** The hits without document `docId`, cut to `depth`, keeping rows and distinct mark. */
+export function withoutDoc(hits: Hit[], docId: string, depth: number): Hit[] {
+  const positions: number[] = [];
+  for (let i = 0; i < hits.length && positions.length < depth; i++) if (hits[i]!.docId !== docId) positions.push(i);
+  return positions.length === hits.length ? hits : pickHits(hits, positions);
+}
