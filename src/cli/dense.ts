@@ -15,7 +15,7 @@ import { basename, dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { loadEmbedder, type Embedder } from '../lib/dense/embedder.ts';
 import { passageText, queryText } from '../lib/dense/embedding-text.ts';
-import { exactSearch, rowIndex, scoreCandidates } from '../lib/dense/exact-search.ts';
+import { exactTopKMany, rowIndex, scoreCandidates } from '../lib/dense/exact-search.ts';
 import { HnswIndex, type HnswParams } from '../lib/dense/hnsw-index.ts';
 import { configureModelSource } from '../lib/dense/model-source.ts';
 import { resolveModelSpec, type EmbeddingDtype, type ModelSpec } from '../lib/dense/registry.ts';
@@ -188,7 +188,8 @@ export async function denseRetrieve(options: DenseRetrieveOptions): Promise<Dens
       index.dispose();
     } else {
       searchMode = 'exact';
-      options.queries.forEach((q, i) => run.set(q.id, exactSearch(corpusVectors, ids, matrixRow(queryVectors, i), topK)));
+      const found = exactTopKMany(corpusVectors, options.queries.map((_, i) => matrixRow(queryVectors, i)), topK);
+      options.queries.forEach((q, i) => run.set(q.id, found[i]!.map(({ row, score }) => ({ docId: ids[row]!, score }))));
     }
     const t4 = performance.now();
     return {

@@ -9,7 +9,7 @@ import { indexCorpus } from '../lib/bm25/bm25-corpus.ts';
 import type { Bm25Index } from '../lib/bm25/bm25-index.ts';
 import { bagOfTerms } from '../lib/bm25/bm25-query.ts';
 import { searchBm25 } from '../lib/bm25/bm25-search.ts';
-import { denseTopK } from '../lib/dense/dense-top-k.ts';
+import { denseTopKMany } from '../lib/dense/dense-top-k.ts';
 import type { Embedder } from '../lib/dense/embedder.ts';
 import { passageText, queryText } from '../lib/dense/embedding-text.ts';
 import { rowIndex } from '../lib/dense/exact-search.ts';
@@ -199,9 +199,10 @@ export class NodeSearch implements RankSearch {
     const vectors = await this.queryVectors(corpus, texts);
     const graph = await this.graph(corpus, settings);
     const started = performance.now();
-    const hits = vectors.map((vector, i) =>
-      texts[i]!.trim() === '' ? [] : denseTopK(corpus.vectors, vector, k, graph).map(({ row, score }) => ({ docId: this.ids[row]!, score })),
-    );
+    const asked = vectors.filter((_, i) => texts[i]!.trim() !== '');
+    const found = denseTopKMany(corpus.vectors, asked, k, graph);
+    let next = 0;
+    const hits = texts.map((text) => (text.trim() === '' ? [] : found[next++]!.map(({ row, score }) => ({ docId: this.ids[row]!, score }))));
     this.add('search_ms', performance.now() - started);
     return hits;
   }

@@ -156,7 +156,6 @@ class DatasetsState {
       this.ready = true;
     }
     void this.requestPersistence();
-    void this.refreshStorage();
   }
 
   /** Rolls back imports a closed tab left unfinished, once per page (every import waits for it). */
@@ -230,7 +229,7 @@ class DatasetsState {
     } catch (error) {
       notices.error(error);
     }
-    await this.refreshStorage();
+    await this.storageChanged();
   }
 
   isRunning(key: string): boolean {
@@ -285,7 +284,7 @@ class DatasetsState {
     }
     const retry = about.retrySkipping !== undefined && outcome.status === 'failed' && about.onError === 'throw' && canRetrySkipping(outcome.error);
     this.lastImport = { title, source: about.source, onError: about.onError, outcome, finishedAt: Date.now(), ...(retry ? { retrySkipping: about.retrySkipping } : {}) };
-    void this.refreshStorage();
+    void this.storageChanged();
     return outcome;
   }
 
@@ -341,6 +340,28 @@ class DatasetsState {
     const retry = this.lastImport?.retrySkipping;
     if (retry === undefined || this.isRunning('local')) return undefined;
     return retry();
+  }
+
+  /** Storage panels on screen (the usage is counted only for them: `showStorage`). */
+  #storageShown = 0;
+
+  /**
+   * A storage panel is on screen: the usage is counted now, and again after each import or delete while it
+   * stays. Counting reads every index, embedding-set and run row of every collection (megabytes decoded on the
+   * page's thread), so a page that does not show the panel does not count: at each page load it slowed the
+   * first ranking. Returns what to call when the panel goes.
+   */
+  showStorage(): () => void {
+    this.#storageShown += 1;
+    void this.refreshStorage();
+    return () => {
+      this.#storageShown -= 1;
+    };
+  }
+
+  /** Counts the usage again if a storage panel shows it. */
+  private storageChanged(): Promise<void> {
+    return this.#storageShown > 0 ? this.refreshStorage() : Promise.resolve();
   }
 
   /** Usage per collection and the browser's totals. */

@@ -23,7 +23,7 @@ import type { EmbedProgress } from './batching.ts';
 import type { Embedder } from './embedder.ts';
 import { passageText, queryText, vectorSettings } from './embedding-text.ts';
 import type { ShippedVectors } from './shipped-vectors.ts';
-import { denseTopK } from './dense-top-k.ts';
+import { denseTopKMany } from './dense-top-k.ts';
 import { rowIndex } from './exact-search.ts';
 import { HnswIndex } from './hnsw-index.ts';
 import { dot, matrixRow, type VectorMatrix } from './vector-matrix.ts';
@@ -625,7 +625,10 @@ export class DenseCorpusService {
       if (graph === undefined) throw new Error('no HNSW index is open for these settings: call open first');
       graph.setEfSearch(options.hnsw.efSearch);
     }
-    return packHits(vectors.map((vector, i) => scoredObjects(texts[i]!.trim() === '' ? [] : denseTopK(corpus.vectors, vector, k, graph))));
+    const asked = vectors.filter((_, i) => texts[i]!.trim() !== '');
+    const found = denseTopKMany(corpus.vectors, asked, k, graph);
+    let next = 0;
+    return packHits(texts.map((text) => scoredObjects(text.trim() === '' ? [] : found[next++]!)));
   }
 
   /** `searchPacked` with document ids. */

@@ -4,7 +4,7 @@
  * than an arbitrary order of zeros, and HNSW returns at most efSearch hits — asking hnswlib for more would
  * widen its beam to k (it searches with max(ef, k)), so efSearch would not be what it says.
  */
-import { exactTopK, type ScoredRow } from './exact-search.ts';
+import { exactTopK, exactTopKMany, type ScoredRow } from './exact-search.ts';
 import type { HnswIndex } from './hnsw-index.ts';
 import type { VectorMatrix } from './vector-matrix.ts';
 
@@ -17,4 +17,13 @@ export function isZeroVector(vector: Float32Array): boolean {
 export function denseTopK(matrix: VectorMatrix, query: Float32Array, k: number, graph?: HnswIndex): ScoredRow[] {
   if (isZeroVector(query)) return [];
   return graph === undefined ? exactTopK(matrix, query, k) : graph.search(query, Math.min(k, graph.efSearch));
+}
+
+/** denseTopK of each query (exact search shares its passes over the matrix: exactTopKMany). */
+export function denseTopKMany(matrix: VectorMatrix, queries: readonly Float32Array[], k: number, graph?: HnswIndex): ScoredRow[][] {
+  if (graph !== undefined) return queries.map((query) => denseTopK(matrix, query, k, graph));
+  const asked = queries.filter((query) => !isZeroVector(query));
+  const found = exactTopKMany(matrix, asked, k);
+  let next = 0;
+  return queries.map((query) => (isZeroVector(query) ? [] : found[next++]!));
 }

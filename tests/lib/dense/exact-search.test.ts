@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { expect, test } from 'vitest';
-import { exactSearch, exactTopK, rowIndex, scoreCandidates } from '../../../src/lib/dense/exact-search.ts';
+import { exactSearch, exactTopK, exactTopKMany, rowIndex, scoreCandidates } from '../../../src/lib/dense/exact-search.ts';
 import { clusteredVectors } from '../../../src/lib/dense/synthetic-vectors.ts';
 import { matrixRow, normalizeRows, type VectorMatrix } from '../../../src/lib/dense/vector-matrix.ts';
 
@@ -25,6 +25,30 @@ test('exactTopK equals a full sort of all dot products (property)', () => {
         const m = clusteredVectors(rows, dim, { seed });
         const q = clusteredVectors(1, dim, { seed: seed + 1 }).data;
         expect(exactTopK(m, q, k)).toEqual(bruteForce(m, q).slice(0, k));
+      },
+    ),
+    { numRuns: 100 },
+  );
+});
+
+test('exactTopKMany gives each query what a full sort of its own dot products gives, bit for bit, in groups of four and alone (property)', () => {
+  fc.assert(
+    fc.property(
+      fc.integer({ min: 1, max: 40 }),
+      fc.integer({ min: 1, max: 9 }),
+      fc.integer({ min: 0, max: 11 }),
+      fc.integer({ min: 1, max: 50 }),
+      fc.integer(),
+      (rows, dim, count, k, seed) => {
+        const m = clusteredVectors(rows, dim, { seed });
+        const queries = Array.from({ length: count }, (_, i) => matrixRow(clusteredVectors(count, dim, { seed: seed + 1 }), i));
+        const many = exactTopKMany(m, queries, k);
+        expect(many).toHaveLength(count);
+        many.forEach((found, i) => {
+          const expected = bruteForce(m, queries[i]!).slice(0, k);
+          expect(found.map((h) => h.row)).toEqual(expected.map((h) => h.row));
+          found.forEach((h, j) => expect(Object.is(h.score, expected[j]!.score)).toBe(true));
+        });
       },
     ),
     { numRuns: 100 },
