@@ -65,7 +65,7 @@ export interface DenseBackend {
   /** Top-k documents of each query text by the model's similarity (exact or HNSW as `settings.search`). */
   search(collectionId: string, settings: DenseSettings, texts: readonly string[], k: number): Promise<Hit[][]>;
   /** Similarity of each query text to each of its candidate documents (aligned with `candidates[i]`; unknown ids give NaN). */
-  score(collectionId: string, settings: DenseSettings, texts: readonly string[], candidates: readonly (readonly string[])[]): Promise<number[][]>;
+  score(collectionId: string, settings: DenseSettings, texts: readonly string[], candidates: readonly (readonly string[])[]): Promise<ArrayLike<number>[]>;
 }
 
 /** How a cross-encoder was opened. */

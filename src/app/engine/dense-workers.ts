@@ -332,7 +332,7 @@ export class DenseWorkers implements DenseBackend {
   }
 
   /** Candidates cross as rows of the corpus table (typed arrays), scores come back as one Float64Array. */
-  async score(collectionId: string, settings: DenseSettings, texts: readonly string[], candidates: readonly (readonly string[])[]): Promise<number[][]> {
+  async score(collectionId: string, settings: DenseSettings, texts: readonly string[], candidates: readonly (readonly string[])[]): Promise<Float64Array[]> {
     const { rowOf } = await this.table(collectionId, settings);
     const packed = packCandidates(candidates, rowOf);
     const scores = await this.query(settings, (api) => api.scoreRows(collectionId, [...texts], Comlink.transfer({ offsets: packed.offsets.slice(), rows: packed.rows }, [packed.rows.buffer])));

@@ -652,7 +652,7 @@ export class DenseCorpusService {
   }
 
   /** Similarity of each text to each of its candidates (NaN for ids without a vector). */
-  async score(collectionId: string, texts: readonly string[], candidates: readonly (readonly string[])[]): Promise<number[][]> {
+  async score(collectionId: string, texts: readonly string[], candidates: readonly (readonly string[])[]): Promise<Float64Array[]> {
     const packed = packCandidates(candidates, this.corpus(collectionId).rowOf);
     return unpackScores(packed.offsets, await this.scoreRows(collectionId, texts, packed));
   }

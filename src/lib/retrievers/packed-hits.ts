@@ -107,9 +107,9 @@ export function packCandidates(candidates: readonly (readonly string[])[], rowOf
   return { offsets, rows };
 }
 
-/** Splits a flat score array by the candidates' offsets. */
-export function unpackScores(offsets: Uint32Array, scores: Float64Array): number[][] {
-  const lists: number[][] = [];
-  for (let q = 0; q + 1 < offsets.length; q++) lists.push(Array.from(scores.subarray(offsets[q]!, offsets[q + 1]!)));
+/** Splits a flat score array by the candidates' offsets (views of it, not copies). */
+export function unpackScores(offsets: Uint32Array, scores: Float64Array): Float64Array[] {
+  const lists: Float64Array[] = [];
+  for (let q = 0; q + 1 < offsets.length; q++) lists.push(scores.subarray(offsets[q]!, offsets[q + 1]!));
   return lists;
 }

@@ -33,7 +33,7 @@ export interface RankSearch {
    */
   dense(settings: DenseSettings, texts: readonly string[], k: number): Promise<Hit[][]>;
   /** The model's similarity of each text to each of its candidates (NaN for a document without a vector). */
-  denseScores(settings: DenseSettings, texts: readonly string[], candidates: readonly (readonly string[])[]): Promise<number[][]>;
+  denseScores(settings: DenseSettings, texts: readonly string[], candidates: readonly (readonly string[])[]): Promise<ArrayLike<number>[]>;
   /** RM3 or Bo1 of each query, its second pass's top k (absent: such retrievers fail with a message). */
   prf?(settings: Bm25Settings, request: PrfRequest, queries: readonly RankQuery[], k: number): Promise<PrfResult[]>;
   /** A cross-encoder's scores of (query text, document), aligned with `docIds`. */
@@ -98,7 +98,7 @@ async function ledrInputs(
   retriever: Extract<RetrieverConfig, { kind: 'ledr' }>,
   asked: readonly RankQuery[],
   options: RankBatchOptions,
-): Promise<{ candidates: Hit[][]; scores: number[][] }> {
+): Promise<{ candidates: Hit[][]; scores: ArrayLike<number>[] }> {
   if (options.ledrLexical) need(search, 'prf', 'RM3 / Bo1');
   const candidates = options.ledrLexical
     ? (await search.prf!(retriever.bm25, options.ledrLexical, asked, retriever.k)).map((result) => result.hits)

@@ -45,6 +45,6 @@ describe('packed hits', () => {
     const packed = packCandidates([['d1', 'zz'], [], ['d3']], rowOf);
     expect([...packed.offsets]).toEqual([0, 2, 2, 3]);
     expect([...packed.rows]).toEqual([1, -1, 3]);
-    expect(unpackScores(packed.offsets, Float64Array.of(0.5, Number.NaN, 2))).toEqual([[0.5, Number.NaN], [], [2]]);
+    expect(unpackScores(packed.offsets, Float64Array.of(0.5, Number.NaN, 2)).map((scores) => [...scores])).toEqual([[0.5, Number.NaN], [], [2]]);
   });
 });
