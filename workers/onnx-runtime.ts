@@ -6,8 +6,9 @@
  * Two of onnxruntime's builds ship, gzip-compressed (npm run build:ort), and prepareOnnxRuntime hands the
  * one a worker needs to onnxruntime as `wasmBinary`, before the first session:
  * - a model on WASM gets the plain build (14.3 MB). It starts in about half the time of the other one
- *   (bench/ort-start: 1.3–1.9 s against 3.7 s on the test machine), because V8 compiles the functions
- *   onnxruntime calls when they are first called, and asyncify's instrumentation makes some of them huge;
+ *   (tiny BERT on the test machine: 1.3–1.9 s against 3.7 s; bench:embed prints each model's load), because
+ *   V8 compiles the functions onnxruntime calls when they are first called, and asyncify's instrumentation
+ *   makes some of them huge;
  * - a model on WebGPU gets the asyncify build (WebGPU + WASM, 26.9 MB: over the 25 MiB per-file limit of
  *   static hosts, so it could not ship uncompressed anyway).
  * The page chooses each model's device before its worker loads it (src/lib/dense/device.ts), and a worker

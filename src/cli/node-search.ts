@@ -199,10 +199,8 @@ export class NodeSearch implements RankSearch {
     const vectors = await this.queryVectors(corpus, texts);
     const graph = await this.graph(corpus, settings);
     const started = performance.now();
-    const asked = vectors.filter((_, i) => texts[i]!.trim() !== '');
-    const found = denseTopKMany(corpus.vectors, asked, k, graph);
-    let next = 0;
-    const hits = texts.map((text) => (text.trim() === '' ? [] : found[next++]!.map(({ row, score }) => ({ docId: this.ids[row]!, score }))));
+    const found = denseTopKMany(corpus.vectors, vectors.map((vector, i) => (texts[i]!.trim() === '' ? undefined : vector)), k, graph);
+    const hits = found.map((rows) => rows.map(({ row, score }) => ({ docId: this.ids[row]!, score })));
     this.add('search_ms', performance.now() - started);
     return hits;
   }

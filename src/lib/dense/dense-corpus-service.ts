@@ -625,10 +625,8 @@ export class DenseCorpusService {
       if (graph === undefined) throw new Error('no HNSW index is open for these settings: call open first');
       graph.setEfSearch(options.hnsw.efSearch);
     }
-    const asked = vectors.filter((_, i) => texts[i]!.trim() !== '');
-    const found = denseTopKMany(corpus.vectors, asked, k, graph);
-    let next = 0;
-    return packHits(texts.map((text) => scoredObjects(text.trim() === '' ? [] : found[next++]!)));
+    const found = denseTopKMany(corpus.vectors, vectors.map((vector, i) => (texts[i]!.trim() === '' ? undefined : vector)), k, graph);
+    return packHits(found.map(scoredObjects));
   }
 
   /** `searchPacked` with document ids. */

@@ -19,11 +19,14 @@ export function denseTopK(matrix: VectorMatrix, query: Float32Array, k: number, 
   return graph === undefined ? exactTopK(matrix, query, k) : graph.search(query, Math.min(k, graph.efSearch));
 }
 
-/** denseTopK of each query (exact search shares its passes over the matrix: exactTopKMany). */
-export function denseTopKMany(matrix: VectorMatrix, queries: readonly Float32Array[], k: number, graph?: HnswIndex): ScoredRow[][] {
-  if (graph !== undefined) return queries.map((query) => denseTopK(matrix, query, k, graph));
-  const asked = queries.filter((query) => !isZeroVector(query));
-  const found = exactTopKMany(matrix, asked, k);
+/**
+ * denseTopK of each query (exact search shares its passes over the matrix: exactTopKMany). An undefined
+ * query (a blank text) ranks nothing, as a zero vector does.
+ */
+export function denseTopKMany(matrix: VectorMatrix, queries: readonly (Float32Array | undefined)[], k: number, graph?: HnswIndex): ScoredRow[][] {
+  const ranked = (query: Float32Array | undefined): query is Float32Array => query !== undefined && !isZeroVector(query);
+  if (graph !== undefined) return queries.map((query) => (ranked(query) ? denseTopK(matrix, query, k, graph) : []));
+  const found = exactTopKMany(matrix, queries.filter(ranked), k);
   let next = 0;
-  return queries.map((query) => (isZeroVector(query) ? [] : found[next++]!));
+  return queries.map((query) => (ranked(query) ? found[next++]! : []));
 }

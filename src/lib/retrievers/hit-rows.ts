@@ -43,9 +43,12 @@ export function pickHits(hits: readonly Hit[], positions: ArrayLike<number>, mak
 }
 
 /** The first `depth` hits (the list itself when it is no longer), keeping rows and distinct mark. */
-export function cutHits(hits: Hit[], depth: number): Hit[] {
+export function cutHits<T extends Hit>(hits: T[], depth: number): T[] {
   if (hits.length <= depth) return hits;
-  return pickHits(hits, Uint32Array.from({ length: depth }, (_, i) => i));
+  const cut = hits.slice(0, Math.max(0, depth));
+  const source = rowsOf(hits);
+  if (source !== undefined) rememberRows(cut, source.table, source.rows.subarray(0, cut.length));
+  return knownDistinct(hits) ? markDistinct(cut) : cut;
 }
 
 /** The hits without document `docId`, cut to `depth`, keeping rows and distinct mark. */

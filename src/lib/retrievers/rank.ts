@@ -69,10 +69,6 @@ function need(search: RankSearch, part: 'prf' | 'rerank' | 'importedRun', what: 
   if (search[part] === undefined) throw new Error(`${what} is not available here`);
 }
 
-function cut<T>(hits: T[], depth: number): T[] {
-  return hits.length > depth ? hits.slice(0, depth) : hits;
-}
-
 /** Dense top-k without the query's own id (asked one more so k remain) and nothing for blank texts. */
 export async function denseRanking(search: RankSearch, settings: DenseSettings, queries: readonly RankQuery[], k: number, keepIdenticalIds = false): Promise<Hit[][]> {
   const dropId = (query: RankQuery) => (keepIdenticalIds ? undefined : query.id);
@@ -173,7 +169,7 @@ export async function rankBatch(
       need(search, 'prf', 'RM3 / Bo1');
       const results = await search.prf!(retriever.bm25, prfRequest(retriever), asked, depth);
       return spread(
-        results.map((result): ColumnRanking => ({ kind: retriever.kind, hits: cut(result.hits, depth), expanded: result.expanded, feedbackDocIds: result.feedbackDocIds })),
+        results.map((result): ColumnRanking => ({ kind: retriever.kind, hits: cutHits(result.hits, depth), expanded: result.expanded, feedbackDocIds: result.feedbackDocIds })),
       );
     }
     case 'rerank': {
@@ -189,7 +185,7 @@ export async function rankBatch(
         }
         const candidates = plainHits(first.hits.slice(0, retriever.depth));
         const hits = blank[i] ? [] : await rerank(candidates, retriever.depth, (docIds) => search.rerank!(retriever.rerank, query, docIds));
-        rankings.push({ kind: 'rerank', hits: cut(hits, depth), firstStage: candidates, depth: retriever.depth });
+        rankings.push({ kind: 'rerank', hits: cutHits(hits, depth), firstStage: candidates, depth: retriever.depth });
       }
       return rankings;
     }
