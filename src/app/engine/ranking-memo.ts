@@ -11,6 +11,7 @@ import { weightedKey } from './column-ranking.ts';
 import type { PrfResult } from '../../lib/prf/prf-result.ts';
 import { RUN_DEPTH, type Bm25Settings, type DenseSettings } from '../../lib/retrievers/config.ts';
 import { settingsKey } from '../../lib/settings-key.ts';
+import { cutHits } from '../../lib/retrievers/hit-rows.ts';
 import type { RankSearch } from '../../lib/retrievers/rank.ts';
 import type { Hit, Run } from '../../lib/types.ts';
 import type { Bm25Backend, DenseBackend, RerankBackend, RerankScoreProgress, RunBackend } from './backends.ts';
@@ -30,10 +31,6 @@ export interface MemoBackends {
 export interface ScoreHooks {
   signal?: AbortSignal;
   onScore?: (progress: RerankScoreProgress) => void;
-}
-
-function cut(hits: Hit[], depth: number): Hit[] {
-  return hits.length > depth ? hits.slice(0, depth) : hits;
 }
 
 export class RankingMemo {
@@ -86,7 +83,7 @@ export class RankingMemo {
               const [result] = await bm25.search(collectionId, settings.analyzer, [query], { k, k1: settings.k1, b: settings.b });
               return result ?? [];
             });
-            return cut(hits, depth);
+            return cutHits(hits, depth);
           }),
         );
       },
@@ -100,7 +97,7 @@ export class RankingMemo {
               const [result] = await dense.search(collectionId, settings, [text], k);
               return result ?? [];
             });
-            return cut(hits, depth);
+            return cutHits(hits, depth);
           }),
         );
       },
@@ -156,7 +153,7 @@ export class RankingMemo {
       });
       while (this.batchMemo.size > BATCH_MEMO_QUERIES) this.batchMemo.delete(this.batchMemo.keys().next().value!);
     }
-    return lists.map((hits) => cut(hits!, depth));
+    return lists.map((hits) => cutHits(hits!, depth));
   }
 
   /** Forgets what belongs to a collection (after it was deleted or re-imported). */
