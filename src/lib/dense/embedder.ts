@@ -13,6 +13,7 @@ import { AutoModel, AutoTokenizer, Tensor, env, pipeline } from '@huggingface/tr
 import { BatchSizer, batchWork, lengthOrder, progressAt, type EmbedProgress } from './batching.ts';
 import { classifyModelLoadFailure, modelBaseLocation, type FailedRequest, type ModelLoadFailureKind } from './model-source.ts';
 import { loadStaticTable, StaticTableEncoder, type ModelFileReader } from './static-table.ts';
+import { readPrefix, readsPrefixes } from './read-prefix.ts';
 import type { EmbeddingDtype, ModelSpec } from './registry.ts';
 import { normalizeInPlace, type VectorMatrix } from './vector-matrix.ts';
 
@@ -107,6 +108,17 @@ function normalizeRowsOf(data: Float32Array, dim: number): void {
   for (let offset = 0; offset < data.length; offset += dim) normalizeInPlace(data.subarray(offset, offset + dim));
 }
 
+/** The parsed tokenizer files transformers.js keeps on a tokenizer (not part of its typed API). */
+interface TokenizerFiles {
+  _tokenizerJSON: Parameters<typeof readsPrefixes>[0];
+  _tokenizerConfig: { model_max_length?: number };
+}
+
+/** What the tokenizer is given of each text: the prefix that holds the tokens the model reads, where that is safe (read-prefix.ts). */
+function prefixReader(tokenizer: TokenizerFiles, maxLength: number): (text: string) => string {
+  return readsPrefixes(tokenizer._tokenizerJSON) ? (text) => readPrefix(text, maxLength) : (text) => text;
+}
+
 /** feature-extraction pipeline: transformer models (pooled by transformers.js) and pooled static graphs. */
 async function pipelineRunner(options: EmbedderOptions): Promise<SessionRunner> {
   const { spec } = options;
@@ -117,12 +129,13 @@ async function pipelineRunner(options: EmbedderOptions): Promise<SessionRunner> 
   });
   // The registry's maxLength wins over tokenizer_config.json (e.g. all-MiniLM-L6-v2 was trained on 256).
   // model_max_length is a getter over the parsed tokenizer_config.json, so the config object is patched.
-  const tokenizerConfig = (extractor.tokenizer as unknown as { _tokenizerConfig: { model_max_length?: number } })._tokenizerConfig;
-  tokenizerConfig.model_max_length = spec.maxLength;
+  const tokenizer = extractor.tokenizer as unknown as TokenizerFiles;
+  tokenizer._tokenizerConfig.model_max_length = spec.maxLength;
+  const read = prefixReader(tokenizer, spec.maxLength);
   const run: BatchRunner = async (texts) => {
     // Normalized here, not by transformers.js: its normalize divides 0 by 0 for a text whose tokens are
     // all unknown to a static model (a zero vector), which must stay a zero vector, not NaN.
-    const output = await extractor(texts, { pooling: spec.pooling, normalize: false });
+    const output = await extractor(texts.map(read), { pooling: spec.pooling, normalize: false });
     const dims = output.dims;
     const dim = dims[dims.length - 1] ?? 0;
     if (dims.length !== 2 || dims[0] !== texts.length) {
@@ -151,8 +164,9 @@ async function model2vecRunner(options: EmbedderOptions): Promise<SessionRunner>
     dtype: options.dtype,
     progress_callback,
   });
+  const read = prefixReader(tokenizer as unknown as TokenizerFiles, spec.maxLength);
   const run: BatchRunner = async (texts) => {
-    const encoded = tokenizer(texts, { add_special_tokens: false, return_tensor: false, truncation: true, max_length: spec.maxLength }) as {
+    const encoded = tokenizer(texts.map(read), { add_special_tokens: false, return_tensor: false, truncation: true, max_length: spec.maxLength }) as {
       input_ids: number[][];
     };
     const offsets: number[] = [];
