@@ -24,7 +24,7 @@ import { Bm25WasmBuilder } from '../src/lib/bm25-wasm/wasm-builder.ts';
 import { judgedQueries } from '../src/lib/data/beir.ts';
 import { DEBOUNCE_MS } from '../src/app/engine/latest-request.ts';
 import { settled } from '../tests/browser/app-page.ts';
-import { launch, type BrowserSession } from '../tests/browser/harness.ts';
+import { launch, waitInPage, type BrowserSession } from '../tests/browser/harness.ts';
 import { startHubServer } from '../tests/browser/hub-server.ts';
 import { repoRoot, shared } from '../tests/shared-dir.ts';
 
@@ -67,13 +67,13 @@ const views = (page: Page) => page.getByRole('navigation', { name: 'Views' });
 
 /** Every Explore column is ready (ranked or idle without a query). */
 async function columnsReady(page: Page, count: number): Promise<void> {
-  await page.waitForFunction(
+  await waitInPage(page,
     (n) => {
       const cards = [...document.querySelectorAll<HTMLElement>('article.column')];
       return cards.length === n && cards.every((card) => card.dataset['status'] === 'ready');
     },
     count,
-    { timeout: 600_000 },
+    { timeout: 600_000, interval: 10 },
   );
 }
 
@@ -178,7 +178,7 @@ async function evaluate(page: Page, kernelMs: number): Promise<void> {
   await run.waitFor({ timeout: 60_000 });
   const started = performance.now();
   await run.click();
-  await page.waitForFunction(() => document.querySelectorAll('[data-testid="metrics-table"] tr[data-status="fresh"]').length === 3, null, { timeout: 600_000 });
+  await waitInPage(page, () => document.querySelectorAll('[data-testid="metrics-table"] tr[data-status="fresh"]').length === 3, null, { timeout: 600_000, interval: 10 });
   await page.getByTestId('evaluate-progress').waitFor({ state: 'detached', timeout: 600_000 });
   const wall = performance.now() - started;
   report({ step: 'Evaluate: 3 default columns × 300 SciFact test queries', value: wall, unit: 'ms', goal: 1000, ratio: { to: 'BM25 kernel time of 300 queries', value: wall / (300 * kernelMs) } });
@@ -231,7 +231,7 @@ async function largeImport(page: Page, appUrl: string): Promise<void> {
     const started = performance.now();
     await page.getByTestId('pick-files').setInputFiles([files.corpus, files.queries]);
     await page.getByRole('region', { name: 'Recognised files' }).getByRole('button', { name: 'Import' }).click();
-    await page.waitForFunction(() => (document.querySelector<HTMLSelectElement>('#collection-picker')?.value ?? '').startsWith('local/'), null, { timeout: 600_000 });
+    await waitInPage(page, () => (document.querySelector<HTMLSelectElement>('#collection-picker')?.value ?? '').startsWith('local/'), null, { timeout: 600_000, interval: 10 });
     const imported = performance.now() - started;
     report({ step: `${files.docs.toLocaleString('en')}-document collection (80 MB JSONL): import`, value: imported, unit: 'ms', goal: 5000 });
     await views(page).getByRole('button', { name: 'Explore' }).click();

@@ -27,7 +27,7 @@ import type { EmbedBenchResult, EmbedBenchRow } from '../src/diagnostics/api.ts'
 import { strideSample } from '../src/diagnostics/stride-sample.ts';
 import type { DiagnosticsApi } from '../src/diagnostics/api.ts';
 import { buildModels } from '../scripts/models/build-models.ts';
-import { launch } from '../tests/browser/harness.ts';
+import { launch, waitInPage } from '../tests/browser/harness.ts';
 import { repoRoot, shared } from '../tests/shared-dir.ts';
 
 declare global {
@@ -123,7 +123,7 @@ async function benchChromium(texts: string[], naiveDocs: number, webgpuDocs: num
   const session = await launch();
   try {
     await session.page.goto(`${url}/diagnostics.html`);
-    await session.page.waitForFunction(() => typeof window.rpDiagnostics === 'object');
+    await waitInPage(session.page, () => typeof window.rpDiagnostics === 'object', undefined, { timeout: 30_000 });
     const probe = await session.page.evaluate(() => window.rpDiagnostics.probe());
     const devices = probe.webgpu ? (['wasm', 'webgpu'] as const) : (['wasm'] as const);
     const runs: BenchRun[] = [];

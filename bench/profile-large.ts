@@ -12,16 +12,16 @@ import type { CDPSession } from 'playwright-core';
 import { preview } from 'vite';
 import { loadBeirDir } from '../src/cli/dataset.ts';
 import { judgedQueries } from '../src/lib/data/beir.ts';
-import { launch } from '../tests/browser/harness.ts';
+import { launch, waitInPage } from '../tests/browser/harness.ts';
 import { repoRoot, shared } from '../tests/shared-dir.ts';
 
 const argv = process.argv.slice(2);
 const tracing = argv.includes('--trace');
 /** `--cpu`: a light trace (no sampling profiler) giving each thread's CPU time, which the machine's load moves less than wall time. */
 const cpuOnly = argv.includes('--cpu');
-/** `--poll=250`: wait for Explore by polling every 250 ms instead of every animation frame (playwright's default). */
+/** `--poll=250`: check for Explore every 250 ms (default 10; waitInPage in tests/browser/harness.ts says why not on every frame). */
 const pollArg = argv.find((arg) => arg.startsWith('--poll='))?.slice(7);
-const polling = pollArg === undefined ? undefined : Number(pollArg);
+const interval = pollArg === undefined ? 10 : Number(pollArg);
 const runs = Number(argv.find((arg) => arg.startsWith('--runs='))?.slice(7) ?? '1');
 const dir = '/tmp/rp-large-collection';
 /** `--builds=dist,.scratch/dist-main`: builds to serve in turn, run by run (A/B on a machine whose load moves). */
@@ -183,19 +183,19 @@ async function main(): Promise<void> {
         if (cdp) await startTrace(cdp);
         const started = performance.now();
         await importButton.click();
-        await page.waitForFunction(() => (document.querySelector<HTMLSelectElement>('#collection-picker')?.value ?? '').startsWith('local/'), null, { timeout: 600_000 });
+        await waitInPage(page, () => (document.querySelector<HTMLSelectElement>('#collection-picker')?.value ?? '').startsWith('local/'), null, { timeout: 600_000, interval: 10 });
         const imported = performance.now() - started;
         if (cdp) summarize('import', await stopTrace(cdp));
         if (cdp) await startTrace(cdp);
         await page.getByRole('navigation', { name: 'Views' }).getByRole('button', { name: 'Explore' }).click();
         const opened = performance.now();
-        await page.waitForFunction(
+        await waitInPage(page,
           () => {
             const cards = [...document.querySelectorAll<HTMLElement>('article.column')];
             return cards.length === 3 && cards.every((card) => card.dataset['status'] === 'ready');
           },
           null,
-          { timeout: 600_000, ...(polling === undefined ? {} : { polling }) },
+          { timeout: 600_000, interval },
         );
         const ready = performance.now() - opened;
         const clickedAt = await page.evaluate(() => performance.now()) - ready;

@@ -1,5 +1,6 @@
 /** Waits and probes on the playground page that several browser tests share. */
 import type { Page } from 'playwright-core';
+import { waitInPage } from './harness.ts';
 
 declare global {
   interface Window {
@@ -28,7 +29,7 @@ export function recordedJobs(page: Page): Promise<string[]> {
 
 /** Waits until every Explore column has ranked the query in the box (no build, debounce or ranking pending). */
 export async function settled(page: Page, columns = 3): Promise<void> {
-  await page.waitForFunction(
+  await waitInPage(page,
     (n) => {
       const text = (document.querySelector('input[aria-label="Query text"]') as HTMLInputElement | null)?.value;
       const cards = [...document.querySelectorAll<HTMLElement>('article.column')];

@@ -19,7 +19,7 @@ import { bm25DocText } from '../../src/lib/bm25-wasm/bm25-service.ts';
 import type { BeirCollection } from '../../src/lib/data/beir.ts';
 import type { Hit } from '../../src/lib/types.ts';
 import { repoRoot, shared } from '../shared-dir.ts';
-import { launch, screenshot, type BrowserSession } from './harness.ts';
+import { launch, screenshot, waitInPage, type BrowserSession } from './harness.ts';
 import type { Bm25SelfTestApi } from './bm25-selftest/main.ts';
 
 declare global {
@@ -47,7 +47,7 @@ function referenceHits(k: number, params = { k1: 0.9, b: 0.4 }): Hit[][] {
 
 async function openPage(session: BrowserSession): Promise<void> {
   await session.page.goto(pageUrl);
-  await session.page.waitForFunction(() => typeof window.rpBm25 === 'object');
+  await waitInPage(session.page, () => typeof window.rpBm25 === 'object', undefined, { timeout: 30_000 });
 }
 
 beforeAll(async () => {

@@ -14,7 +14,7 @@ import { loadNodeEmbedder, resolveNodeModel } from '../../src/cli/dense.ts';
 import { SELF_TEST_TEXTS } from '../../src/diagnostics/self-test-texts.ts';
 import type { DeviceProbe, DiagnosticsApi } from '../../src/diagnostics/api.ts';
 import { skipAllowed, skipWithout } from '../requirements.ts';
-import { launch, screenshot, type BrowserSession } from './harness.ts';
+import { launch, screenshot, waitInPage, type BrowserSession } from './harness.ts';
 
 declare global {
   interface Window {
@@ -35,7 +35,7 @@ const requested: string[] = [];
 
 async function openDiagnostics(page: Page): Promise<void> {
   await page.goto(`${inject('appUrl')}/diagnostics.html`);
-  await page.waitForFunction(() => typeof window.rpDiagnostics === 'object');
+  await waitInPage(page, () => typeof window.rpDiagnostics === 'object', undefined, { timeout: 30_000 });
 }
 
 function maxAbsDiff(a: number[][], b: number[][]): number {
@@ -119,7 +119,7 @@ test('the embedding cache hits after a reload and misses when a setting changes'
   const first = await page.evaluate((req) => window.rpDiagnostics.embedDataset(req), request);
   expect(first.hit).toBe(false);
   await page.reload();
-  await page.waitForFunction(() => typeof window.rpDiagnostics === 'object');
+  await waitInPage(page, () => typeof window.rpDiagnostics === 'object', undefined, { timeout: 30_000 });
   const again = await page.evaluate((req) => window.rpDiagnostics.embedDataset(req), request);
   expect(again.hit).toBe(true);
   expect(again.key).toBe(first.key);
@@ -135,7 +135,7 @@ test('an HNSW index saved to IndexedDB loads back after a reload, with efSearch 
   const saved = await page.evaluate((req) => window.rpDiagnostics.hnswRoundTrip({ ...req, phase: 'save' }), request);
   expect(saved.efSearch).toBe(80);
   await page.reload();
-  await page.waitForFunction(() => typeof window.rpDiagnostics === 'object');
+  await waitInPage(page, () => typeof window.rpDiagnostics === 'object', undefined, { timeout: 30_000 });
   const loaded = await page.evaluate((req) => window.rpDiagnostics.hnswRoundTrip({ ...req, phase: 'load' }), request);
   expect(loaded.found).toBe(true);
   expect(loaded.size).toBe(2000);

@@ -26,7 +26,7 @@ import type { Qrels, Query, Run } from '../../src/lib/types.ts';
 import type { Doc } from '../../src/lib/types.ts';
 import { skipWithout } from '../requirements.ts';
 import { shared } from '../shared-dir.ts';
-import { ARTIFACTS_DIR, fetchRouted, launch, screenshot, type BrowserSession } from './harness.ts';
+import { ARTIFACTS_DIR, fetchRouted, launch, screenshot, waitInPage, type BrowserSession } from './harness.ts';
 import { startHubServer, type HubServer } from './hub-server.ts';
 
 const MODEL = 'local/glove-100d-sif';
@@ -100,7 +100,7 @@ function rowValues(page: Page, position: number): Promise<string[]> {
 const views = (page: Page) => page.getByRole('navigation', { name: 'Views' });
 
 async function allFresh(page: Page, count: number): Promise<void> {
-  await page.waitForFunction((n) => document.querySelectorAll('[data-testid="metrics-table"] tr[data-status="fresh"]').length === n, count, { timeout: 600_000 });
+  await waitInPage(page, (n) => document.querySelectorAll('[data-testid="metrics-table"] tr[data-status="fresh"]').length === n, count, { timeout: 600_000 });
 }
 
 beforeAll(async () => {
@@ -156,7 +156,7 @@ describe.skipIf(skipNoModel)('Evaluate dashboard (SciFact test, BM25 | GloVe | L
     await page.getByLabel('Search the queries by id or text').fill('0-dimensional biomaterials show');
     await page.keyboard.press('Enter');
     await expect.poll(() => new URL(page.url()).searchParams.get('qid')).toBe('1');
-    await page.waitForFunction(
+    await waitInPage(page,
       () => {
         const cards = [...document.querySelectorAll<HTMLElement>('article.column')];
         return cards.length === 3 && cards.every((card) => card.dataset['status'] === 'ready');
@@ -494,7 +494,7 @@ describe.skipIf(skipNoModel)('Evaluate dashboard (SciFact test, BM25 | GloVe | L
     expect(await notice.textContent()).toContain('has no relevance judgments');
     expect(await page.getByTestId('metrics-table').count()).toBe(0);
     await page.getByRole('button', { name: 'Run evaluation (3 columns)' }).click();
-    await page.waitForFunction(() => document.querySelectorAll('[data-testid="efficiency-table"] td[data-cell="latency-mean"]').length === 3, null, { timeout: 120_000 });
+    await waitInPage(page, () => document.querySelectorAll('[data-testid="efficiency-table"] td[data-cell="latency-mean"]').length === 3, null, { timeout: 120_000 });
     expect(await page.locator('button[data-export="run"]').count()).toBe(3);
     expect(await page.locator('button[data-export="csv"]').isDisabled()).toBe(true);
     await screenshot(page, 'evaluate-no-judgments');

@@ -347,6 +347,9 @@ test('an import worker that dies mid-import fails the import with a message; the
   hub.pause();
   await page.locator(nano).click();
   await expect.poll(() => hub.requests.some((request) => request.startsWith('GET') && request.includes('NanoSciFact') && request.includes('/corpus/')), { timeout: 30_000 }).toBe(true);
+  // From here on a new import worker throws at top level. Routed before the crash, not after it: the worker
+  // the page starts after the crash must load this script whenever the page starts it.
+  await rewrite(context, CRASHING_IMPORT, () => `throw new Error('simulated crash at start');\n`);
   await workerOf(page, 'import').evaluate(() => {
     setTimeout(() => {
       throw new Error('simulated import crash');
@@ -362,7 +365,6 @@ test('an import worker that dies mid-import fails the import with a message; the
   expect(await page.locator('tr[data-collection="nanobeir/scifact"]').count()).toBe(0);
 
   // A worker that throws at top level fails the next import the same way (so that one was a fresh worker).
-  await rewrite(context, CRASHING_IMPORT, () => `throw new Error('simulated crash at start');\n`);
   await page.locator(nano).click();
   await expect.poll(async () => (await failure.textContent()) ?? '', { timeout: 30_000 }).toContain('The import worker stopped: Uncaught Error: simulated crash at start.');
   await context.unroute(CRASHING_IMPORT);

@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import type { Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, expect, inject, test } from 'vitest';
 import { settled } from './app-page.ts';
-import { launch, screenshot, type BrowserSession } from './harness.ts';
+import { launch, screenshot, waitInPage, type BrowserSession } from './harness.ts';
 
 let session: BrowserSession;
 let appUrl: string;
@@ -22,7 +22,7 @@ beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'rp-formats-'));
   session = await launch();
   await session.page.goto(appUrl);
-  await session.page.waitForFunction(() => (document.querySelector('#collection-picker') as HTMLSelectElement | null)?.value === 'starter', null, { timeout: 60_000 });
+  await waitInPage(session.page, () => (document.querySelector('#collection-picker') as HTMLSelectElement | null)?.value === 'starter', null, { timeout: 60_000 });
 });
 
 afterAll(async () => {

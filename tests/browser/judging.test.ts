@@ -16,7 +16,7 @@ import type { Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, expect, inject, test } from 'vitest';
 import { queryMetrics } from '../../src/app/engine/query-metrics.ts';
 import { settled } from './app-page.ts';
-import { launch, screenshot, type BrowserSession } from './harness.ts';
+import { launch, screenshot, waitInPage, type BrowserSession } from './harness.ts';
 
 let session: BrowserSession;
 let appUrl: string;
@@ -60,7 +60,7 @@ beforeAll(async () => {
   mkdirSync(SCREENS_DIR, { recursive: true });
   session = await launch();
   await session.page.goto(appUrl);
-  await session.page.waitForFunction(() => (document.querySelector('#collection-picker') as HTMLSelectElement | null)?.value === 'starter', null, { timeout: 60_000 });
+  await waitInPage(session.page, () => (document.querySelector('#collection-picker') as HTMLSelectElement | null)?.value === 'starter', null, { timeout: 60_000 });
 });
 
 afterAll(async () => {
@@ -221,7 +221,7 @@ test('Evaluate follows the judgments: a changed grade changes its metrics withou
   await panel(page).waitFor({ state: 'detached' });
   await views.getByRole('button', { name: 'Evaluate' }).click();
   await page.getByRole('button', { name: 'Run evaluation (3 columns)' }).click();
-  await page.waitForFunction(() => document.querySelectorAll('[data-testid="metrics-table"] tr[data-status="fresh"]').length === 3, null, { timeout: 120_000 });
+  await waitInPage(page, () => document.querySelectorAll('[data-testid="metrics-table"] tr[data-status="fresh"]').length === 3, null, { timeout: 120_000 });
   const before = Number(await figure(2, 'ndcg_cut_10'));
 
   // In Explore, q1's best document for the dense column is judged 0 instead of 3.
@@ -363,7 +363,7 @@ test('"Judge these" on a column\'s unjudged documents judges exactly those', asy
   await expect.poll(() => page.locator('[data-testid="metrics-table"] tr[data-status="stale"]').count()).toBe(3);
   expect(await page.getByTestId('stale-note').textContent()).toContain('other judged queries');
   await page.getByRole('button', { name: 'Run evaluation (3 columns)' }).click();
-  await page.waitForFunction(() => document.querySelectorAll('[data-testid="metrics-table"] tr[data-status="fresh"]').length === 3, null, { timeout: 120_000 });
+  await waitInPage(page, () => document.querySelectorAll('[data-testid="metrics-table"] tr[data-status="fresh"]').length === 3, null, { timeout: 120_000 });
   expect(await page.locator('[data-testid="metrics-table"] tr[data-column="1"] td.num').first().textContent()).toBe('3');
   expect(errors).toEqual([]);
 });

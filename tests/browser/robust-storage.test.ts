@@ -5,7 +5,7 @@ import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, expect, inject, test } from 'vitest';
 import { collectionGraphPrefix } from '../../src/lib/storage/hnsw-files.ts';
 import { countOf, recordedJobs, recordJobs, rows } from './app-page.ts';
-import { launch, screenshot, type BrowserSession } from './harness.ts';
+import { launch, screenshot, waitInPage, type BrowserSession } from './harness.ts';
 import { startHubServer, type HubServer } from './hub-server.ts';
 
 /**
@@ -90,7 +90,7 @@ const denseColumn = (search: 'exact' | 'hnsw' = 'exact') => `dense;m=${TINY};dt=
 
 /** Waits until every column shows a ranking. */
 async function columnsReady(page: Page, count: number): Promise<void> {
-  await page.waitForFunction(
+  await waitInPage(page,
     (n) => {
       const cards = [...document.querySelectorAll<HTMLElement>('article.column')];
       return cards.length === n && cards.every((card) => card.dataset['status'] === 'ready');
