@@ -67,7 +67,8 @@ const views = (page: Page) => page.getByRole('navigation', { name: 'Views' });
 
 /** Every Explore column is ready (ranked or idle without a query). */
 async function columnsReady(page: Page, count: number): Promise<void> {
-  await waitInPage(page,
+  await waitInPage(
+    page,
     (n) => {
       const cards = [...document.querySelectorAll<HTMLElement>('article.column')];
       return cards.length === n && cards.every((card) => card.dataset['status'] === 'ready');
@@ -155,7 +156,7 @@ async function firstVisit(session: BrowserSession, appUrl: string): Promise<void
   await page.goto(appUrl);
   await page.locator('article.column .metrics .metric').first().waitFor({ timeout: 600_000 });
   report({ step: 'first visit: first nDCG figure on the starter collection', value: performance.now() - started, unit: 'ms' });
-  await settled(page, 3);
+  await settled(page, 3, 10);
   report({ step: 'first visit: every default column ranked (starter)', value: performance.now() - started, unit: 'ms', goal: 1500 });
 }
 

@@ -189,7 +189,8 @@ async function main(): Promise<void> {
         if (cdp) await startTrace(cdp);
         await page.getByRole('navigation', { name: 'Views' }).getByRole('button', { name: 'Explore' }).click();
         const opened = performance.now();
-        await waitInPage(page,
+        await waitInPage(
+          page,
           () => {
             const cards = [...document.querySelectorAll<HTMLElement>('article.column')];
             return cards.length === 3 && cards.every((card) => card.dataset['status'] === 'ready');

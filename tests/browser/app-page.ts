@@ -27,16 +27,20 @@ export function recordedJobs(page: Page): Promise<string[]> {
   return page.evaluate(() => window.__rpJobs);
 }
 
-/** Waits until every Explore column has ranked the query in the box (no build, debounce or ranking pending). */
-export async function settled(page: Page, columns = 3): Promise<void> {
-  await waitInPage(page,
+/**
+ * Waits until every Explore column has ranked the query in the box (no build, debounce or ranking pending),
+ * checked every `interval` ms (bench:app times with it: 10).
+ */
+export async function settled(page: Page, columns = 3, interval = 100): Promise<void> {
+  await waitInPage(
+    page,
     (n) => {
       const text = (document.querySelector('input[aria-label="Query text"]') as HTMLInputElement | null)?.value;
       const cards = [...document.querySelectorAll<HTMLElement>('article.column')];
       return cards.length === n && cards.every((card) => card.dataset['status'] === 'ready' && card.dataset['ranked'] === text);
     },
     columns,
-    { timeout: 240_000 },
+    { timeout: 240_000, interval },
   );
 }
 

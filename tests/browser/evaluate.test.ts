@@ -156,7 +156,8 @@ describe.skipIf(skipNoModel)('Evaluate dashboard (SciFact test, BM25 | GloVe | L
     await page.getByLabel('Search the queries by id or text').fill('0-dimensional biomaterials show');
     await page.keyboard.press('Enter');
     await expect.poll(() => new URL(page.url()).searchParams.get('qid')).toBe('1');
-    await waitInPage(page,
+    await waitInPage(
+      page,
       () => {
         const cards = [...document.querySelectorAll<HTMLElement>('article.column')];
         return cards.length === 3 && cards.every((card) => card.dataset['status'] === 'ready');

@@ -8,7 +8,7 @@
  * the collection exported as a BEIR zip has BEIR's layout; "Judge these" judges exactly a column's
  * unjudged documents.
  */
-import { mkdirSync, mkdtempSync, readFileSync, writeFileSync, copyFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { strFromU8, unzipSync } from 'fflate';
@@ -23,7 +23,6 @@ let appUrl: string;
 let dir: string;
 
 /** Where the brief keeps screenshots of new screens (outside the repository). */
-const SCREENS_DIR = process.env.RP_SCREENS_DIR ?? '/work/screens';
 
 const DOCUMENTS: Record<string, string> = {
   sourdough: 'Sourdough bread rises because wild yeast and lactic bacteria ferment the dough over many hours.',
@@ -57,7 +56,6 @@ function gradeFor(queryText: string, docId: string): number {
 beforeAll(async () => {
   appUrl = inject('appUrl');
   dir = mkdtempSync(join(tmpdir(), 'rp-judging-'));
-  mkdirSync(SCREENS_DIR, { recursive: true });
   session = await launch();
   await session.page.goto(appUrl);
   await waitInPage(session.page, () => (document.querySelector('#collection-picker') as HTMLSelectElement | null)?.value === 'starter', null, { timeout: 60_000 });
@@ -70,11 +68,6 @@ afterAll(async () => {
 const panel = (page: Page): Locator => page.getByTestId('judging');
 const progressText = (page: Page) => page.getByTestId('judging-progress').textContent();
 const column = (page: Page, n: number): Locator => page.locator('article.column').nth(n);
-
-async function keepScreen(page: Page, name: string): Promise<void> {
-  const path = await screenshot(page, name);
-  copyFileSync(path, join(SCREENS_DIR, `${name}.png`));
-}
 
 /** Pool size from "0 of N pooled documents judged", once the columns have ranked the query. */
 async function poolSize(page: Page): Promise<number> {
@@ -137,7 +130,7 @@ test('import a corpus without queries, save two queries, judge both pools by key
   for (let i = 0; i < total2; i++) {
     const docId = (await panel(page).locator('article.doc').getAttribute('data-doc'))!;
     seen.push(docId);
-    if (i === 2) await keepScreen(page, 'judging-one-at-a-time');
+    if (i === 2) await screenshot(page, 'judging-one-at-a-time');
     await page.keyboard.press(String(gradeFor(QUERIES.glacier, docId)));
     await expect.poll(() => progressText(page)).toBe(`${i + 1} of ${total2} pooled documents judged`);
   }
@@ -158,7 +151,7 @@ test('import a corpus without queries, save two queries, judge both pools by key
   expect(new Set(order1)).toEqual(new Set((await columnTops(page)).flat()));
   for (let i = 0; i < total1; i++) {
     await expect.poll(() => rows.nth(i).getAttribute('aria-current')).toBe('true');
-    if (i === 3) await keepScreen(page, 'judging-list');
+    if (i === 3) await screenshot(page, 'judging-list');
     await page.keyboard.press(String(gradeFor(QUERIES.yeast, order1[i]!)));
     await expect.poll(() => progressText(page)).toBe(`${i + 1} of ${total1} pooled documents judged`);
   }
@@ -181,7 +174,7 @@ test('import a corpus without queries, save two queries, judge both pools by key
     expect(await column(page, n).getByTestId('judged-value').textContent()).toBe((Math.min(10, docIds.length) / 10).toFixed(4));
   }
   expect(Number(await column(page, 0).locator('dl.metrics .value').first().textContent())).toBeGreaterThan(0);
-  await keepScreen(page, 'judging-metrics');
+  await screenshot(page, 'judging-metrics');
   expect(errors).toEqual([]);
 });
 

@@ -30,7 +30,6 @@ import { launch, screenshot, type BrowserSession } from './harness.ts';
 
 const BM25_COL = 'bm25;k1=0.9;b=0.4;an=english';
 const QID = 'q03';
-const SCREEN = process.env.RP_SCREENS_DIR ?? '/work/screens';
 
 let session: BrowserSession;
 let appUrl: string;
@@ -162,7 +161,6 @@ describe('Query terms panel and weighted query syntax (starter collection, two B
     await panel(page).getByLabel('Weight of lid').fill('3');
     await expect.poll(() => panel(page).getByLabel('Weight of lid').getAttribute('aria-invalid')).not.toBe('true');
 
-    await page.screenshot({ path: join(SCREEN, 'query-terms.png') });
     await screenshot(page, 'query-terms-panel');
     expect(errors).toEqual([]);
   });

@@ -36,12 +36,11 @@ import type { Hit, Qrels, Query, Run } from '../../src/lib/types.ts';
 import { skipWithout } from '../requirements.ts';
 import { repoRoot } from '../shared-dir.ts';
 import { settled } from './app-page.ts';
-import { launch, waitInPage, type BrowserSession } from './harness.ts';
+import { ARTIFACTS_DIR, launch, waitInPage, type BrowserSession } from './harness.ts';
 
 const GLOVE = 'local/glove-100d-sif';
 const built = [GLOVE, TEST_RERANKER].every((model) => existsSync(join(MODELS_DIR, model, 'config.json')));
 const skipNoModel = skipWithout('models', built, `${GLOVE} or ${TEST_RERANKER} is not built in ${MODELS_DIR} (npm run models)`);
-const SCREENS = process.env.RP_SCREENS_DIR ?? join(repoRoot, 'test-artifacts');
 // A query BM25 finds 29 documents for, which the cross-encoder re-orders a good deal.
 const QID = 'q05';
 
@@ -94,10 +93,10 @@ const column = (page: Page, n: number): Locator => page.locator('article.column'
 const shownMetrics = (page: Page, n: number) => column(page, n).locator('dl.metrics .value').allTextContents();
 /** A picture of one column, header included (an element screenshot scrolls it under the app's sticky bar). */
 async function columnShot(page: Page, n: number, name: string): Promise<void> {
-  mkdirSync(SCREENS, { recursive: true });
+  mkdirSync(ARTIFACTS_DIR, { recursive: true });
   await page.evaluate(() => window.scrollTo(0, 0));
   const box = (await column(page, n).boundingBox())!;
-  await page.screenshot({ path: join(SCREENS, name), fullPage: true, clip: { x: box.x - 4, y: box.y - 4, width: box.width + 8, height: Math.min(box.height + 8, 1600) } });
+  await page.screenshot({ path: join(ARTIFACTS_DIR, name), fullPage: true, clip: { x: box.x - 4, y: box.y - 4, width: box.width + 8, height: Math.min(box.height + 8, 1600) } });
 }
 
 beforeAll(async () => {
@@ -190,7 +189,7 @@ describe.skipIf(skipNoModel)('Re-rank, RM3 and Bo1 columns (starter collection)'
     await dialog.locator('.bm25 tbody tr').first().waitFor();
     expect(await dialog.locator('.formula.big').textContent()).toBe(`score = cross-encoder(query, title + text) = ${expected[0]!.score.toFixed(4)}`);
     expect((await dialog.locator('p.small').first().textContent())!.replace(/\s+/g, ' ')).toContain(`Rank ${bm25Ranks.get(shownIds[0]!)} in the first stage`);
-    await page.screenshot({ path: join(SCREENS, 'rerank-detail.png') });
+    await page.screenshot({ path: join(ARTIFACTS_DIR, 'rerank-detail.png') });
     await page.keyboard.press('Escape');
     await expect.poll(() => dialog.count()).toBe(0);
     expect(errors).toEqual([]);

@@ -90,7 +90,8 @@ const denseColumn = (search: 'exact' | 'hnsw' = 'exact') => `dense;m=${TINY};dt=
 
 /** Waits until every column shows a ranking. */
 async function columnsReady(page: Page, count: number): Promise<void> {
-  await waitInPage(page,
+  await waitInPage(
+    page,
     (n) => {
       const cards = [...document.querySelectorAll<HTMLElement>('article.column')];
       return cards.length === n && cards.every((card) => card.dataset['status'] === 'ready');

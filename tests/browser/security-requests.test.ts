@@ -73,7 +73,8 @@ test('a full session requests only the app and the configured hub, with no polic
   // The app's HNSW column: the dense worker builds an hnswlib-wasm graph over SciFact's embeddings and
   // saves it (hnswlib's own IndexedDB file system), under the worker's own policy.
   await page.goto(`${appUrl}/?view=explore&collection=beir/scifact&col=dense;m=local/glove-100d-sif;dt=fp32;s=hnsw;dev=wasm`);
-  await waitInPage(page,
+  await waitInPage(
+    page,
     () => {
       const cards = [...document.querySelectorAll<HTMLElement>('article.column')];
       return cards.length === 1 && cards[0]!.dataset['status'] === 'ready';
