@@ -1,4 +1,5 @@
 import { defineConfig } from 'vitest/config';
+import SlowFirstSequencer from './tests/slow-first-sequencer.ts';
 
 // Browser tests: the built app served by `vite preview`, driven by Debian's chromium through playwright-core.
 export default defineConfig({
@@ -9,6 +10,7 @@ export default defineConfig({
     // workers, reloads, downloads), so two overlap well even on 2 cores; more would starve the software
     // WebGPU adapter.
     maxWorkers: 2,
+    sequence: { sequencer: SlowFirstSequencer },
     // Files share their worker's modules (playwright-core, vite, the CLI's code some tests compare with): six
     // files imported for 11.8 s isolated, 6.4 s shared. Each file still launches its own Chromium.
     isolate: false,

@@ -1,4 +1,5 @@
 import { defineConfig } from 'vitest/config';
+import SlowFirstSequencer from './tests/slow-first-sequencer.ts';
 
 /**
  * Files that need a process of their own: they measure the heap (large-corpus) or start from a global state
@@ -14,6 +15,7 @@ export default defineConfig({
     // Vitest's default leaves a core free (one worker on a 2-core machine); most files wait on child
     // processes or I/O part of the time, so one worker per core is not too many.
     maxWorkers: 2,
+    sequence: { sequencer: SlowFirstSequencer },
     testTimeout: 120_000,
     hookTimeout: 120_000,
     projects: [
