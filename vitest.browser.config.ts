@@ -1,5 +1,4 @@
 import { defineConfig } from 'vitest/config';
-import SlowFirstSequencer from './tests/slow-first-sequencer.ts';
 
 // Browser tests: the built app served by `vite preview`, driven by Debian's chromium through playwright-core.
 export default defineConfig({
@@ -7,10 +6,9 @@ export default defineConfig({
     include: ['tests/browser/**/*.test.ts'],
     globalSetup: ['tests/browser/global-setup.ts'],
     // Two files at a time, each with its own Chromium and profile: much of a browser test is waiting (on
-    // workers, reloads, downloads), so two overlap well even on 2 cores; more would starve the software
-    // WebGPU adapter.
+    // workers, reloads, downloads), so two overlap well even on 2 cores. Three left no idle CPU and took
+    // longer (427 s against 406 s), and a test missed a job it waits for.
     maxWorkers: 2,
-    sequence: { sequencer: SlowFirstSequencer },
     // Files share their worker's modules (playwright-core, vite, the CLI's code some tests compare with): six
     // files imported for 11.8 s isolated, 6.4 s shared. Each file still launches its own Chromium.
     isolate: false,
