@@ -110,7 +110,7 @@ function normalizeRowsOf(data: Float32Array, dim: number): void {
 
 /** The parsed tokenizer files transformers.js keeps on a tokenizer (not part of its typed API). */
 interface TokenizerFiles {
-  _tokenizerJSON: Parameters<typeof readsPrefixes>[0];
+  _tokenizerJSON?: Parameters<typeof readsPrefixes>[0];
   _tokenizerConfig: { model_max_length?: number };
 }
 

@@ -34,12 +34,13 @@ function splitsAtSpaces(pre: PreTokenizerJson): boolean {
  * True when a prefix may stand for the text: the tokenizer.json's pre-tokenizer splits at spaces (alone or in
  * a sequence of splitters), and no added token spans a space (a cut could fall inside one).
  */
-export function readsPrefixes(tokenizerJson: { pre_tokenizer?: PreTokenizerJson | null; added_tokens?: Array<{ content: string }> }): boolean {
-  const pre = tokenizerJson.pre_tokenizer;
+export function readsPrefixes(tokenizerJson: { pre_tokenizer?: PreTokenizerJson | null; added_tokens?: Array<{ content: string }> } | undefined): boolean {
+  // undefined: a transformers.js that no longer keeps the parsed tokenizer.json where the embedder looks.
+  const pre = tokenizerJson?.pre_tokenizer;
   if (!pre) return false;
   const members = pre.type === 'Sequence' ? (pre.pretokenizers ?? []) : [pre];
   const splits = members.some(splitsAtSpaces) && members.every((member) => splitsAtSpaces(member) || ONLY_SPLITS.has(member.type ?? ''));
-  return splits && !(tokenizerJson.added_tokens ?? []).some((token) => token.content.includes(' '));
+  return splits && !(tokenizerJson?.added_tokens ?? []).some((token) => token.content.includes(' '));
 }
 
 const LETTER_OR_DIGIT = /[\p{L}\p{N}]/u;

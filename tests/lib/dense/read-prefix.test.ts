@@ -108,6 +108,7 @@ test('tokenizers whose pre-tokenizer might join across a space, or with an added
   expect(readsPrefixes({ pre_tokenizer: { type: 'Sequence', pretokenizers: [{ type: 'WhitespaceSplit' }, { type: 'Metaspace' }] } })).toBe(true);
   expect(readsPrefixes({ pre_tokenizer: { type: 'ByteLevel' } })).toBe(true);
   expect(readsPrefixes({ pre_tokenizer: null })).toBe(false);
+  expect(readsPrefixes(undefined)).toBe(false);
   expect(readsPrefixes({ pre_tokenizer: { type: 'Metaspace', split: false } })).toBe(false);
   expect(readsPrefixes({ pre_tokenizer: { type: 'ByteLevel', use_regex: false } })).toBe(false);
   expect(readsPrefixes({ pre_tokenizer: { type: 'Sequence', pretokenizers: [{ type: 'Punctuation' }] } })).toBe(false);
