@@ -22,8 +22,6 @@ let session: BrowserSession;
 let appUrl: string;
 let dir: string;
 
-/** Where the brief keeps screenshots of new screens (outside the repository). */
-
 const DOCUMENTS: Record<string, string> = {
   sourdough: 'Sourdough bread rises because wild yeast and lactic bacteria ferment the dough over many hours.',
   starter: 'A sourdough starter is flour and water colonised by wild yeast; feed it daily to keep the yeast active.',
@@ -198,7 +196,8 @@ test('after a reload the judgments and the undo history are kept; undo reverts t
   expect(await panel(page).getByRole('button', { name: /^Undo/ }).textContent()).toContain(lastDoc);
   await page.keyboard.press('u');
   await expect.poll(() => progressText(page)).toBe(`${total - 1} of ${total} pooled documents judged`);
-  expect(await panel(page).locator('ol.pool > li[aria-current="true"]').getAttribute('data-doc')).toBe(lastDoc);
+  // The selection moves to the undone row in an update of its own, after the progress line's.
+  await expect.poll(() => panel(page).locator('ol.pool > li[aria-current="true"]').getAttribute('data-doc')).toBe(lastDoc);
   expect(await panel(page).locator(`ol.pool > li[data-doc="${lastDoc}"] button[aria-pressed="true"]`).count()).toBe(0);
   // Judged again (its row is selected): complete once more.
   await page.keyboard.press(String(gradeFor(QUERIES.yeast, lastDoc)));
