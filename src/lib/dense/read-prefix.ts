@@ -47,7 +47,8 @@ const LETTER_OR_DIGIT = /[\p{L}\p{N}]/u;
 
 /** The text up to the end of its `runs`-th space-separated run that holds a letter or a digit (all of it when shorter). */
 export function readPrefix(text: string, runs: number): string {
-  // A run this short cannot hold `runs` runs: most queries and short documents return at once.
+  // A text this short cannot hold `runs` runs (each a character and a space): most queries and short
+  // documents return at once.
   if (text.length < runs * 2) return text;
   let counted = 0;
   let runStart = -1;
