@@ -150,8 +150,8 @@ test('Explore: hits, highlighted snippets, hit detail, query picker and a run co
   expect(await page.getByLabel('Query text').inputValue()).toBe(Q1_TEXT);
   const first = column.locator('button.hit').first();
   expect(await first.locator('.docid').textContent()).toBe(D1);
-  const shownTitle = (await first.locator('.title').textContent()) ?? '';
-  expect(shownTitle).toBe(D1_TITLE);
+  // A hit's text arrives after its ranking (the title shows "…" until then).
+  await expect.poll(async () => (await first.locator('.title').textContent()) ?? '').toBe(D1_TITLE);
   // The query's terms are marked inside the payload-laden text (its own payload shares "script" and
   // "__xssHit" with the query's), with <mark> elements only.
   expect(await first.locator('.title mark').allTextContents()).toEqual(['Bread', 'flour', 'script', '__xssHit', 'script', 'script']);
