@@ -215,7 +215,7 @@ async function restart(session: BrowserSession): Promise<BrowserSession> {
   const url = session.page.url();
   const profileDir = session.profileDir;
   await session.close({ keepProfile: true });
-  const next = await launch({ profileDir });
+  const next = await launch({ profileDir, asUser: true });
   const started = performance.now();
   await next.page.goto(url);
   await columnsReady(next.page, 3);
@@ -256,7 +256,7 @@ async function main(): Promise<void> {
   const server: PreviewServer = await preview({ root: repoRoot, logLevel: 'warn', preview: { port: 0, host: '127.0.0.1', strictPort: false } });
   const appUrl = server.resolvedUrls!.local[0]!.replace(/\/$/, '');
   const hub = await startHubServer();
-  let session = await launch();
+  let session = await launch({ asUser: true });
   try {
     if (runs('first-visit')) await firstVisit(session, appUrl);
     if (runs('evaluate') || runs('typed') || runs('restart')) {

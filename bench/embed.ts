@@ -120,7 +120,7 @@ async function benchChromium(texts: string[], naiveDocs: number, webgpuDocs: num
   const server = await preview({ root: repoRoot, logLevel: 'warn', preview: { port: 0, host: '127.0.0.1', strictPort: false } });
   const url = server.resolvedUrls?.local[0]?.replace(/\/$/, '');
   if (!url) throw new Error('vite preview did not report a URL');
-  const session = await launch();
+  const session = await launch({ asUser: true });
   try {
     await session.page.goto(`${url}/diagnostics.html`);
     await waitInPage(session.page, () => typeof window.rpDiagnostics === 'object', undefined, { timeout: 30_000 });

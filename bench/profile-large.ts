@@ -155,7 +155,7 @@ async function main(): Promise<void> {
   try {
     for (let run = 0; run < runs; run++) for (const [b, server] of servers.entries()) {
       const appUrl = server.resolvedUrls!.local[0]!.replace(/\/$/, '');
-      const session = await launch();
+      const session = await launch({ asUser: true });
       const { page } = session;
       page.on('console', (message) => {
         if (message.text().startsWith('[rp-timing]')) console.log(message.text());

@@ -21,12 +21,21 @@ export interface BrowserSession {
 }
 
 /**
+ * SwiftShader runs every WebGPU shader invocation on the CPU, and Dawn's zeroing of workgroup memory (WGSL's
+ * guarantee) at the start of each one took most of a tiny-BERT embedding: 5.0 s of a 14 s session on the
+ * self-test texts, 0.9 s without, five sessions in the browser suite. onnxruntime's kernels write that
+ * memory before they read it (the vectors are bit for bit the same), and every WebGPU test still compares
+ * its vectors with Node's or WASM's. Benchmarks pass `asUser` and run Chromium as a user has it.
+ */
+const TEST_ONLY_ARGS = ['--enable-dawn-features=disable_workgroup_init'];
+
+/**
  * Starts headless chromium on a fresh (or given) profile. Playwright rejects `--user-data-dir` in args, so a
  * persistent context gets its own temp folder. `--enable-unsafe-webgpu` exposes a SwiftShader WebGPU
  * adapter on localhost; the background-networking flags stop chromium from calling Google's hosts, which
  * this machine's closed network refuses.
  */
-export async function launch(options: { profileDir?: string } = {}): Promise<BrowserSession> {
+export async function launch(options: { profileDir?: string; asUser?: boolean } = {}): Promise<BrowserSession> {
   const profileDir = options.profileDir ?? mkdtempSync(join(tmpdir(), 'rp-profile-'));
   const context = await chromium.launchPersistentContext(profileDir, {
     executablePath: CHROMIUM,
@@ -45,6 +54,7 @@ export async function launch(options: { profileDir?: string } = {}): Promise<Bro
       // land on the first page load, on the same two cores (bench:app's first visit: 2.9 s with it, 1.8 s
       // without).
       '--disable-features=PreloadTopChromeWebUI,WebUIOmniboxPopup,WebUIOmniboxFullPopup,WebUIOmniboxAimPopup',
+      ...(options.asUser ? [] : TEST_ONLY_ARGS),
     ],
   });
   const page = context.pages()[0] ?? (await context.newPage());
