@@ -15,6 +15,11 @@ export default defineConfig({
     // Vitest's default leaves a core free (one worker on a 2-core machine); most files wait on child
     // processes or I/O part of the time, so one worker per core is not too many.
     maxWorkers: 2,
+    // V8's young generation at 64 MB semi-spaces (Node 20's default is 16): the tests make many short-lived
+    // objects (runs of 300,000 hits, parsed corpora), and with small semi-spaces the scavenger promoted
+    // them into the old generation, whose collections then took the time. The suite's test time went from
+    // 232 s to 210 s, page-parity alone from 40.6 s to 28.9 s of CPU.
+    execArgv: ['--max-semi-space-size=64'],
     sequence: { sequencer: SlowFirstSequencer },
     testTimeout: 120_000,
     hookTimeout: 120_000,

@@ -201,23 +201,30 @@ export interface FormatTrecRunOptions {
  * Lines `qid Q0 docid rank score tag` (Pyserini's TREC output format), queries in insertion order, hits
  * in trec_eval's order (score desc, docid desc) with 1-based ranks matching that order, so the rank
  * column agrees with how trec_eval will read the file. Ids and the tag must not contain whitespace.
+ * One string per query: a generator step and a string per line took 0.7 s for SciFact's 300 × 1,000 hits.
  */
 export function* trecRunLines(run: Run, tag: string, options: FormatTrecRunOptions = {}): Generator<string> {
   assertToken(tag, 'run tag');
-  for (const [qid, hits] of run) {
-    assertToken(qid, 'query id');
-    const sorted: Hit[] = [...hits].sort(compareTrecHits);
-    for (let i = 0; i < sorted.length; i++) {
-      const hit = sorted[i]!;
-      assertToken(hit.docId, 'document id');
-      yield `${qid} Q0 ${hit.docId} ${i + 1} ${formatScore(hit.score, options.decimals)} ${tag}\n`;
-    }
-  }
+  for (const [qid, hits] of run) yield queryLines(qid, hits, tag, options.decimals);
 }
 
 /** The whole run file as one string; see {@link trecRunLines}. */
 export function formatTrecRun(run: Run, tag: string, options: FormatTrecRunOptions = {}): string {
   return [...trecRunLines(run, tag, options)].join('');
+}
+
+function queryLines(qid: string, hits: readonly Hit[], tag: string, decimals: number | undefined): string {
+  assertToken(qid, 'query id');
+  const sorted: Hit[] = [...hits].sort(compareTrecHits);
+  const head = `${qid} Q0 `;
+  const tail = ` ${tag}\n`;
+  let text = '';
+  for (let i = 0; i < sorted.length; i++) {
+    const hit = sorted[i]!;
+    assertToken(hit.docId, 'document id');
+    text += head + hit.docId + ' ' + (i + 1) + ' ' + formatScore(hit.score, decimals) + tail;
+  }
+  return text;
 }
 
 function formatScore(score: number, decimals: number | undefined): string {
