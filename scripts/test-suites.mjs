@@ -2,8 +2,8 @@
 /**
  * `npm test`: the type checks beside the asset build, then the unit suite, then the browser suite.
  *
- * The type checks (tsc on the core, svelte-check on the rest) and the asset build (AssemblyScript, the compressed onnxruntime
- * wasm, the models) each run on one core, so they share the two. The suites come one after the other:
+ * The type checks (tsc on the core, svelte-check on the rest) and the asset build (AssemblyScript, the
+ * compressed onnxruntime wasm, the models) each run on one core, so they share the two. The suites come one after the other:
  * Chromium (the page, its workers, SwiftShader's WebGPU) keeps both cores busy, so a unit suite beside it got
  * little of them (README, "How npm test runs").
  *
