@@ -23,7 +23,7 @@ import { BM25_WASM_URL } from '../src/lib/bm25-wasm/kernel-url.ts';
 import { Bm25WasmBuilder } from '../src/lib/bm25-wasm/wasm-builder.ts';
 import { judgedQueries } from '../src/lib/data/beir.ts';
 import { DEBOUNCE_MS } from '../src/app/engine/latest-request.ts';
-import { settled } from '../tests/browser/app-page.ts';
+import { columnsReady as columnsReadyIn, settled } from '../tests/browser/app-page.ts';
 import { launch, waitInPage, type BrowserSession } from '../tests/browser/harness.ts';
 import { startHubServer } from '../tests/browser/hub-server.ts';
 import { repoRoot, shared } from '../tests/shared-dir.ts';
@@ -65,18 +65,8 @@ function format(value: number): string {
 
 const views = (page: Page) => page.getByRole('navigation', { name: 'Views' });
 
-/** Every Explore column is ready (ranked or idle without a query). */
-async function columnsReady(page: Page, count: number): Promise<void> {
-  await waitInPage(
-    page,
-    (n) => {
-      const cards = [...document.querySelectorAll<HTMLElement>('article.column')];
-      return cards.length === n && cards.every((card) => card.dataset['status'] === 'ready');
-    },
-    count,
-    { timeout: 600_000, interval: 10 },
-  );
-}
+/** Every Explore column is ready (ranked or idle without a query), checked as often as the timings need. */
+const columnsReady = (page: Page, count: number) => columnsReadyIn(page, count, { timeout: 600_000, interval: 10 });
 
 /** BM25 over SciFact's 300 test queries in the WASM kernel alone (Node, k 1000): ms per query. */
 async function kernelMsPerQuery(): Promise<number> {

@@ -12,6 +12,7 @@ import type { CDPSession } from 'playwright-core';
 import { preview } from 'vite';
 import { loadBeirDir } from '../src/cli/dataset.ts';
 import { judgedQueries } from '../src/lib/data/beir.ts';
+import { columnsReady } from '../tests/browser/app-page.ts';
 import { launch, waitInPage } from '../tests/browser/harness.ts';
 import { repoRoot, shared } from '../tests/shared-dir.ts';
 
@@ -189,15 +190,7 @@ async function main(): Promise<void> {
         if (cdp) await startTrace(cdp);
         await page.getByRole('navigation', { name: 'Views' }).getByRole('button', { name: 'Explore' }).click();
         const opened = performance.now();
-        await waitInPage(
-          page,
-          () => {
-            const cards = [...document.querySelectorAll<HTMLElement>('article.column')];
-            return cards.length === 3 && cards.every((card) => card.dataset['status'] === 'ready');
-          },
-          null,
-          { timeout: 600_000, interval },
-        );
+        await columnsReady(page, 3, { timeout: 600_000, interval });
         const ready = performance.now() - opened;
         const clickedAt = await page.evaluate(() => performance.now()) - ready;
         const timeline = await page.evaluate(() => (window as unknown as { __rpTimeline: string[] }).__rpTimeline);

@@ -28,6 +28,22 @@ export function recordedJobs(page: Page): Promise<string[]> {
 }
 
 /**
+ * Waits until there are `columns` Explore columns and each is ready (ranked, or idle without a query),
+ * checked every `interval` ms (bench:app times with it: 10).
+ */
+export async function columnsReady(page: Page, columns: number, { timeout = 240_000, interval = 100 } = {}): Promise<void> {
+  await waitInPage(
+    page,
+    (n) => {
+      const cards = [...document.querySelectorAll<HTMLElement>('article.column')];
+      return cards.length === n && cards.every((card) => card.dataset['status'] === 'ready');
+    },
+    columns,
+    { timeout, interval },
+  );
+}
+
+/**
  * Waits until every Explore column has ranked the query in the box (no build, debounce or ranking pending),
  * checked every `interval` ms (bench:app times with it: 10).
  */

@@ -26,6 +26,7 @@ import type { Qrels, Query, Run } from '../../src/lib/types.ts';
 import type { Doc } from '../../src/lib/types.ts';
 import { skipWithout } from '../requirements.ts';
 import { shared } from '../shared-dir.ts';
+import { columnsReady } from './app-page.ts';
 import { ARTIFACTS_DIR, fetchRouted, launch, screenshot, waitInPage, type BrowserSession } from './harness.ts';
 import { startHubServer, type HubServer } from './hub-server.ts';
 
@@ -156,15 +157,7 @@ describe.skipIf(skipNoModel)('Evaluate dashboard (SciFact test, BM25 | GloVe | L
     await page.getByLabel('Search the queries by id or text').fill('0-dimensional biomaterials show');
     await page.keyboard.press('Enter');
     await expect.poll(() => new URL(page.url()).searchParams.get('qid')).toBe('1');
-    await waitInPage(
-      page,
-      () => {
-        const cards = [...document.querySelectorAll<HTMLElement>('article.column')];
-        return cards.length === 3 && cards.every((card) => card.dataset['status'] === 'ready');
-      },
-      null,
-      { timeout: 240_000 },
-    );
+    await columnsReady(page, 3);
     console.log(`[evaluate] Explore ready on query 1 (BM25 index built, corpus embedded): ${Date.now() - started} ms`);
     const jobs = await page.evaluate(() => window.__rpEvalJobs);
     for (const [title, detail] of Object.entries(jobs)) if (/Building|Embedding/.test(title)) console.log(`[evaluate]   ${title}: ${detail}`);

@@ -4,8 +4,8 @@ import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, expect, inject, test } from 'vitest';
 import { collectionGraphPrefix } from '../../src/lib/storage/hnsw-files.ts';
-import { countOf, recordedJobs, recordJobs, rows } from './app-page.ts';
-import { launch, screenshot, waitInPage, type BrowserSession } from './harness.ts';
+import { columnsReady, countOf, recordedJobs, recordJobs, rows } from './app-page.ts';
+import { launch, screenshot, type BrowserSession } from './harness.ts';
 import { startHubServer, type HubServer } from './hub-server.ts';
 
 /**
@@ -87,19 +87,6 @@ function exploreUrl(columns: string[]): string {
 }
 
 const denseColumn = (search: 'exact' | 'hnsw' = 'exact') => `dense;m=${TINY};dt=fp32;s=${search};dev=wasm`;
-
-/** Waits until every column shows a ranking. */
-async function columnsReady(page: Page, count: number): Promise<void> {
-  await waitInPage(
-    page,
-    (n) => {
-      const cards = [...document.querySelectorAll<HTMLElement>('article.column')];
-      return cards.length === n && cards.every((card) => card.dataset['status'] === 'ready');
-    },
-    count,
-    { timeout: 240_000 },
-  );
-}
 
 test('persistent storage is asked for once, and the storage panel shows the site’s usage', async () => {
   const { page, errors } = session;

@@ -15,9 +15,9 @@
  */
 import { afterAll, beforeAll, expect, inject, test } from 'vitest';
 import { contentSecurityPolicy, EXTRA_CONNECT_ENV, HNSWLIB_WORKERS, parseConnectSources } from '../../scripts/vite/content-security-policy.ts';
-import { rows, settled } from './app-page.ts';
+import { columnsReady, rows, settled } from './app-page.ts';
 import { TEST_CONNECT_SRC } from './global-setup.ts';
-import { launch, screenshot, waitInPage, type BrowserSession } from './harness.ts';
+import { launch, screenshot, type BrowserSession } from './harness.ts';
 import { startHubServer, type HubServer } from './hub-server.ts';
 import { watchSecurity, type SecurityWatch } from './security-watch.ts';
 
@@ -73,15 +73,7 @@ test('a full session requests only the app and the configured hub, with no polic
   // The app's HNSW column: the dense worker builds an hnswlib-wasm graph over SciFact's embeddings and
   // saves it (hnswlib's own IndexedDB file system), under the worker's own policy.
   await page.goto(`${appUrl}/?view=explore&collection=beir/scifact&col=dense;m=local/glove-100d-sif;dt=fp32;s=hnsw;dev=wasm`);
-  await waitInPage(
-    page,
-    () => {
-      const cards = [...document.querySelectorAll<HTMLElement>('article.column')];
-      return cards.length === 1 && cards[0]!.dataset['status'] === 'ready';
-    },
-    undefined,
-    { timeout: 240_000 },
-  );
+  await columnsReady(page, 1);
   expect(await page.locator('article.column h2').allTextContents()).toEqual([expect.stringMatching(/HNSW/)]);
   expect(await page.locator('article.column').first().locator('button.hit').count()).toBeGreaterThan(0);
   // The graph was built and stored (not an exact search under an HNSW label).
