@@ -15,7 +15,7 @@ import { passageText, queryText } from '../lib/dense/embedding-text.ts';
 import { rowIndex } from '../lib/dense/exact-search.ts';
 import { HnswIndex } from '../lib/dense/hnsw-index.ts';
 import type { EmbeddingDtype } from '../lib/dense/registry.ts';
-import { dot, matrixRow, type VectorMatrix } from '../lib/dense/vector-matrix.ts';
+import { dotWithRow, matrixRow, type VectorMatrix } from '../lib/dense/vector-matrix.ts';
 import { searchBo1 } from '../lib/prf/bo1.ts';
 import { bm25FeedbackIndex } from '../lib/prf/feedback-index.ts';
 import type { PrfResult } from '../lib/prf/prf-result.ts';
@@ -212,7 +212,7 @@ export class NodeSearch implements RankSearch {
     const scores = vectors.map((vector, i) =>
       (candidates[i] ?? []).map((docId) => {
         const row = corpus.rowOf.get(docId);
-        return row === undefined ? Number.NaN : dot(matrixRow(corpus.vectors, row), vector);
+        return row === undefined ? Number.NaN : dotWithRow(corpus.vectors, row, vector);
       }),
     );
     this.add('search_ms', performance.now() - started);

@@ -22,17 +22,24 @@ export function lowerCaseCodePoint(codePoint: number): number {
   return lowerOf.get(codePoint) ?? codePoint;
 }
 
-function isPlainLowerAscii(term: string): boolean {
+/** 0: ASCII without A–Z; 1: ASCII with some A–Z; 2: not ASCII. */
+function asciiCase(term: string): 0 | 1 | 2 {
+  let upper: 0 | 1 = 0;
   for (let i = 0; i < term.length; i++) {
     const unit = term.charCodeAt(i);
-    if (unit >= 0x80 || (unit >= 0x41 && unit <= 0x5a)) return false;
+    if (unit >= 0x80) return 2;
+    if (unit >= 0x41 && unit <= 0x5a) upper = 1;
   }
-  return true;
+  return upper;
 }
 
 /** Lowercases a term code point by code point, exactly as Lucene's `LowerCaseFilter` does. */
 export function javaLowerCase(term: string): string {
-  if (isPlainLowerAscii(term)) return term;
+  const ascii = asciiCase(term);
+  if (ascii === 0) return term;
+  // On ASCII both mappings are A–Z to a–z, and the engine's is native: a highlighted page of hits and an
+  // index build lowercase every capitalised word, where the loop below cost a string per character.
+  if (ascii === 1) return term.toLowerCase();
   let out = '';
   for (let i = 0; i < term.length; ) {
     const codePoint = term.codePointAt(i) ?? 0;

@@ -26,7 +26,7 @@ import type { ShippedVectors } from './shipped-vectors.ts';
 import { denseTopKMany } from './dense-top-k.ts';
 import { rowIndex } from './exact-search.ts';
 import { HnswIndex } from './hnsw-index.ts';
-import { dot, matrixRow, type VectorMatrix } from './vector-matrix.ts';
+import { dotWithRow, matrixRow, type VectorMatrix } from './vector-matrix.ts';
 import type { HnswSettings } from '../retrievers/config.ts';
 import {
   packCandidates,
@@ -643,7 +643,7 @@ export class DenseCorpusService {
     vectors.forEach((vector, q) => {
       for (let p = offsets[q]!; p < offsets[q + 1]!; p++) {
         const row = rows[p]!;
-        scores[p] = row < 0 ? Number.NaN : dot(matrixRow(corpus.vectors, row), vector);
+        scores[p] = row < 0 ? Number.NaN : dotWithRow(corpus.vectors, row, vector);
       }
     });
     return scores;

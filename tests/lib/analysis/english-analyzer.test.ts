@@ -4,7 +4,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { englishAnalyzer, englishTerm } from '../../../src/lib/analysis/english-analyzer.ts';
 import { ENGLISH_STOP_WORDS } from '../../../src/lib/analysis/english-stopwords.ts';
-import { javaLowerCase } from '../../../src/lib/analysis/lowercase.ts';
+import { javaLowerCase, lowerCaseCodePoint } from '../../../src/lib/analysis/lowercase.ts';
 
 describe('englishAnalyzer (Lucene 8.7 EnglishAnalyzer)', () => {
   const analyzer = englishAnalyzer();
@@ -57,6 +57,13 @@ describe('englishAnalyzer (Lucene 8.7 EnglishAnalyzer)', () => {
     // JS would give final sigma "οδος" and "i̇" (with a combining dot) here.
     expect(analyzer.analyze('ΟΔΟΣ İ 𐐀𐐁')).toEqual(['οδοσ', 'i', '𐐨𐐩']);
     expect(javaLowerCase('ΟΔΟΣİ𐐀Ǆǅ')).toBe('οδοσi𐐨ǆǆ');
+  });
+
+  it('javaLowerCase on ASCII (the native path) equals the reference JVM table code point by code point (property)', () => {
+    const byTable = (text: string) => [...text].map((c) => String.fromCodePoint(lowerCaseCodePoint(c.codePointAt(0)!))).join('');
+    const ascii = fc.string({ unit: fc.integer({ min: 0, max: 0x7f }).map((unit) => String.fromCharCode(unit)) });
+    fc.assert(fc.property(ascii, (text) => javaLowerCase(text) === byTable(text)), { numRuns: 1000 });
+    for (let unit = 0; unit < 0x80; unit++) expect(javaLowerCase(String.fromCharCode(unit))).toBe(byTable(String.fromCharCode(unit)));
   });
 
   it('englishTerm is the per-token filter chain (null for stop words)', () => {
