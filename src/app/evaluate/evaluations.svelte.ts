@@ -318,7 +318,8 @@ class Evaluations {
         finishing.push(done);
         // Its failure is reported when the run ends (Promise.all below), not as an unhandled rejection now.
         done.catch(() => undefined);
-        if (performance.now() - published > PUBLISH_INTERVAL_MS) publish([await done]);
+        // Not after the last column: the publish below shows it, and two in a row redrew the dashboard twice.
+        if (step < steps.length - 1 && performance.now() - published > PUBLISH_INTERVAL_MS) publish([await done]);
       }
       if (this.progress !== null) this.progress = { ...this.progress, phase: 'evaluating', done: this.progress.total };
       publish(await Promise.all(finishing));
