@@ -4,7 +4,7 @@
  */
 import type { Hit } from '../types.ts';
 import { TopK } from '../retrievers/top-k.ts';
-import { dot, matrixRow, type VectorMatrix } from './vector-matrix.ts';
+import { dotWithRow, type VectorMatrix } from './vector-matrix.ts';
 
 /** A row of an embedding matrix (or HNSW graph) with its similarity to a query. */
 export interface ScoredRow {
@@ -40,13 +40,7 @@ export function exactTopKMany(matrix: VectorMatrix, queries: readonly Float32Arr
 }
 
 function dotOne(matrix: VectorMatrix, query: Float32Array, out: Float64Array): void {
-  const { data, dim, rows } = matrix;
-  for (let r = 0; r < rows; r++) {
-    let s = 0;
-    const base = r * dim;
-    for (let i = 0; i < dim; i++) s += data[base + i]! * query[i]!;
-    out[r] = s;
-  }
+  for (let r = 0; r < matrix.rows; r++) out[r] = dotWithRow(matrix, r, query);
 }
 
 function dotFour(matrix: VectorMatrix, [q0, q1, q2, q3]: [Float32Array, Float32Array, Float32Array, Float32Array], out: Float64Array[]): void {
@@ -97,7 +91,7 @@ export function scoreCandidates(
   for (const docId of candidateIds) {
     const row = rowOf.get(docId);
     if (row === undefined) continue;
-    hits.push({ docId, score: dot(matrixRow(matrix, row), query) });
+    hits.push({ docId, score: dotWithRow(matrix, row, query) });
   }
   return hits.sort((a, b) => b.score - a.score);
 }
