@@ -6,6 +6,8 @@
  *   no ONNX file), with the same vectors as the CLI's;
  * - the IndexedDB embedding cache hits after a page reload and misses when a setting changes;
  * - an HNSW index saved to IndexedDB loads back after a reload with the same neighbours, efSearch set again.
+ * The diagnostics page's self-test (the same texts on both devices, in its own table) runs once in the
+ * suite, in security-requests.test.ts's full session, where its requests are audited too.
  * Needs `npm run models` (public/models is copied into the build).
  */
 import { afterAll, beforeAll, describe, expect, inject, test } from 'vitest';
@@ -13,8 +15,8 @@ import type { Page } from 'playwright-core';
 import { loadNodeEmbedder, resolveNodeModel } from '../../src/cli/dense.ts';
 import { SELF_TEST_TEXTS } from '../../src/diagnostics/self-test-texts.ts';
 import type { DeviceProbe, DiagnosticsApi } from '../../src/diagnostics/api.ts';
-import { skipAllowed, skipWithout } from '../requirements.ts';
-import { launch, screenshot, waitInPage, type BrowserSession } from './harness.ts';
+import { skipWithout } from '../requirements.ts';
+import { launch, waitInPage, type BrowserSession } from './harness.ts';
 
 declare global {
   interface Window {
@@ -143,20 +145,6 @@ test('an HNSW index saved to IndexedDB loads back after a reload, with efSearch 
   expect(loaded.efSearch).toBe(80);
   expect(loaded.neighbours).toEqual(saved.neighbours);
   expect(loaded.recall).toBeGreaterThan(0.9);
-});
-
-test('the diagnostics page runs its self-test without errors', async () => {
-  const page = session.page;
-  await openDiagnostics(page);
-  session.errors.length = 0;
-  await page.click('#run-selftest');
-  await page.waitForSelector('#selftest[data-done="true"]', { timeout: 240_000 });
-  const verdicts = await page.locator('#selftest td:last-child').allTextContents();
-  expect(verdicts).toHaveLength(MODELS.length + 1);
-  expect(verdicts.at(-1)).toBe('static table: a lookup on the CPU on every device');
-  for (const verdict of verdicts.slice(0, -1)) expect(verdict === 'ok' || (!probe.webgpu && skipAllowed('webgpu') && verdict.startsWith('WebGPU unavailable'))).toBe(true);
-  await screenshot(page, 'diagnostics-self-test');
-  expect(session.errors).toEqual([]);
 });
 
 test('model files and onnxruntime-web wasm come from the app itself, never from a CDN', () => {

@@ -3,7 +3,9 @@
  * configured dataset hub, and nothing violates the Content-Security-Policy. The session: open the app (the
  * starter collection is imported) → Explore with three columns (BM25, GloVe, LEDR: BM25 index, model and
  * embeddings in workers) → download SciFact from the local hub (hub-server.ts, `?hub=`) → Explore a SciFact
- * query and open a hit → an HNSW dense column over SciFact (hnswlib-wasm in the dense worker) → the diagnostics page, its self-test (WASM and WebGPU) and an HNSW graph. Requests are recorded at
+ * query and open a hit → an HNSW dense column over SciFact (hnswlib-wasm in the dense worker) → the
+ * diagnostics page, its self-test (WASM and WebGPU; its verdicts are checked here, the suite's one run of
+ * it) and an HNSW graph. Requests are recorded at
  * the context level (playwright's `request` event sees workers' requests too; the test checks that it saw
  * some), violations from the page's `securitypolicyviolation` events (read before each page is left) and
  * the console reports of the page and its workers, and the Content-Security-Policy header each worker
@@ -15,6 +17,7 @@
  */
 import { afterAll, beforeAll, expect, inject, test } from 'vitest';
 import { contentSecurityPolicy, EXTRA_CONNECT_ENV, HNSWLIB_WORKERS, parseConnectSources } from '../../scripts/vite/content-security-policy.ts';
+import { skipAllowed } from '../requirements.ts';
 import { columnsReady, rows, settled } from './app-page.ts';
 import { TEST_CONNECT_SRC } from './global-setup.ts';
 import { launch, screenshot, type BrowserSession } from './harness.ts';
@@ -94,6 +97,11 @@ test('a full session requests only the app and the configured hub, with no polic
   await page.goto(`${appUrl}/diagnostics.html`);
   await page.click('#run-selftest');
   await page.waitForSelector('#selftest[data-done="true"]', { timeout: 240_000 });
+  // The self-test's own verdicts: each ONNX model equal on WASM and WebGPU, the static model a lookup.
+  const webgpu = (await page.locator('#probe[data-webgpu]').getAttribute('data-webgpu')) === 'true';
+  const tinyBert = webgpu || !skipAllowed('webgpu') ? 'ok' : expect.stringMatching(/^WebGPU unavailable/);
+  expect(await page.locator('#selftest td:last-child').allTextContents()).toEqual([tinyBert, 'static table: a lookup on the CPU on every device']);
+  await screenshot(page, 'diagnostics-self-test');
   const graph = await page.evaluate(() =>
     (window as unknown as { rpDiagnostics: { hnswRoundTrip(r: object): Promise<{ recall: number }> } }).rpDiagnostics.hnswRoundTrip({
       filename: 'audit.hnsw',
