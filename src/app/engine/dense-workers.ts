@@ -33,6 +33,7 @@ import { createDenseWorker } from '../workers/worker-scripts.ts';
 import { WorkerCrashedError } from '../workers/worker-watch.ts';
 import type { DenseBackend, DenseOpenInfo, DenseProgress, EngineJob, JobSink } from './backends.ts';
 import type { DenseWorkerApi } from '../../../workers/dense.worker.ts';
+import { ModelLoadJob } from './model-load-job.ts';
 import { raceAbort } from './race-abort.ts';
 
 interface DenseWorker {
@@ -86,43 +87,6 @@ export interface DenseWorkersOptions {
   onModelFailed?: (settings: Pick<DenseSettings, 'model' | 'device' | 'dtype'>, error: Error) => void;
   /** Where a static table's background download shows (the jobs tray). */
   jobs?: JobSink;
-}
-
-/**
- * A background model load's job, shown from its first download progress on (a load deferred by the worker
- * shows nothing until it starts): bytes summed over the model's files, reported at most every REPORT_MS.
- */
-class ModelLoadJob {
-  private static readonly REPORT_MS = 100;
-  private readonly files = new Map<string, { loaded: number; total: number }>();
-  private reported = 0;
-  private job: EngineJob | undefined;
-
-  constructor(private readonly start: () => EngineJob) {}
-
-  progress(e: { file: string; loaded: number; total: number }): void {
-    this.job ??= this.start();
-    this.files.set(e.file, { loaded: e.loaded, total: e.total });
-    const now = performance.now();
-    const complete = e.total > 0 && e.loaded >= e.total;
-    if (!complete && now - this.reported < ModelLoadJob.REPORT_MS) return;
-    this.reported = now;
-    let loaded = 0;
-    let total = 0;
-    for (const file of this.files.values()) {
-      loaded += file.loaded;
-      total += file.total;
-    }
-    this.job.progress(Math.round(loaded / 1024), total > 0 ? Math.round(total / 1024) : undefined);
-  }
-
-  finish(loadMs: number): void {
-    this.job?.finish(`${Math.round(loadMs)} ms`);
-  }
-
-  fail(error: unknown): void {
-    this.job?.fail(error);
-  }
 }
 
 /** A corpus's document ids as the worker holds them, and the row of each. */
