@@ -66,6 +66,9 @@ function format(value: number): string {
 const views = (page: Page) => page.getByRole('navigation', { name: 'Views' });
 
 /** Every Explore column is ready (ranked or idle without a query), checked as often as the timings need. */
+// Every wait inside a timed step checks the page every 10 ms (waitInPage), never on each animation frame as
+// Playwright's locator waits do: those make headless Chromium render a frame per check on the same two
+// cores, and the first visit measured 1,819–1,856 ms with one such wait against 1,506–1,557 ms without.
 const columnsReady = (page: Page, count: number) => columnsReadyIn(page, count, { timeout: 600_000, interval: 10 });
 
 /** BM25 over SciFact's 300 test queries in the WASM kernel alone (Node, k 1000): ms per query. */
@@ -144,7 +147,7 @@ async function firstVisit(session: BrowserSession, appUrl: string): Promise<void
   const { page } = session;
   const started = performance.now();
   await page.goto(appUrl);
-  await page.locator('article.column .metrics .metric').first().waitFor({ timeout: 600_000 });
+  await waitInPage(page, () => document.querySelector('article.column .metrics .metric') !== null, null, { timeout: 600_000, interval: 10 });
   report({ step: 'first visit: first nDCG figure on the starter collection', value: performance.now() - started, unit: 'ms' });
   await settled(page, 3, 10);
   report({ step: 'first visit: every default column ranked (starter)', value: performance.now() - started, unit: 'ms', goal: 1500 });
@@ -155,7 +158,7 @@ async function downloadSciFact(page: Page, appUrl: string, hubUrl: string): Prom
   await page.getByRole('heading', { name: 'In this browser' }).waitFor({ timeout: 60_000 });
   const started = performance.now();
   await page.locator('tr[data-entry="beir/scifact"] button').click();
-  await page.locator('tr[data-collection="beir/scifact"]').waitFor({ timeout: 600_000 });
+  await waitInPage(page, () => document.querySelector('tr[data-collection="beir/scifact"]') !== null, null, { timeout: 600_000, interval: 10 });
   report({ step: 'SciFact download + import (local hub)', value: performance.now() - started, unit: 'ms' });
   await views(page).getByRole('button', { name: 'Explore' }).click();
   const ready = performance.now();
@@ -170,7 +173,7 @@ async function evaluate(page: Page, kernelMs: number): Promise<void> {
   const started = performance.now();
   await run.click();
   await waitInPage(page, () => document.querySelectorAll('[data-testid="metrics-table"] tr[data-status="fresh"]').length === 3, null, { timeout: 600_000, interval: 10 });
-  await page.getByTestId('evaluate-progress').waitFor({ state: 'detached', timeout: 600_000 });
+  await waitInPage(page, () => document.querySelector('[data-testid="evaluate-progress"]') === null, null, { timeout: 600_000, interval: 10 });
   const wall = performance.now() - started;
   report({ step: 'Evaluate: 3 default columns × 300 SciFact test queries', value: wall, unit: 'ms', goal: 1000, ratio: { to: 'BM25 kernel time of 300 queries', value: wall / (300 * kernelMs) } });
   const totals = await page.locator('[data-testid="efficiency-table"] td[data-cell="rank-total"]').allInnerTexts();
