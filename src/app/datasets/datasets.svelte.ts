@@ -59,6 +59,13 @@ export const OUTDATED_MESSAGE =
   'The playground was updated in another tab (its stored data moved to a newer format), so this tab has let go of ' +
   'the database and can no longer read or save anything. Reload this tab to go on.';
 
+type StarterTexts = typeof import('./starter-source.ts')['starterTexts'];
+
+/** The starter's texts (60 kB), loaded for a first-visit import only, not with every page. */
+async function starterTexts(): Promise<StarterTexts> {
+  return (await import('./starter-source.ts')).starterTexts;
+}
+
 function readStorage(key: string): string | null {
   try {
     return localStorage.getItem(key);
@@ -138,11 +145,17 @@ class DatasetsState {
       // Imports a closed tab left unfinished are rolled back in the import worker. The list holds ready
       // collections only, which a rollback never touches, so it is read first and a stored collection opens
       // without that worker; the worker (and the rollback) then start once the first screen has had its
-      // turn. Only a starter import (first visit) waits for the rollback.
+      // turn. Only a starter import (first visit) waits for the rollback. When this browser never opened a
+      // collection (a first visit, or cleared storage), the starter import is likely: its worker, the
+      // rollback and the starter's texts start while the list is read.
+      const likelyFirstVisit = readStorage(LAST_OPENED_KEY) === null;
+      const texts = likelyFirstVisit ? starterTexts() : undefined;
+      texts?.catch(() => undefined); // awaited below when the list is empty; a failure shows there
+      if (likelyFirstVisit) void this.recovered().catch(() => undefined);
       await this.refresh();
       if (this.collections.length === 0) {
         await this.recovered();
-        await this.importStarter();
+        await this.importStarter(texts ?? starterTexts());
       } else {
         setTimeout(() => void this.recovered().catch((error: unknown) => notices.error(error)), RECOVER_AFTER_MS);
       }
@@ -288,10 +301,8 @@ class DatasetsState {
     return outcome;
   }
 
-  private importStarter(): Promise<ImportOutcome> {
-    // The starter's texts (60 kB) are loaded for this first-visit import only, not with every page.
-    const starter = async () => (await import('./starter-source.ts')).starterTexts;
-    return this.runImport('starter', 'Preparing the starter collection', (importId, onProgress) => this.#importer.call(async (api) => api.importStarter({ importId, texts: await starter() }, onProgress)), {
+  private importStarter(texts: Promise<StarterTexts>): Promise<ImportOutcome> {
+    return this.runImport('starter', 'Preparing the starter collection', (importId, onProgress) => this.#importer.call(async (api) => api.importStarter({ importId, texts: await texts }, onProgress)), {
       source: 'starter',
       onError: 'throw',
     });
