@@ -65,10 +65,11 @@ function format(value: number): string {
 
 const views = (page: Page) => page.getByRole('navigation', { name: 'Views' });
 
-/** Every Explore column is ready (ranked or idle without a query), checked as often as the timings need. */
 // Every wait inside a timed step checks the page every 10 ms (waitInPage), never on each animation frame as
 // Playwright's locator waits do: those make headless Chromium render a frame per check on the same two
 // cores, and the first visit measured 1,819–1,856 ms with one such wait against 1,506–1,557 ms without.
+
+/** Every Explore column is ready (ranked or idle without a query), checked as often as the timings need. */
 const columnsReady = (page: Page, count: number) => columnsReadyIn(page, count, { timeout: 600_000, interval: 10 });
 
 /** BM25 over SciFact's 300 test queries in the WASM kernel alone (Node, k 1000): ms per query. */
