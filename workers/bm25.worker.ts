@@ -13,6 +13,7 @@ import { Bm25Service, type IndexProgress, type OpenIndexRequest } from '../src/l
 import { fetchBm25Kernel } from '../src/lib/bm25-wasm/kernel-url.ts';
 import { packedBuffers } from '../src/lib/retrievers/packed-hits.ts';
 import { database } from '../src/lib/storage/db.ts';
+import { withOrderedProgress } from './ordered-progress.ts';
 import './policy-violations.ts';
 
 /** A loadable analyzer's file (the WordPiece vocabulary), from the app's public folder. */
@@ -30,7 +31,7 @@ const api = {
   ping: () => true,
   /** Compiles the kernel now, so the first index opens without waiting for it. */
   warm: () => service.warm(),
-  openIndex: (request: OpenIndexRequest, onProgress?: (progress: IndexProgress) => void) => service.openIndex(request, onProgress),
+  openIndex: (request: OpenIndexRequest, onProgress?: (progress: IndexProgress) => void) => withOrderedProgress(onProgress, (report) => service.openIndex(request, report)),
   cancel: () => service.cancel(),
   info: (collectionId: string) => service.info(collectionId),
   analyze: (collectionId: string, text: string) => service.analyze(collectionId, text),

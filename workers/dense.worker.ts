@@ -27,6 +27,7 @@ import type { VectorMatrix } from '../src/lib/dense/vector-matrix.ts';
 import type { HnswSettings } from '../src/lib/retrievers/config.ts';
 import { database } from '../src/lib/storage/db.ts';
 import { ModelSession, type DownloadListener, type LoadedInfo, type LoadRequest } from './model-session.ts';
+import { withOrderedProgress } from './ordered-progress.ts';
 import type { ModelSourceConfig } from '../src/lib/dense/model-source.ts';
 import type { Embedder } from '../src/lib/dense/embedder.ts';
 import { decodeShippedVectors, type ShippedVectors } from '../src/lib/dense/shipped-vectors.ts';
@@ -198,7 +199,7 @@ const api = {
   open(request: DenseCorpusRequest, onProgress?: (progress: DenseProgress) => void): Promise<DenseCorpusInfo> {
     return session.cancellable(async (signal) => {
       try {
-        return await corpus().open(request, onProgress, signal);
+        return await withOrderedProgress(onProgress, (report) => corpus().open(request, report, signal));
       } finally {
         deferred?.later();
       }

@@ -202,7 +202,6 @@ export class EngineResources {
       const controller = new AbortController();
       const phases = new PhaseJobs(this.options.jobs, (reason) => controller.abort(reason));
       const name = this.collectionName(collectionId);
-      const title = `Building BM25 index (${analyzer}) · ${name}`;
       try {
         const info = await this.options.bm25.open(
           collectionId,
@@ -212,16 +211,13 @@ export class EngineResources {
               report({ resource: 'bm25', message: `Loading the BM25 index (${analyzer})` });
               return;
             }
-            const job = phases.enter('indexing', title, { unit: 'docs', total: progress.docsTotal });
+            const job = phases.enter('indexing', `Building BM25 index (${analyzer}) · ${name}`, { unit: 'docs', total: progress.docsTotal });
             const detail = progress.phase === 'saving' ? 'saving' : undefined;
             job.progress(progress.docsDone, progress.docsTotal, detail);
             report({ resource: 'bm25', message: `Building the BM25 index (${analyzer})`, done: progress.docsDone, total: progress.docsTotal });
           },
           controller.signal,
         );
-        // Comlink posts progress on a port of its own, so a small build's reply can overtake every progress
-        // message: a build still leaves its job in the tray.
-        if (info.source === 'built' && phases.phase === undefined) phases.enter('indexing', title, { unit: 'docs', total: info.numDocs }).progress(info.numDocs, info.numDocs);
         phases.finish(`${info.numDocs.toLocaleString('en-US')} docs, ${info.numTerms.toLocaleString('en-US')} terms in ${Math.round(info.buildMs)} ms`);
         return info;
       } catch (error) {

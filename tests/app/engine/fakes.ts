@@ -80,15 +80,11 @@ export class FakeBm25 implements Bm25Backend {
   /** Collections whose index is "stored": open only loads it. */
   stored = new Set<string>();
   gate: Gate | undefined;
-  /** Progress messages held back until `deliverLate()`, as when comlink's reply overtakes them. */
-  lateProgress = false;
-  private held: Array<() => void> = [];
   private readonly indexes = new Map<string, Bm25Index>();
 
   constructor(private readonly docs: readonly Doc[] = DOCS) {}
 
-  async open(collectionId: string, analyzer: AnalyzerName, report: (p: IndexProgress) => void, signal: AbortSignal): Promise<IndexInfo> {
-    const onProgress = this.lateProgress ? (p: IndexProgress) => void this.held.push(() => report(p)) : report;
+  async open(collectionId: string, analyzer: AnalyzerName, onProgress: (p: IndexProgress) => void, signal: AbortSignal): Promise<IndexInfo> {
     this.opens.push({ collectionId, analyzer });
     const key = `${collectionId}|${analyzer}`;
     onProgress({ phase: 'loading', docsDone: 0, docsTotal: this.docs.length, docsPerSecond: 0, elapsedMs: 0 });
@@ -114,11 +110,6 @@ export class FakeBm25 implements Bm25Backend {
       buildMs: 1,
       openMs: 1,
     };
-  }
-
-  /** Delivers the progress messages held back by `lateProgress`. */
-  deliverLate(): void {
-    for (const deliver of this.held.splice(0)) deliver();
   }
 
   /** What a worker crash does: every open index is gone (stored ones stay stored). */

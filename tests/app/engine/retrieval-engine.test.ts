@@ -46,16 +46,6 @@ describe('RetrievalEngine: preparation', () => {
     expect(columns.every((column) => engine.isPrepared(C, column))).toBe(true);
   });
 
-  it('shows a build in the tray even when its reply overtakes every progress message', async () => {
-    const { bm25, jobs, engine } = setup();
-    bm25.lateProgress = true;
-    await engine.prepare(C, defaultRetriever('bm25'));
-    const shown = [['Building BM25 index (english) · Starter', 'done', [[DOCS.length, DOCS.length]]]];
-    expect(jobs.list.map((job) => [job.title, job.status, job.progress])).toEqual(shown);
-    bm25.deliverLate();
-    expect(jobs.list.map((job) => [job.title, job.status, job.progress])).toEqual(shown);
-  });
-
   it('opens again only for settings the postings or vectors depend on (not k1, b, K, efSearch)', async () => {
     const { bm25, dense, engine } = setup();
     await engine.prepare(C, defaultRetriever('ledr'));
