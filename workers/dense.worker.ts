@@ -30,6 +30,7 @@ import { ModelSession, type DownloadListener, type LoadedInfo, type LoadRequest 
 import { withOrderedProgress } from './ordered-progress.ts';
 import type { ModelSourceConfig } from '../src/lib/dense/model-source.ts';
 import type { Embedder } from '../src/lib/dense/embedder.ts';
+import type { CompiledOnnx } from './onnx-runtime.ts';
 import { decodeShippedVectors, type ShippedVectors } from '../src/lib/dense/shipped-vectors.ts';
 import type { EmbeddingDtype } from '../src/lib/dense/registry.ts';
 import type { CrossEncoder, RerankProgress } from '../src/lib/rerank/cross-encoder.ts';
@@ -44,6 +45,8 @@ export interface RerankerLoadRequest {
   source: ModelSourceConfig;
   /** Tokens per pair; default the model's. */
   maxLength?: number;
+  /** onnxruntime's builds as the page's other workers compiled them (LoadRequest.onnx). */
+  onnx?: CompiledOnnx[];
 }
 
 export interface RerankerInfo {
@@ -52,6 +55,8 @@ export interface RerankerInfo {
   dtype: EmbeddingDtype;
   maxLength: number;
   loadMs: number;
+  /** The onnxruntime build the cross-encoder runs on, compiled (LoadedInfo.onnx). */
+  onnx?: CompiledOnnx;
 }
 
 /** Scores aligned with `docIds` (the order given); `cached` pairs came from the cache. */
@@ -246,9 +251,9 @@ const api = {
       import('../src/lib/rerank/cross-encoder.ts'),
     ]);
     configureModelSource(request.spec, request.source);
-    await prepareOnnxRuntime(request.device);
+    const onnx = await prepareOnnxRuntime(request.device, request.onnx);
     crossEncoder = await loadCrossEncoder({ spec: request.spec, device: request.device, dtype: request.dtype, maxLength: request.maxLength, onDownload });
-    return { model: request.spec.id, device: request.device, dtype: request.dtype, maxLength: crossEncoder.maxLength, loadMs: performance.now() - t0 };
+    return { model: request.spec.id, device: request.device, dtype: request.dtype, maxLength: crossEncoder.maxLength, loadMs: performance.now() - t0, onnx };
   },
 
   /** Cross-encoder scores of (query, text) for each [docId, text]; progress per batch; stopped by `cancel`. */

@@ -14,6 +14,7 @@
 import type { Embedder, EmbeddingDevice } from '../src/lib/dense/embedder.ts';
 import type { ModelSourceConfig } from '../src/lib/dense/model-source.ts';
 import type { EmbeddingDtype, ModelSpec } from '../src/lib/dense/registry.ts';
+import type { CompiledOnnx } from './onnx-runtime.ts';
 import { explainBlocked, violationCount, violationsSettled } from './policy-violations.ts';
 
 /**
@@ -32,6 +33,8 @@ export interface LoadRequest {
   source: ModelSourceConfig;
   /** A model folder the user picked: path inside the folder → file. Loaded as local model `spec.id`. */
   files?: Map<string, Blob>;
+  /** onnxruntime's builds as the page's other workers compiled them (prepareOnnxRuntime uses the one it needs). */
+  onnx?: CompiledOnnx[];
 }
 
 export interface LoadedInfo {
@@ -41,6 +44,8 @@ export interface LoadedInfo {
   loadMs: number;
   /** onnxruntime's WASM threads, when the model runs on WASM (1 without cross-origin isolation). */
   threads?: number;
+  /** The onnxruntime build the model runs on, compiled: the page hands it to its next model workers. */
+  onnx?: CompiledOnnx;
 }
 
 export type DownloadListener = (e: { file: string; loaded: number; total: number }) => void;
@@ -112,9 +117,10 @@ export class ModelSession {
     if (request.files) configureModelSource({ ...request.spec, source: 'local' }, servePickedFolder(request.spec.id, request.files));
     else configureModelSource(request.spec, request.source);
     const since = violationCount();
+    let onnx: CompiledOnnx | undefined;
     try {
       // A static table needs no onnxruntime (a lookup in TypeScript): its wasm is not loaded.
-      if (request.spec.kind !== 'static-table') await prepareOnnxRuntime(request.device);
+      if (request.spec.kind !== 'static-table') onnx = await prepareOnnxRuntime(request.device, request.onnx);
       this.embedder = await loadEmbedder({ spec: request.spec, device: request.device, dtype: request.dtype, onDownload });
     } catch (error) {
       if (error instanceof ModelLoadError && (error.kind === 'format' || error.kind === 'json')) await forgetCachedFiles(request.spec.id);
@@ -125,6 +131,7 @@ export class ModelSession {
     // The embedder's device: a static table says `cpu-lookup` whatever was asked for.
     const info: LoadedInfo = { model: request.spec.id, device: this.embedder.device, dtype: request.dtype, loadMs: performance.now() - t0 };
     if (info.device === 'wasm') info.threads = wasmThreads();
+    if (onnx !== undefined) info.onnx = onnx;
     return info;
   }
 

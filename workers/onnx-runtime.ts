@@ -26,13 +26,20 @@ import asyncifyMjsUrl from 'onnxruntime-web/ort-wasm-simd-threaded.asyncify.mjs?
 import plainMjsUrl from 'onnxruntime-web/ort-wasm-simd-threaded.mjs?url';
 import asyncifyWasmGzUrl from '../build/ort/ort-wasm-simd-threaded.asyncify.wasm.gz?url';
 import plainWasmGzUrl from '../build/ort/ort-wasm-simd-threaded.wasm.gz?url';
+import { standInFor } from './wasm-stand-in.ts';
 
 /** Each build's loader and compressed wasm, by the device it is for. */
 const BUILDS = {
   wasm: { mjs: plainMjsUrl, wasmGz: plainWasmGzUrl },
   webgpu: { mjs: asyncifyMjsUrl, wasmGz: asyncifyWasmGzUrl },
 };
-type Build = keyof typeof BUILDS;
+export type OnnxBuild = keyof typeof BUILDS;
+
+/** One of onnxruntime's builds, compiled; posted between the page and its workers, it shares its compiled code. */
+export interface CompiledOnnx {
+  build: OnnxBuild;
+  module: WebAssembly.Module;
+}
 
 const onnxWasm = env.backends.onnx.wasm;
 if (onnxWasm) onnxWasm.wasmPaths = { mjs: asyncifyMjsUrl };
@@ -44,31 +51,38 @@ export function wasmThreads(): number {
   return typeof threads === 'number' && threads > 0 ? threads : 1;
 }
 
-let prepared: { build: Build; ready: Promise<void> } | undefined;
+let prepared: { build: OnnxBuild; ready: Promise<CompiledOnnx> } | undefined;
+
+/** The build a model on `device` runs on. */
+export function onnxBuildFor(device: string): OnnxBuild {
+  return device === 'wasm' ? 'wasm' : 'webgpu';
+}
 
 /**
- * Fetches and decompresses the build for `device` once per worker, before the first session. A host that
- * answers the .gz with `Content-Encoding: gzip` has the browser decompress it already: the bytes are then
- * the wasm itself (its magic number `\0asm`), used as they are. The asyncify build runs WASM sessions too;
- * the plain one cannot run WebGPU, so a worker that started with it refuses a WebGPU model.
+ * Fetches, decompresses and compiles the build for `device` once per worker, before the first session, and
+ * resolves with the compiled build; when `compiled` (from the page's other workers) holds that build, it
+ * uses it instead. A host that answers the .gz with `Content-Encoding: gzip` has the browser decompress it
+ * already: the bytes are then the wasm itself (its magic number `\0asm`), used as they are. The asyncify
+ * build runs WASM sessions too; the plain one cannot run WebGPU, so a worker that started with it refuses a
+ * WebGPU model.
  */
-export function prepareOnnxRuntime(device: string): Promise<void> {
-  const build: Build = device === 'wasm' ? 'wasm' : 'webgpu';
+export function prepareOnnxRuntime(device: string, compiled: readonly CompiledOnnx[] = []): Promise<CompiledOnnx> {
+  const build = onnxBuildFor(device);
   if (prepared?.build === 'wasm' && build === 'webgpu') {
     return Promise.reject(new Error('this worker runs onnxruntime’s WASM-only build: a model on WebGPU needs a fresh worker'));
   }
   if (prepared) return prepared.ready;
   const ready = (async () => {
     const { mjs, wasmGz } = BUILDS[build];
-    const response = await fetch(wasmGz);
-    if (!response.ok) throw new Error(`onnxruntime's WebAssembly could not be loaded from ${wasmGz} (HTTP ${response.status})`);
-    const bytes = new Uint8Array(await response.arrayBuffer());
-    const gzipped = bytes[0] === 0x1f && bytes[1] === 0x8b;
-    const binary = gzipped ? await new Response(new Blob([bytes]).stream().pipeThrough(new DecompressionStream('gzip'))).arrayBuffer() : bytes.buffer;
+    const module = compiled.find((c) => c.build === build)?.module ?? (await WebAssembly.compile(await fetchBuild(wasmGz)));
     if (onnxWasm) {
       onnxWasm.wasmPaths = { mjs };
-      onnxWasm.wasmBinary = binary;
+      // onnxruntime's loader instantiates the binary it is given, which would compile it anew in every
+      // worker (about 3,600 functions compiled as first called, the hot ones again by the optimizing tier:
+      // seconds of CPU). A stand-in makes it instantiate the module compiled once for the page.
+      onnxWasm.wasmBinary = standInFor(module);
     }
+    return { build, module };
   })();
   prepared = { build, ready };
   // A failed attempt may succeed later (a network error): do not keep it.
@@ -77,6 +91,15 @@ export function prepareOnnxRuntime(device: string): Promise<void> {
   });
   return ready;
 }
+async function fetchBuild(wasmGz: string): Promise<ArrayBuffer> {
+  const response = await fetch(wasmGz);
+  if (!response.ok) throw new Error(`onnxruntime's WebAssembly could not be loaded from ${wasmGz} (HTTP ${response.status})`);
+  const bytes = new Uint8Array(await response.arrayBuffer());
+  const gzipped = bytes[0] === 0x1f && bytes[1] === 0x8b;
+  return gzipped ? await new Response(new Blob([bytes]).stream().pipeThrough(new DecompressionStream('gzip'))).arrayBuffer() : bytes.buffer;
+}
+
+
 // With its wasm cache on, transformers.js re-imports onnxruntime's loader from a blob: URL, which the
 // Content-Security-Policy (script-src 'self') rightly refuses; the browser's HTTP cache keeps both files.
 env.useWasmCache = false;

@@ -120,6 +120,9 @@ test('the embedding cache hits after a reload and misses when a setting changes'
   };
   const first = await page.evaluate((req) => window.rpDiagnostics.embedDataset(req), request);
   expect(first.hit).toBe(false);
+  // Its fresh worker is the page's second on WASM (after the test on WASM above): it got onnxruntime compiled
+  // from the page (src/app/workers/compiled-onnx.ts), so the plain build was fetched and compiled once.
+  expect(requested.filter((url) => /\/ort-wasm-simd-threaded\.wasm-[^/]*\.gz$/.test(url))).toHaveLength(1);
   await page.reload();
   await waitInPage(page, () => typeof window.rpDiagnostics === 'object', undefined, { timeout: 30_000 });
   const again = await page.evaluate((req) => window.rpDiagnostics.embedDataset(req), request);

@@ -15,6 +15,7 @@ import { chooseDevice, probeDevices } from '../../lib/dense/device.ts';
 import type { ModelSourceConfig } from '../../lib/dense/model-source.ts';
 import { resolveRerankerSpec } from '../../lib/rerank/registry.ts';
 import type { RerankSettings } from '../../lib/retrievers/config.ts';
+import { compiledOnnx, rememberCompiledOnnx } from '../workers/compiled-onnx.ts';
 import { WorkerHost, type HostedWorker } from '../workers/worker-host.ts';
 import { createDenseWorker } from '../workers/worker-scripts.ts';
 import type { RerankBackend, RerankerOpenInfo, RerankScoreProgress } from './backends.ts';
@@ -65,8 +66,12 @@ export class RerankWorkers implements RerankBackend {
     });
     try {
       const loaded = await host.call((api) =>
-        api.loadReranker({ spec: resolveRerankerSpec(settings.model), device, dtype: settings.dtype, source: (this.options.source ?? appModelSource)() }, Comlink.proxy(download)),
+        api.loadReranker(
+          { spec: resolveRerankerSpec(settings.model), device, dtype: settings.dtype, source: (this.options.source ?? appModelSource)(), onnx: compiledOnnx() },
+          Comlink.proxy(download),
+        ),
       );
+      rememberCompiledOnnx(loaded.onnx);
       return { host, info: { model: loaded.model, device: loaded.device, dtype: loaded.dtype, maxLength: loaded.maxLength, loadMs: loaded.loadMs } };
     } catch (error) {
       void host.close();

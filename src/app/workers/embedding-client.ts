@@ -13,6 +13,7 @@ import { chooseDevice, probeDevices, usableDtypes, type DeviceProbe } from '../.
 import type { EmbeddingDevice } from '../../lib/dense/embedder.ts';
 import type { ModelSourceConfig } from '../../lib/dense/model-source.ts';
 import type { EmbeddingDtype, ModelSpec } from '../../lib/dense/registry.ts';
+import { compiledOnnx, rememberCompiledOnnx } from './compiled-onnx.ts';
 import { WorkerHost, type HostedWorker } from './worker-host.ts';
 import type { WorkerCrashedError } from './worker-watch.ts';
 
@@ -60,7 +61,8 @@ async function start(createWorker: () => HostedWorker, request: OpenEmbedderRequ
   });
   try {
     const onDownload = request.onDownload ? Comlink.proxy(request.onDownload) : undefined;
-    const info = await host.call((api) => api.load({ spec: request.spec, device, dtype, source: request.source, files: request.files }, onDownload));
+    const { onnx, ...info } = await host.call((api) => api.load({ spec: request.spec, device, dtype, source: request.source, files: request.files, onnx: compiledOnnx() }, onDownload));
+    rememberCompiledOnnx(onnx);
     // Shader compilation and many WebGPU failures only happen on the first run; a static table has no
     // session to warm up (and a dense worker may still be loading it in the background).
     if (device !== 'cpu-lookup') await host.call((api) => api.embed(['warm-up'], { batchSize: 1 }));
