@@ -425,6 +425,11 @@ export function importCollection(
   return withImportLock(locks, meta.id, () => writeCollection(db, meta, records, options));
 }
 
+/** Whether any collection is left `'importing'` (a closed tab's, or one running now): what recoverInterruptedImports looks at. */
+export async function hasUnfinishedImports(db: PlaygroundDatabase): Promise<boolean> {
+  return (await db.collections.where('status').equals('importing').count()) > 0;
+}
+
 /**
  * Rolls back the rows left `'importing'` by a tab that was closed mid-import (see the module comment);
  * returns their ids. Imports running right now in another tab or worker are left alone.

@@ -19,6 +19,7 @@ import {
   loadCollection,
   loadQueries,
   readDocumentBatches,
+  hasUnfinishedImports,
   recoverInterruptedImports,
   setCollectionLanguage,
   utf8Length,
@@ -246,8 +247,12 @@ describe('interrupted imports', () => {
   test('rows left "importing" by a closed tab are rolled back on start-up', async () => {
     const db = freshDb();
     await runImport(db, smallPlan('keep'), { locks: null });
+    // Ready collections only: nothing to roll back, so the page starts no import worker for it.
+    expect(await hasUnfinishedImports(db)).toBe(false);
     await leaveHalfImport(db, 'half');
+    expect(await hasUnfinishedImports(db)).toBe(true);
     expect(await recoverInterruptedImports(db, { locks: null })).toEqual(['half']);
+    expect(await hasUnfinishedImports(db)).toBe(false);
     expect(await rowsOf(db, 'half')).toEqual(NOTHING);
     expect(await rowsOf(db, 'keep')).toEqual({ collections: 1, documents: 10, directories: 1, queries: 2, qrels: 1 });
   });
