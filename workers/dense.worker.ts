@@ -100,34 +100,19 @@ function shippedVectorsOf(request: LoadRequest): ((collectionId: string) => Prom
 }
 
 /**
- * When a static table starts loading: at once when something must be embedded; otherwise once the page has
- * ranked from stored vectors and gone quiet (QUIET_MS after the last search or open), so the first screen
- * does not share the CPU with a 22 MB download and its parse; at the latest LATEST_MS after `load`.
+ * When a static table starts loading: when something must be embedded (a typed query, a corpus or query
+ * set not stored), or when the page says text is about to be typed (`loadModel`: the query box took the
+ * focus). Stored corpus and query vectors need no table, so a visit that only steps through stored queries
+ * or evaluates them never loads its 22 MB: its fetch and parse took about 0.8 s of CPU after every page load
+ * when it loaded once the page had ranked.
  */
 class DeferredLoad {
-  static readonly QUIET_MS = 300;
-  static readonly LATEST_MS = 4000;
-  private quiet: ReturnType<typeof setTimeout> | undefined;
-  private readonly latest: ReturnType<typeof setTimeout>;
-
-  constructor(private start: (() => void) | undefined) {
-    this.latest = setTimeout(() => this.now(), DeferredLoad.LATEST_MS);
-  }
+  constructor(private start: (() => void) | undefined) {}
 
   now(): void {
     const start = this.start;
-    if (start === undefined) return;
     this.start = undefined;
-    clearTimeout(this.quiet);
-    clearTimeout(this.latest);
-    start();
-  }
-
-  /** The page just used the worker: start once it has been quiet for a moment. */
-  later(): void {
-    if (this.start === undefined) return;
-    clearTimeout(this.quiet);
-    this.quiet = setTimeout(() => this.now(), DeferredLoad.QUIET_MS);
+    start?.();
   }
 }
 
@@ -150,9 +135,9 @@ const api = {
   ping: () => true,
 
   /**
-   * Loads the model. A static table answers at once and loads in the background (`modelLoaded` says how
-   * that ended): stored corpus and query vectors need no model, so opening a collection does not wait for
-   * the table; whatever must be embedded waits for it.
+   * Loads the model. A static table answers at once and loads when needed (DeferredLoad; `modelLoaded`
+   * says how that ended): stored corpus and query vectors need no model, so opening a collection does not
+   * wait for the table; whatever must be embedded waits for it.
    */
   async load(request: LoadRequest, onDownload?: DownloadListener): Promise<LoadedInfo> {
     let info: LoadedInfo;
@@ -189,6 +174,11 @@ const api = {
     return info;
   },
 
+  /** Starts a static table's load now (the page expects typed text); other models are loaded by `load`. */
+  loadModel(): void {
+    deferred?.now();
+  },
+
   /** Settles when the model is loaded (at once after `load`, except for a static table loading in the background). */
   modelLoaded: (): Promise<LoadedInfo> => modelLoad ?? Promise.reject(new Error('no model loaded in this worker')),
 
@@ -203,11 +193,7 @@ const api = {
 
   open(request: DenseCorpusRequest, onProgress?: (progress: DenseProgress) => void): Promise<DenseCorpusInfo> {
     return session.cancellable(async (signal) => {
-      try {
-        return await withOrderedProgress(onProgress, (report) => corpus().open(request, report, signal));
-      } finally {
-        deferred?.later();
-      }
+      return withOrderedProgress(onProgress, (report) => corpus().open(request, report, signal));
     });
   },
 
@@ -219,7 +205,6 @@ const api = {
   searchPacked(collectionId: string, texts: string[], k: number, options: DenseSearchOptions) {
     return session.run(async () => {
       const packed = await corpus().searchPacked(collectionId, texts, k, options);
-      deferred?.later();
       return Comlink.transfer(packed, packedBuffers(packed));
     });
   },
@@ -228,7 +213,6 @@ const api = {
   scoreRows(collectionId: string, texts: string[], candidates: PackedCandidates) {
     return session.run(async () => {
       const scores = await corpus().scoreRows(collectionId, texts, candidates);
-      deferred?.later();
       return Comlink.transfer(scores, [scores.buffer]);
     });
   },

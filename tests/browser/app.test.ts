@@ -44,12 +44,16 @@ test('first visit: every default column ranks the starter before the model table
     const denseScores = await column(page, 1).locator('.score').allTextContents();
     expect(denseHits.length).toBeGreaterThan(0);
     expect((await recordedJobs(page)).filter((title) => title.startsWith('Embedding'))).toEqual([]);
-    // Once the page has ranked, the table loads in the background, with a job in the tray.
+    // Ranked from stored vectors, the page does not load the table (it did 0.3 s after ranking until
+    // 2026-11-27)...
+    await page.waitForTimeout(1000);
+    expect(tableAsked).toBe(false);
+    // ...until the query box takes the focus: then it loads, with a job in the tray.
+    await page.getByRole('button', { name: 'New query' }).click();
     await expect.poll(() => tableAsked, { timeout: 30_000 }).toBe(true);
     await expect.poll(() => recordedJobs(page), { timeout: 30_000 }).toContain('Loading model glove-100d-sif (q8)');
 
     // A typed text (the same query with a trailing space: not a stored query text) needs the model.
-    await page.getByRole('button', { name: 'New query' }).click();
     await page.getByLabel('Query text').fill(`${query} `);
     await page.waitForTimeout(1500);
     expect(await column(page, 1).getAttribute('data-ranked')).not.toBe(`${query} `);

@@ -64,7 +64,8 @@ test('under /retrieval-playground/ with no COOP/COEP: the starter ranks in every
   await screenshot(page, 'static-host-first-screen');
 
   // The browser reports the workers' requests too (the table is fetched by the dense worker), so `outside` sees
-  // them. The table loads in the background once the page has ranked: wait for it.
+  // them. The table loads once the query box takes the focus (text is about to be typed): wait for it.
+  await page.getByLabel('Query text').focus();
   await expect.poll(() => requested, { timeout: 60_000 }).toContain(`${server.url}models/local/glove-100d-sif/table.q8.bin`);
   await expect.poll(() => server.requests.map((r) => r.path), { timeout: 60_000 }).toContain(`${BASE}models/local/glove-100d-sif/table.q8.bin`);
   expect(outside(requested)).toEqual([]);

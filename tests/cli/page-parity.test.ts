@@ -63,6 +63,7 @@ function denseBackend(service: DenseCorpusService): DenseBackend {
       return { ...info, model: settings.model, device: 'cpu', dtype: settings.dtype };
     },
     warm: () => {},
+    loadModel: () => {},
     search: (collectionId, settings, texts, k) => service.search(collectionId, texts, k, { search: settings.search, hnsw: settings.hnsw }),
     score: (collectionId, _settings, texts, candidates) => service.score(collectionId, texts, candidates),
   };

@@ -62,6 +62,8 @@ export interface DenseBackend {
   open(collectionId: string, settings: DenseSettings, onProgress: (progress: DenseProgress) => void, signal: AbortSignal): Promise<DenseOpenInfo>;
   /** Starts the model's worker and loads the model ahead of any collection (first-visit speed); failures show on open. */
   warm(settings: DenseSettings): void;
+  /** Starts loading a model that loads only when needed (a static table): text is about to be typed. */
+  loadModel(settings: DenseSettings): void;
   /** Top-k documents of each query text by the model's similarity (exact or HNSW as `settings.search`). */
   search(collectionId: string, settings: DenseSettings, texts: readonly string[], k: number): Promise<Hit[][]>;
   /** Similarity of each query text to each of its candidate documents (aligned with `candidates[i]`; unknown ids give NaN). */

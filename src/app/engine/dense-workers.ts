@@ -212,6 +212,12 @@ export class DenseWorkers implements DenseBackend {
     this.worker(settings, () => {}).catch(() => undefined);
   }
 
+  loadModel(settings: DenseSettings): void {
+    void this.worker(settings, () => {})
+      .then((entry) => this.guarded(entry, (api) => api.loadModel()))
+      .catch(() => undefined);
+  }
+
   async open(collectionId: string, settings: DenseSettings, onProgress: (progress: DenseProgress) => void, signal: AbortSignal): Promise<DenseOpenInfo> {
     const request: DenseCorpusRequest = { collectionId, search: settings.search, hnsw: { ...settings.hnsw } };
     this.tables.delete(`${workerKey(settings)}|${collectionId}`);

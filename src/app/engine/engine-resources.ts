@@ -121,6 +121,18 @@ export class EngineResources {
     }
   }
 
+  /**
+   * The person is about to type (the query box took the focus): the models these columns embed typed text
+   * with start loading, those that load only when needed included (a static table), so the first typed
+   * query does not wait for them.
+   */
+  expectTyping(retrievers: readonly RetrieverConfig[]): void {
+    for (const retriever of retrievers) {
+      const { dense } = preparedSettings(retriever);
+      if (dense !== undefined) this.options.dense.loadModel(dense);
+    }
+  }
+
   /** How a BM25 index was opened (built now or loaded, its size and build time). */
   bm25Info(collectionId: string, settings: Bm25Settings): IndexInfo | undefined {
     return this.resources.get(this.scope(collectionId) + bm25Part(settings))?.value as IndexInfo | undefined;

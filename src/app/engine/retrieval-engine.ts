@@ -94,6 +94,11 @@ export class RetrievalEngine {
     this.resources.warm(retrievers);
   }
 
+  /** The person is about to type: the columns' models start loading (EngineResources.expectTyping). */
+  expectTyping(retrievers: readonly RetrieverConfig[]): void {
+    this.resources.expectTyping(retrievers);
+  }
+
   /** How a BM25 index was opened (built now or loaded, its size and build time). */
   bm25Info(collectionId: string, settings: Bm25Settings): IndexInfo | undefined {
     return this.resources.bm25Info(collectionId, settings);

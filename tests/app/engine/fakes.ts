@@ -235,6 +235,12 @@ export function trigramVector(text: string): Float32Array {
 export class FakeDense implements DenseBackend {
   opens: Array<{ collectionId: string; settings: DenseSettings }> = [];
   warmed: DenseSettings[] = [];
+  /** Settings whose model was asked to load now (the person is about to type). */
+  modelsLoaded: DenseSettings[] = [];
+
+  loadModel(settings: DenseSettings): void {
+    this.modelsLoaded.push(settings);
+  }
 
   warm(settings: DenseSettings): void {
     this.warmed.push(settings);

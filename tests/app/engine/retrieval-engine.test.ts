@@ -46,6 +46,14 @@ describe('RetrievalEngine: preparation', () => {
     expect(columns.every((column) => engine.isPrepared(C, column))).toBe(true);
   });
 
+  it('expecting typed text asks each column’s dense model to load now, BM25 columns nothing', () => {
+    const { bm25, dense, engine } = setup();
+    const hnsw: RetrieverConfig = { kind: 'dense', dense: { ...DEFAULT_DENSE.dense, search: 'hnsw' } };
+    engine.expectTyping([defaultRetriever('bm25'), defaultRetriever('ledr'), hnsw]);
+    expect(dense.modelsLoaded).toEqual([DEFAULT_DENSE.dense, hnsw.dense]);
+    expect([bm25.opens, dense.opens, bm25.warmed]).toEqual([[], [], []]);
+  });
+
   it('opens again only for settings the postings or vectors depend on (not k1, b, K, efSearch)', async () => {
     const { bm25, dense, engine } = setup();
     await engine.prepare(C, defaultRetriever('ledr'));
