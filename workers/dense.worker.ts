@@ -192,9 +192,7 @@ const api = {
   },
 
   open(request: DenseCorpusRequest, onProgress?: (progress: DenseProgress) => void): Promise<DenseCorpusInfo> {
-    return session.cancellable(async (signal) => {
-      return withOrderedProgress(onProgress, (report) => corpus().open(request, report, signal));
-    });
+    return session.cancellable((signal) => withOrderedProgress(onProgress, (report) => corpus().open(request, report, signal)));
   },
 
   docIds(collectionId: string): readonly string[] {

@@ -54,7 +54,7 @@ export function wasmThreads(): number {
 let prepared: { build: OnnxBuild; ready: Promise<CompiledOnnx> } | undefined;
 
 /** The build a model on `device` runs on. */
-export function onnxBuildFor(device: string): OnnxBuild {
+function onnxBuildFor(device: string): OnnxBuild {
   return device === 'wasm' ? 'wasm' : 'webgpu';
 }
 
@@ -98,7 +98,6 @@ async function fetchBuild(wasmGz: string): Promise<ArrayBuffer> {
   const gzipped = bytes[0] === 0x1f && bytes[1] === 0x8b;
   return gzipped ? await new Response(new Blob([bytes]).stream().pipeThrough(new DecompressionStream('gzip'))).arrayBuffer() : bytes.buffer;
 }
-
 
 // With its wasm cache on, transformers.js re-imports onnxruntime's loader from a blob: URL, which the
 // Content-Security-Policy (script-src 'self') rightly refuses; the browser's HTTP cache keeps both files.

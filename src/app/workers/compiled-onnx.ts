@@ -4,9 +4,9 @@
  * page's workers live in one process and a posted WebAssembly.Module shares its compiled code, so only the
  * first worker of a build compiles onnxruntime's functions (seconds of CPU); the others start with them.
  */
-import type { CompiledOnnx } from '../../../workers/onnx-runtime.ts';
+import type { CompiledOnnx, OnnxBuild } from '../../../workers/onnx-runtime.ts';
 
-const compiled = new Map<string, CompiledOnnx>();
+const compiled = new Map<OnnxBuild, CompiledOnnx>();
 
 /** The builds compiled so far, for a worker's load request. */
 export function compiledOnnx(): CompiledOnnx[] {
