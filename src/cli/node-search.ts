@@ -24,6 +24,7 @@ import type { Bm25Settings, DenseSettings, RerankSettings } from '../lib/retriev
 import type { RankSearch } from '../lib/retrievers/rank.ts';
 import type { RankQuery } from '../lib/retrievers/ranking.ts';
 import type { Doc, Hit } from '../lib/types.ts';
+import type { Candidates } from '../lib/retrievers/packed-hits.ts';
 import { loadAnalyzer, type CliAnalyzerName } from './analyzer.ts';
 import { loadNodeEmbedder, provideIndexedDb, resolveNodeModel } from './dense.ts';
 
@@ -200,17 +201,17 @@ export class NodeSearch implements RankSearch {
     const graph = await this.graph(corpus, settings);
     const started = performance.now();
     const found = denseTopKMany(corpus.vectors, vectors.map((vector, i) => (texts[i]!.trim() === '' ? undefined : vector)), k, graph);
-    const hits = found.map((rows) => rows.map(({ row, score }) => ({ docId: this.ids[row]!, score })));
+    const hits = found.map(({ rows, scores }) => Array.from(rows, (row, i): Hit => ({ docId: this.ids[row]!, score: scores[i]! })));
     this.add('search_ms', performance.now() - started);
     return hits;
   }
 
-  async denseScores(settings: DenseSettings, texts: readonly string[], candidates: readonly (readonly string[])[]): Promise<number[][]> {
+  async denseScores(settings: DenseSettings, texts: readonly string[], candidates: Candidates): Promise<number[][]> {
     const corpus = await this.openDense(settings.model);
     const vectors = await this.queryVectors(corpus, texts);
     const started = performance.now();
     const scores = vectors.map((vector, i) =>
-      (candidates[i] ?? []).map((docId) => {
+      (candidates[i] ?? []).map(({ docId }) => {
         const row = corpus.rowOf.get(docId);
         return row === undefined ? Number.NaN : dotWithRow(corpus.vectors, row, vector);
       }),

@@ -13,6 +13,7 @@ import type { DenseProgress } from '../../lib/dense/dense-corpus-service.ts';
 import type { PrfResult } from '../../lib/prf/prf-result.ts';
 import type { DenseSettings, RerankSettings } from '../../lib/retrievers/config.ts';
 import type { Hit, Run } from '../../lib/types.ts';
+import type { Candidates } from '../../lib/retrievers/packed-hits.ts';
 import type { QueryInput } from './column-ranking.ts';
 
 export interface Bm25SearchParams extends Bm25Params {
@@ -67,7 +68,7 @@ export interface DenseBackend {
   /** Top-k documents of each query text by the model's similarity (exact or HNSW as `settings.search`). */
   search(collectionId: string, settings: DenseSettings, texts: readonly string[], k: number): Promise<Hit[][]>;
   /** Similarity of each query text to each of its candidate documents (aligned with `candidates[i]`; unknown ids give NaN). */
-  score(collectionId: string, settings: DenseSettings, texts: readonly string[], candidates: readonly (readonly string[])[]): Promise<ArrayLike<number>[]>;
+  score(collectionId: string, settings: DenseSettings, texts: readonly string[], candidates: Candidates): Promise<ArrayLike<number>[]>;
 }
 
 /** How a cross-encoder was opened. */

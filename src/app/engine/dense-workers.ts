@@ -25,7 +25,7 @@ import type { EmbeddingDevice } from '../../lib/dense/embedder.ts';
 import type { ModelSourceConfig } from '../../lib/dense/model-source.ts';
 import { resolveModelSpec } from '../../lib/dense/registry.ts';
 import type { DenseSettings } from '../../lib/retrievers/config.ts';
-import { packCandidates, unpackHits, unpackScores } from '../../lib/retrievers/packed-hits.ts';
+import { packCandidates, unpackHits, unpackScores, type Candidates } from '../../lib/retrievers/packed-hits.ts';
 import type { Hit } from '../../lib/types.ts';
 import { openEmbeddingWorker, type EmbeddingWorkerHandle } from '../workers/embedding-client.ts';
 import type { WorkerHost } from '../workers/worker-host.ts';
@@ -302,7 +302,7 @@ export class DenseWorkers implements DenseBackend {
   }
 
   /** Candidates cross as rows of the corpus table (typed arrays), scores come back as one Float64Array. */
-  async score(collectionId: string, settings: DenseSettings, texts: readonly string[], candidates: readonly (readonly string[])[]): Promise<Float64Array[]> {
+  async score(collectionId: string, settings: DenseSettings, texts: readonly string[], candidates: Candidates): Promise<Float64Array[]> {
     const { rowOf } = await this.table(collectionId, settings);
     const packed = packCandidates(candidates, rowOf);
     const scores = await this.query(settings, (api) => api.scoreRows(collectionId, [...texts], Comlink.transfer({ offsets: packed.offsets.slice(), rows: packed.rows }, [packed.rows.buffer])));

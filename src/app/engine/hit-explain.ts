@@ -88,7 +88,7 @@ export async function explainHit(
           part.rank = rankOf(hits, docId);
         }
         try {
-          const [scores = []] = await search.denseScores(settings, [query.text], [[docId]]);
+          const [scores = []] = await search.denseScores(settings, [query.text], [[{ docId }]]);
           const similarity = scores[0];
           if (similarity !== undefined && Number.isFinite(similarity)) part.similarity = similarity;
           else part.error = `document ${docId} has no vector`;

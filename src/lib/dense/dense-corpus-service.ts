@@ -31,10 +31,11 @@ import type { HnswSettings } from '../retrievers/config.ts';
 import {
   packCandidates,
   packHits,
-  scoredObjects,
+  scoredArrays,
   unpackHits,
   unpackScores,
   type PackedCandidates,
+  type Candidates,
   type PackedHits,
 } from '../retrievers/packed-hits.ts';
 import { loadQueries, readDocumentBatches } from '../storage/collections.ts';
@@ -626,7 +627,7 @@ export class DenseCorpusService {
       graph.setEfSearch(options.hnsw.efSearch);
     }
     const found = denseTopKMany(corpus.vectors, vectors.map((vector, i) => (texts[i]!.trim() === '' ? undefined : vector)), k, graph);
-    return packHits(found.map(scoredObjects));
+    return packHits(found.map(({ rows, scores }) => scoredArrays(rows, scores)));
   }
 
   /** `searchPacked` with document ids. */
@@ -650,7 +651,7 @@ export class DenseCorpusService {
   }
 
   /** Similarity of each text to each of its candidates (NaN for ids without a vector). */
-  async score(collectionId: string, texts: readonly string[], candidates: readonly (readonly string[])[]): Promise<Float64Array[]> {
+  async score(collectionId: string, texts: readonly string[], candidates: Candidates): Promise<Float64Array[]> {
     const packed = packCandidates(candidates, this.corpus(collectionId).rowOf);
     return unpackScores(packed.offsets, await this.scoreRows(collectionId, texts, packed));
   }

@@ -3,7 +3,7 @@
  * whose card says cosine, rows and queries are L2-normalized when stored, so dot = cosine.
  */
 import type { Hit } from '../types.ts';
-import { TopK } from '../retrievers/top-k.ts';
+import { topOfScores, type RankedRows } from '../retrievers/top-of-scores.ts';
 import { dotWithRow, type VectorMatrix } from './vector-matrix.ts';
 
 /** A row of an embedding matrix (or HNSW graph) with its similarity to a query. */
@@ -24,17 +24,23 @@ export function exactTopK(matrix: VectorMatrix, query: Float32Array, k: number):
  * ranking are bit-identical to it (tests/lib/dense/exact-search.test.ts).
  */
 export function exactTopKMany(matrix: VectorMatrix, queries: readonly Float32Array[], k: number): ScoredRow[][] {
+  return exactTopRowsMany(matrix, queries, k).map(({ rows, scores }) => Array.from(rows, (row, i): ScoredRow => ({ row, score: scores[i]! })));
+}
+
+/** {@link exactTopKMany} as typed arrays (what crosses a worker boundary), without an object per hit. */
+export function exactTopRowsMany(matrix: VectorMatrix, queries: readonly Float32Array[], k: number): RankedRows[] {
   for (const query of queries) if (query.length !== matrix.dim) throw new Error(`query has ${query.length} dimensions, matrix ${matrix.dim}`);
   const scores = Array.from({ length: Math.min(4, queries.length) }, () => new Float64Array(matrix.rows));
-  const results: ScoredRow[][] = [];
+  const scratch = new Float64Array(matrix.rows);
+  const results: RankedRows[] = [];
   let next = 0;
   for (; next + 4 <= queries.length; next += 4) {
     dotFour(matrix, queries.slice(next, next + 4) as [Float32Array, Float32Array, Float32Array, Float32Array], scores);
-    for (let j = 0; j < 4; j++) results.push(topRows(scores[j]!, k));
+    for (let j = 0; j < 4; j++) results.push(topOfScores(scores[j]!, k, scratch));
   }
   for (; next < queries.length; next++) {
     dotOne(matrix, queries[next]!, scores[0]!);
-    results.push(topRows(scores[0]!, k));
+    results.push(topOfScores(scores[0]!, k, scratch));
   }
   return results;
 }
@@ -64,12 +70,6 @@ function dotFour(matrix: VectorMatrix, [q0, q1, q2, q3]: [Float32Array, Float32A
     o2[r] = s2;
     o3[r] = s3;
   }
-}
-
-function topRows(scores: Float64Array, k: number): ScoredRow[] {
-  const top = new TopK(Math.min(k, scores.length));
-  for (let r = 0; r < scores.length; r++) top.offer(r, scores[r]!);
-  return top.sorted((row, score): ScoredRow => ({ row, score }));
 }
 
 /** exactTopK as hits with document ids (`ids[row]`). */

@@ -3,6 +3,7 @@ import type { FusedHit } from './fused-hit.ts';
 import { assertUniqueIds, compareCodePoints, rankFused, topOf } from './fused-hit.ts';
 import { knownDistinct, markDistinct } from '../eval/distinct-hits.ts';
 import { pickHits } from '../retrievers/hit-rows.ts';
+import { orderByScore } from '../retrievers/top-of-scores.ts';
 
 /** LaPraDoR's cut-off: BM25 scores past the top 1,000 are set to 0. */
 export const DEFAULT_LEDR_BM25_DEPTH = 1000;
@@ -67,18 +68,23 @@ export function lexiconEnhancedDense(
 export function lexiconEnhancedDenseHits(bm25: readonly Hit[], dense: ArrayLike<number>, options: LedrOptions = {}): Hit[] {
   const candidates = ledrCandidates(bm25, options);
   const scores = new Float64Array(candidates.length);
-  const order: number[] = new Array(candidates.length);
   for (let i = 0; i < candidates.length; i++) {
     const similarity = checkedSimilarity(i < dense.length ? dense[i] : undefined, candidates[i]!.docId);
     scores[i] = similarity * candidates[i]!.score;
-    order[i] = i;
   }
-  // compareFused on positions.
-  order.sort((a, b) => scores[b]! - scores[a]! || compareCodePoints(candidates[a]!.docId, candidates[b]!.docId));
-  if (options.limit !== undefined && options.limit < order.length) order.length = options.limit;
+  // compareFused on positions: by score (a radix sort, as a comparison sort of 1,000 candidates per query
+  // was the largest item of an evaluation's LEDR column), then equal scores by document id.
+  const order = orderByScore(scores);
+  for (let start = 0; start < order.length; ) {
+    let end = start + 1;
+    while (end < order.length && scores[order[end]!] === scores[order[start]!]) end++;
+    if (end - start > 1) order.subarray(start, end).sort((a, b) => compareCodePoints(candidates[a]!.docId, candidates[b]!.docId));
+    start = end;
+  }
+  const kept = options.limit !== undefined && options.limit < order.length ? order.subarray(0, Math.max(0, options.limit)) : order;
   // The candidates are BM25's first hits, so positions in them are positions in `bm25` (whose rows the
   // fused list keeps: hit-rows.ts). Each candidate at most once, and the candidates are distinct.
-  return markDistinct(pickHits(bm25, order, (hit, i) => ({ docId: hit.docId, score: scores[order[i]!]! })));
+  return markDistinct(pickHits(bm25, kept, (hit, i) => ({ docId: hit.docId, score: scores[kept[i]!]! })));
 }
 
 /** The BM25 top K, checked for a document named twice unless the list is known to be distinct. */

@@ -14,7 +14,7 @@ export interface HitRows {
   rows: Uint32Array;
 }
 
-const rowsOfList = new WeakMap<readonly Hit[], HitRows>();
+const rowsOfList = new WeakMap<readonly object[], HitRows>();
 
 /** Remembers that `hits[i]` is `table[rows[i]]`; the caller vouches for it. */
 export function rememberRows<T extends readonly Hit[]>(hits: T, table: readonly string[], rows: Uint32Array): T {
@@ -22,7 +22,7 @@ export function rememberRows<T extends readonly Hit[]>(hits: T, table: readonly 
   return hits;
 }
 
-export function rowsOf(hits: readonly Hit[]): HitRows | undefined {
+export function rowsOf(hits: readonly object[]): HitRows | undefined {
   return rowsOfList.get(hits);
 }
 

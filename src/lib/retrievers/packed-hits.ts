@@ -9,7 +9,7 @@
  */
 import type { Hit } from '../types.ts';
 import { markDistinct } from '../eval/distinct-hits.ts';
-import { rememberRows } from './hit-rows.ts';
+import { rememberRows, rowsOf } from './hit-rows.ts';
 
 export interface PackedHits {
   /** queries + 1 entries; the last is the number of hits. */
@@ -23,6 +23,8 @@ export interface ScoredRows {
   readonly length: number;
   row(i: number): number;
   score(i: number): number;
+  /** The same rows and scores as typed arrays, when it holds them: copied in one call each. */
+  readonly arrays?: { rows: Int32Array | Uint32Array; scores: Float32Array | Float64Array };
 }
 
 /** Packs per-query lists (each given by its length and accessors). */
@@ -34,6 +36,12 @@ export function packHits(lists: readonly ScoredRows[]): PackedHits {
   const scores = new Float64Array(total);
   lists.forEach((list, q) => {
     const base = offsets[q]!;
+    // A kernel's rows are never negative, so the Int32 → Uint32 conversion of `set` keeps them.
+    if (list.arrays !== undefined) {
+      rows.set(list.arrays.rows, base);
+      scores.set(list.arrays.scores, base);
+      return;
+    }
     for (let i = 0; i < list.length; i++) {
       rows[base + i] = list.row(i);
       scores[base + i] = list.score(i);
@@ -44,7 +52,9 @@ export function packHits(lists: readonly ScoredRows[]): PackedHits {
 
 /** `{ docs, scores }` typed arrays (a BM25 kernel's result) as ScoredRows. */
 export function scoredArrays(docs: ArrayLike<number>, scores: ArrayLike<number>): ScoredRows {
-  return { length: docs.length, row: (i) => docs[i]!, score: (i) => scores[i]! };
+  const rows = { length: docs.length, row: (i: number) => docs[i]!, score: (i: number) => scores[i]! };
+  const typed = (docs instanceof Int32Array || docs instanceof Uint32Array) && (scores instanceof Float32Array || scores instanceof Float64Array);
+  return typed && docs.length === scores.length ? { ...rows, arrays: { rows: docs, scores } } : rows;
 }
 
 /** `{ row, score }` objects (an exact or HNSW search's result) as ScoredRows. */
@@ -98,13 +108,38 @@ export interface PackedCandidates {
   rows: Int32Array;
 }
 
-export function packCandidates(candidates: readonly (readonly string[])[], rowOf: ReadonlyMap<string, number>): PackedCandidates {
+export function packCandidates(candidates: Candidates, rowOf: ReadonlyMap<string, number>): PackedCandidates {
   const offsets = new Uint32Array(candidates.length + 1);
-  candidates.forEach((ids, q) => (offsets[q + 1] = offsets[q]! + ids.length));
+  candidates.forEach((list, q) => (offsets[q + 1] = offsets[q]! + list.length));
   const rows = new Int32Array(offsets[candidates.length]!);
   let p = 0;
-  for (const ids of candidates) for (const id of ids) rows[p++] = rowOf.get(id) ?? -1;
+  for (const list of candidates) {
+    // A list that came packed from a worker knows its rows in that worker's table (hit-rows.ts): each of
+    // the table's rows is looked up once per target table, not each candidate (LEDR sends 300 × 1,000).
+    const source = rowsOf(list);
+    if (source !== undefined) {
+      const remap = remapOf(source.table, rowOf);
+      for (let i = 0; i < list.length; i++) rows[p++] = remap[source.rows[i]!]!;
+    } else for (const { docId } of list) rows[p++] = rowOf.get(docId) ?? -1;
+  }
   return { offsets, rows };
+}
+
+/** Candidate documents of each query (a ranking's hits, or bare ids as `{ docId }`). */
+export type Candidates = readonly (readonly { readonly docId: string }[])[];
+
+const remaps = new WeakMap<readonly string[], WeakMap<ReadonlyMap<string, number>, Int32Array>>();
+
+/** remap[row of `table`] = that document's row by `rowOf` (-1: none), made once per pair. */
+function remapOf(table: readonly string[], rowOf: ReadonlyMap<string, number>): Int32Array {
+  let byTarget = remaps.get(table);
+  if (byTarget === undefined) remaps.set(table, (byTarget = new WeakMap()));
+  let remap = byTarget.get(rowOf);
+  if (remap === undefined) {
+    remap = Int32Array.from(table, (docId) => rowOf.get(docId) ?? -1);
+    byTarget.set(rowOf, remap);
+  }
+  return remap;
 }
 
 /** Splits a flat score array by the candidates' offsets (views of it, not copies). */

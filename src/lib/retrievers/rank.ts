@@ -19,6 +19,7 @@ import { reciprocalRankFusion } from '../fusion/rrf.ts';
 import type { PrfResult } from '../prf/prf-result.ts';
 import { rerank } from '../rerank/rerank.ts';
 import type { Hit, Run } from '../types.ts';
+import type { Candidates } from './packed-hits.ts';
 import { preparedSettings, RUN_DEPTH, type Bm25Settings, type DenseSettings, type RerankSettings, type RetrieverConfig } from './config.ts';
 import { cutHits, withoutDoc } from './hit-rows.ts';
 import { emptyRanking, plainHits, type ColumnRanking, type RankQuery } from './ranking.ts';
@@ -33,7 +34,7 @@ export interface RankSearch {
    */
   dense(settings: DenseSettings, texts: readonly string[], k: number): Promise<Hit[][]>;
   /** The model's similarity of each text to each of its candidates (NaN for a document without a vector). */
-  denseScores(settings: DenseSettings, texts: readonly string[], candidates: readonly (readonly string[])[]): Promise<ArrayLike<number>[]>;
+  denseScores(settings: DenseSettings, texts: readonly string[], candidates: Candidates): Promise<ArrayLike<number>[]>;
   /** RM3 or Bo1 of each query, its second pass's top k (absent: such retrievers fail with a message). */
   prf?(settings: Bm25Settings, request: PrfRequest, queries: readonly RankQuery[], k: number): Promise<PrfResult[]>;
   /** A cross-encoder's scores of (query text, document), aligned with `docIds`. */
@@ -102,7 +103,7 @@ async function ledrInputs(
   const scores = await search.denseScores(
     preparedSettings(retriever).dense!,
     asked.map((query) => query.text),
-    candidates.map((hits) => hits.map((hit) => hit.docId)),
+    candidates,
   );
   return { candidates, scores };
 }

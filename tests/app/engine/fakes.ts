@@ -21,6 +21,7 @@ import type { PrfResult } from '../../../src/lib/prf/prf-result.ts';
 import { searchRm3 } from '../../../src/lib/prf/rm3.ts';
 import type { DenseSettings, RerankSettings } from '../../../src/lib/retrievers/config.ts';
 import type { Doc, Hit, Run } from '../../../src/lib/types.ts';
+import type { Candidates } from '../../../src/lib/retrievers/packed-hits.ts';
 import type {
   Bm25Backend,
   Bm25SearchParams,
@@ -286,13 +287,13 @@ export class FakeDense implements DenseBackend {
     return texts.map((text) => this.reference(text, k));
   }
 
-  async score(_collectionId: string, _settings: DenseSettings, texts: readonly string[], candidates: readonly (readonly string[])[]): Promise<number[][]> {
+  async score(_collectionId: string, _settings: DenseSettings, texts: readonly string[], candidates: Candidates): Promise<number[][]> {
     this.scores += 1;
     const rows = rowIndex(this.ids);
     return texts.map((text, i) => {
       const q = trigramVector(text);
-      return (candidates[i] ?? []).map((id) => {
-        const row = rows.get(id);
+      return (candidates[i] ?? []).map(({ docId }) => {
+        const row = rows.get(docId);
         return row === undefined ? Number.NaN : dot(matrixRow(this.opened(), row), q);
       });
     });

@@ -237,7 +237,7 @@ describe('DenseCorpusService', () => {
     expect(hits[0]).toEqual(exactSearch(corpusMatrix(), ids, trigramVector(texts[0]!), 5));
     expect(hits[1]).toEqual(exactSearch(corpusMatrix(), ids, trigramVector(texts[1]!), 5));
     expect(hits[2]).toEqual([]);
-    const [scores] = await service.score(C, ['stale bread loaf'], [['d1', 'nope', 'd7']]);
+    const [scores] = await service.score(C, ['stale bread loaf'], [[{ docId: 'd1' }, { docId: 'nope' }, { docId: 'd7' }]]);
     expect(scores![0]).toBeCloseTo(dot(trigramVector('stale bread loaf'), trigramVector(`${DOCS[0]!.title} ${DOCS[0]!.text}`)), 6);
     expect(scores![1]).toBeNaN();
     // Query vectors are embedded once per text.

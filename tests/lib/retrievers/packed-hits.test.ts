@@ -36,15 +36,37 @@ describe('packed hits', () => {
     expect(lists[0]?.[0]?.score).toBe(score);
   });
 
+  it('copies typed arrays whole and packs them as it packs the same values one by one', () => {
+    const typed = scoredArrays(Int32Array.of(3, 1, 2), Float32Array.of(2.5, 1.25, -0.5));
+    expect(typed.arrays).toBeDefined();
+    const plain = scoredArrays([3, 1, 2], [2.5, 1.25, -0.5]);
+    expect(plain.arrays).toBeUndefined();
+    const fromTyped = packHits([typed, scoredArrays(Uint32Array.of(0), Float64Array.of(0.1))]);
+    const fromPlain = packHits([plain, scoredObjects([{ row: 0, score: 0.1 }])]);
+    expect(fromTyped).toEqual(fromPlain);
+  });
+
   it('refuses a row outside the table instead of naming a wrong document', () => {
     expect(() => unpackHits(packHits([scoredArrays([7], [1])]), TABLE)).toThrow(/row 7 is outside the table of 4/);
   });
 
   it('packs candidate ids as rows (-1 for unknown ids) and splits scores back per query', () => {
     const rowOf = new Map(TABLE.map((id, row) => [id, row]));
-    const packed = packCandidates([['d1', 'zz'], [], ['d3']], rowOf);
+    const ids = (...docIds: string[]) => docIds.map((docId) => ({ docId }));
+    const packed = packCandidates([ids('d1', 'zz'), [], ids('d3')], rowOf);
     expect([...packed.offsets]).toEqual([0, 2, 2, 3]);
     expect([...packed.rows]).toEqual([1, -1, 3]);
     expect(unpackScores(packed.offsets, Float64Array.of(0.5, Number.NaN, 2)).map((scores) => [...scores])).toEqual([[0.5, Number.NaN], [], [2]]);
+  });
+
+  it('packs hit lists that came packed from another table through their rows, as their ids would be', () => {
+    // A BM25 table in another order than the dense table, with a document the dense table lacks.
+    const bm25Table = ['d3', 'x9', 'd0', 'd2'];
+    const lists = unpackHits(packHits([scoredArrays(Int32Array.of(2, 1, 3), Float32Array.of(3, 2, 1)), scoredArrays(Int32Array.of(0), Float32Array.of(1))]), bm25Table);
+    const rowOf = new Map(TABLE.map((id, row) => [id, row]));
+    const byRows = packCandidates(lists, rowOf);
+    expect([...byRows.rows]).toEqual([0, -1, 2, 3]);
+    // The same lists without their rows (copies) give the same packing through their ids.
+    expect(packCandidates(lists.map((hits) => hits.map((hit) => ({ ...hit }))), rowOf)).toEqual(byRows);
   });
 });

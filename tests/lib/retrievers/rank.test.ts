@@ -9,6 +9,7 @@ import { defaultRetriever, RUN_DEPTH, type Bm25Settings, type DenseSettings, typ
 import { rankBatch, rankBatchHits, type RankSearch } from '../../../src/lib/retrievers/rank.ts';
 import type { RankQuery } from '../../../src/lib/retrievers/ranking.ts';
 import type { Hit, Run } from '../../../src/lib/types.ts';
+import type { Candidates } from '../../../src/lib/retrievers/packed-hits.ts';
 
 /** Documents d0…d9; BM25 scores them 10…1 in order, dense 1.0…0.1 in reverse order. */
 const IDS = Array.from({ length: 10 }, (_, i) => `d${i}`);
@@ -23,9 +24,9 @@ class RecordingSearch implements RankSearch {
     this.calls.push(`dense ${texts.length}×${k}`);
     return texts.map(() => [...IDS].reverse().slice(0, k).map((docId, i) => ({ docId, score: 1 - i / 10 })));
   }
-  async denseScores(_settings: DenseSettings, texts: readonly string[], candidates: readonly (readonly string[])[]): Promise<number[][]> {
+  async denseScores(_settings: DenseSettings, texts: readonly string[], candidates: Candidates): Promise<number[][]> {
     this.calls.push(`scores ${texts.length}`);
-    return candidates.map((ids) => ids.map((id) => (id === 'd1' ? 0.9 : 0.1)));
+    return candidates.map((hits) => hits.map(({ docId }) => (docId === 'd1' ? 0.9 : 0.1)));
   }
   async prf(_settings: Bm25Settings, request: PrfRequest, queries: readonly RankQuery[], k: number) {
     this.calls.push(`${request.method} ${queries.length}×${k}`);
