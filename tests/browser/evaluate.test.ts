@@ -211,6 +211,16 @@ describe.skipIf(skipNoModel)('Evaluate dashboard (SciFact test, BM25 | GloVe | L
     const bestNdcg = page.locator('[data-testid="metrics-table"] td.best[data-measure="ndcg_cut_10"]');
     expect(await bestNdcg.count()).toBe(shownNdcg.filter((x) => x === best).length);
     expect(await bestNdcg.first().textContent()).toContain('(best)');
+    // judged@10 per query: nearly every SciFact query is below 0.9 somewhere; the first 40 are drawn, the
+    // rest on request.
+    const judgedRows = page.locator('[data-testid="judged-table"] tbody tr');
+    const listed = Number(/^([\d,]+) of 300 queries listed/.exec((await page.getByTestId('judged-rows').innerText()).trim())![1]!.replace(/,/g, ''));
+    expect(listed).toBeGreaterThan(40);
+    expect(await page.getByTestId('judged-rows').innerText()).toContain('the first 40 shown');
+    expect(await judgedRows.count()).toBe(40);
+    await page.getByRole('button', { name: `Show all ${listed} queries` }).click();
+    await expect.poll(() => judgedRows.count()).toBe(listed);
+    expect(await page.getByTestId('judged-rows').innerText()).not.toContain('shown');
     console.log(`[evaluate] metrics table:\n${await page.getByTestId('metrics-table').innerText()}`);
     console.log(`[evaluate] efficiency table:\n${await page.getByTestId('efficiency-table').innerText()}`);
     await screenshot(page, 'evaluate-results');
