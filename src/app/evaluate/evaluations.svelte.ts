@@ -397,6 +397,10 @@ class Evaluations {
     const { run, missing, queries, queriesKey, efficiency } = ranked;
     const tag = runTag(retriever);
     const reports = scope.qrels === undefined ? undefined : await judgedReports(scope.qrels, run);
+    // The next column's chunks come back to this thread: each block between them stays short.
+    await nextTask();
+    const packed = packRun(run);
+    await nextTask();
     const key = evaluationKey(collectionId, split, retriever);
     const createdAt = Date.now();
     const row: EvaluationRow = {
@@ -404,7 +408,7 @@ class Evaluations {
       collectionId,
       split,
       retriever,
-      packed: storedRun(packRun(run)),
+      packed: storedRun(packed),
       createdAt,
       timings: timingsOf(efficiency),
       collectionVersion: scope.collectionVersion,
