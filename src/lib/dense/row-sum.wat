@@ -5,7 +5,7 @@
 ;;
 ;; Memory (the caller lays it out): rows of `dim` int8 values at $values (4 readable bytes past the last
 ;; row), the ids (i32) and weights (f64) of the distinct tokens, and the `dim` f64 sums. `dim` must be a
-;; multiple of 4. Assembled by scripts/wasm/build-row-sum.ts into row-sum.wasm.ts.
+;; multiple of 4. Assembled by scripts/wasm/build-wat.ts into row-sum.wasm.ts.
 (module
   (memory (export "memory") 1)
   (func (export "accumulate") (param $ids i32) (param $weights i32) (param $n i32) (param $values i32) (param $dim i32) (param $sum i32)

@@ -12,7 +12,7 @@ import { passageText, queryText } from '../../../src/lib/dense/embedding-text.ts
 import { resolveModelSpec } from '../../../src/lib/dense/registry.ts';
 import { createRowSummer } from '../../../src/lib/dense/row-sum.ts';
 import { parseStaticTable, StaticTableEncoder, staticTableHeader, type StaticTable } from '../../../src/lib/dense/static-table.ts';
-import { assembleRowSum, MODULE_PATH, rowSumModuleSource } from '../../../scripts/wasm/build-row-sum.ts';
+import { assemble, modulePath, moduleSource, ROW_SUM } from '../../../scripts/wasm/build-wat.ts';
 import { shared } from '../../shared-dir.ts';
 import { ensureModels } from './models-fixture.ts';
 
@@ -70,7 +70,7 @@ describe('row sums in WebAssembly', () => {
     expect(createRowSummer(new Int8Array(30), 10, 4)).toBeUndefined();
   });
 
-  test('the module is row-sum.wat as scripts/wasm/build-row-sum.ts assembles it', () => {
-    expect(readFileSync(MODULE_PATH, 'utf8')).toBe(rowSumModuleSource(assembleRowSum()));
+  test('the module is row-sum.wat as scripts/wasm/build-wat.ts assembles it', () => {
+    expect(readFileSync(modulePath(ROW_SUM), 'utf8')).toBe(moduleSource(ROW_SUM, assemble(ROW_SUM)));
   });
 });
