@@ -66,7 +66,11 @@ function inScoreOrder(rows: Int32Array, scores: Float64Array): RankedRows {
  */
 export function orderByScore(scores: Float64Array): Int32Array {
   const k = scores.length;
-  const bits = new Uint32Array(new Float64Array(scores.map((score) => score + 0)).buffer);
+  // Plain loops and no destructuring below: this runs in workers before the optimizing compiler has seen
+  // it, where callbacks and iterator protocols cost several times the loop.
+  const plus = new Float64Array(k);
+  for (let i = 0; i < k; i++) plus[i] = scores[i]! + 0;
+  const bits = new Uint32Array(plus.buffer);
   // Words of the descending key: a non-negative score's bits with all but the sign flipped, a negative
   // score's bits as they are (a larger magnitude already sorts later).
   const high = new Uint32Array(k);
@@ -78,7 +82,8 @@ export function orderByScore(scores: Float64Array): Int32Array {
     high[i] = negative ? hi : (hi ^ 0x7fffffff) >>> 0;
     low[i] = negative ? lo : ~lo >>> 0;
   }
-  let order = new Int32Array(k).map((_, i) => i);
+  let order = new Int32Array(k);
+  for (let i = 0; i < k; i++) order[i] = i;
   let next = new Int32Array(k);
   const counts = new Int32Array(256);
   for (let pass = 0; pass < 8 && k > 1; pass++) {
@@ -97,7 +102,9 @@ export function orderByScore(scores: Float64Array): Int32Array {
       const at = order[i]!;
       next[counts[(words[at]! >>> shift) & 255]!++] = at;
     }
-    [order, next] = [next, order];
+    const sorted = next;
+    next = order;
+    order = sorted;
   }
   return order;
 }
