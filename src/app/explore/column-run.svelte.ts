@@ -13,6 +13,7 @@ import { engine } from '../engine/engine.ts';
 import { DEBOUNCE_MS, LatestRequest } from '../engine/latest-request.ts';
 import type { RerankScoreProgress } from '../engine/backends.ts';
 import type { PrepareStatus } from '../engine/retrieval-engine.ts';
+import { ResultBatch } from './result-batch.ts';
 
 export type ColumnStatus = 'idle' | 'preparing' | 'ranking' | 'ready' | 'error';
 
@@ -21,6 +22,13 @@ export interface ColumnRequest {
   retriever: RetrieverConfig;
   query: QueryInput;
 }
+
+/**
+ * The columns' answers to one change land together (result-batch.ts); a column that takes longer than this
+ * after another has answered (an index build, a cross-encoder) is drawn on its own.
+ */
+const RESULT_WAIT_MS = 100;
+const results = new ResultBatch(RESULT_WAIT_MS);
 
 function isAbort(error: unknown): boolean {
   return error instanceof DOMException ? error.name === 'AbortError' : (error as { name?: unknown } | null)?.name === 'AbortError';
@@ -50,27 +58,32 @@ export class ColumnRun {
     {
       // Shown as updating from the moment it is asked, debounce included: the ranking on screen is not its.
       onScheduled: (request) => {
+        // A running request is superseded: no other column waits for its answer.
+        results.idle(this);
         this.status = engine.isPrepared(request.collectionId, request.retriever) ? 'ranking' : 'preparing';
       },
       onStart: () => {
+        results.started(this);
         this.error = null;
         this.scoring = null;
       },
-      onResult: (request, result) => {
-        this.scoring = null;
-        this.result = result;
-        this.resultQuery = request.query;
-        this.status = 'ready';
-        this.prepare = null;
-      },
-      onError: (_request, error) => {
-        this.prepare = null;
-        this.scoring = null;
-        this.status = 'error';
-        this.error = isAbort(error) ? 'Cancelled.' : error instanceof Error ? error.message : String(error);
-        // A failed build must not leave a ranking of other settings on screen as if it were this one.
-        this.result = null;
-      },
+      onResult: (request, result) =>
+        results.finished(this, () => {
+          this.scoring = null;
+          this.result = result;
+          this.resultQuery = request.query;
+          this.status = 'ready';
+          this.prepare = null;
+        }),
+      onError: (_request, error) =>
+        results.finished(this, () => {
+          this.prepare = null;
+          this.scoring = null;
+          this.status = 'error';
+          this.error = isAbort(error) ? 'Cancelled.' : error instanceof Error ? error.message : String(error);
+          // A failed build must not leave a ranking of other settings on screen as if it were this one.
+          this.result = null;
+        }),
     },
     DEBOUNCE_MS,
   );
@@ -102,6 +115,7 @@ export class ColumnRun {
   stop(): void {
     this.#latest.stop();
     this.#last = undefined;
+    results.idle(this);
   }
 }
 
