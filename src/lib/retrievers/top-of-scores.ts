@@ -5,8 +5,7 @@
  * An evaluation asks for 1,000 of SciFact's 5,183 rows per query, a fifth of them: a heap fed every row
  * then spends most of its time sifting (it took longer than the dot products in a page profile). Here the
  * k-th best score is found by selection on a copy, one pass keeps the rows above it (and the first rows
- * equal to it), and the kept scores are ordered by the engine's native numeric sort, each row then placed
- * by a binary search. Scores come back exactly as given.
+ * equal to it), and a stable radix sort orders the kept ones. Scores come back exactly as given.
  */
 import { TopK } from './top-k.ts';
 
@@ -60,9 +59,9 @@ function inScoreOrder(rows: Int32Array, scores: Float64Array): RankedRows {
 /**
  * The positions of `scores` ordered by score descending, equal scores in position order (a stable sort;
  * -0 and 0 are equal, as in comparisons). No score may be NaN. A least-significant-digit radix sort, a
- * byte per pass, on each score's bits made to sort as unsigned integers in descending order: about ten
- * times faster than a comparison sort of 1,000 positions. Passes where every key has the same byte are
- * skipped.
+ * byte per pass, on each score's bits made to sort as unsigned integers in descending order (300 lists of
+ * 1,000 in Chromium: 57–73 ms, against 83–115 ms for a comparison sort). Passes where every key has the
+ * same byte are skipped.
  */
 export function orderByScore(scores: Float64Array): Int32Array {
   const k = scores.length;
