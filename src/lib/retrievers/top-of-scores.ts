@@ -3,9 +3,10 @@
  * {@link TopK}'s order: higher score first, and for equal scores the lower row first.
  *
  * An evaluation asks for 1,000 of SciFact's 5,183 rows per query, a fifth of them: a heap fed every row
- * then spends most of its time sifting (it took longer than the dot products in a page profile). Here the
- * k-th best score is found by selection on a copy, one pass keeps the rows above it (and the first rows
- * equal to it), and a stable radix sort orders the kept ones. Scores come back exactly as given.
+ * then spends most of its time sifting (it took longer than the dot products in a page profile). For such
+ * a share of the rows (k above n / 20; a smaller k still goes through the heap) the k-th best score is
+ * found by selection on a copy, one pass keeps the rows above it (and the first rows equal to it), and a
+ * stable radix sort orders the kept ones. Scores come back exactly as given.
  */
 import { TopK } from './top-k.ts';
 
@@ -21,6 +22,9 @@ export function topOfScores(scores: Float64Array, k: number, scratch?: Float64Ar
   const n = scores.length;
   const size = Math.min(k, n);
   if (size === 0) return { rows: new Int32Array(0), scores: new Float64Array(0) };
+  // A few of many rows: most rows cost the heap one comparison, less than the passes below (in Node, 5,183
+  // rows: k 10 0.03 ms against 0.10 ms; k 1,000 0.35 ms against 0.19 ms; even near k = n / 20).
+  if (size * 20 <= n) return viaHeap(scores, size);
   // NaN has no place in a numeric order: the heap's comparisons decide where it goes, as they always did.
   if (hasNaN(scores)) return viaHeap(scores, size);
   const copy = scratch !== undefined && scratch.length >= n ? scratch.subarray(0, n) : new Float64Array(n);
