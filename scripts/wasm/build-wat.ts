@@ -1,6 +1,6 @@
 /**
  * `npx tsx scripts/wasm/build-wat.ts [--check]`: assembles the hand-written WebAssembly of src/lib/dense
- * (row-sum.wat, dot-four.wat) with binaryen (a dependency of assemblyscript, nothing downloaded) and writes
+ * (row-sum.wat, exact-kernel.wat) with binaryen (a dependency of assemblyscript, nothing downloaded) and writes
  * each module's bytes into a TypeScript module beside it, so these few-hundred-byte kernels need no file to
  * fetch. `--check` only says whether the written bytes are those of the .wat files (their tests run the same
  * check).
@@ -22,7 +22,7 @@ export interface WatModule {
 }
 
 export const ROW_SUM: WatModule = { wat: 'row-sum.wat', module: 'row-sum.wasm.ts', constant: 'ROW_SUM_WASM' };
-export const DOT_FOUR: WatModule = { wat: 'dot-four.wat', module: 'dot-four.wasm.ts', constant: 'DOT_FOUR_WASM' };
+export const EXACT_KERNEL: WatModule = { wat: 'exact-kernel.wat', module: 'exact-kernel.wasm.ts', constant: 'EXACT_KERNEL_WASM' };
 
 export const modulePath = (wat: WatModule): string => join(dense, wat.module);
 
@@ -50,7 +50,7 @@ export function moduleSource(wat: WatModule, bytes: Uint8Array): string {
 }
 
 if (process.argv[1] !== undefined && fileURLToPath(import.meta.url) === process.argv[1]) {
-  for (const wat of [ROW_SUM, DOT_FOUR]) {
+  for (const wat of [ROW_SUM, EXACT_KERNEL]) {
     const source = moduleSource(wat, assemble(wat));
     const path = modulePath(wat);
     if (process.argv.includes('--check')) {

@@ -3,8 +3,8 @@
  * whose card says cosine, rows and queries are L2-normalized when stored, so dot = cosine.
  */
 import type { Hit } from '../types.ts';
-import { topOfScores, type RankedRows } from '../retrievers/top-of-scores.ts';
-import { fourDotsOf } from './dot-four.ts';
+import { fewOfMany, hasNaN, topOfScores, type RankedRows } from '../retrievers/top-of-scores.ts';
+import { exactKernelOf } from './exact-kernel.ts';
 import { dotWithRow, type VectorMatrix } from './vector-matrix.ts';
 
 /** A row of an embedding matrix (or HNSW graph) with its similarity to a query. */
@@ -20,7 +20,7 @@ export function exactTopK(matrix: VectorMatrix, query: Float32Array, k: number):
 
 /**
  * exactTopK of each query. Four queries share each pass over the matrix (a row is read once for the four),
- * in WebAssembly SIMD where it runs (dot-four.ts; the matrix must not change after its first search). Each
+ * in WebAssembly SIMD where it runs (exact-kernel.ts; the matrix must not change after its first search). Each
  * query's dot product is still summed in float64 over the components in order, the same operations as one
  * query alone, so the scores and the ranking are bit-identical to it (tests/lib/dense/exact-search.test.ts).
  */
@@ -34,12 +34,18 @@ export function exactTopRowsMany(matrix: VectorMatrix, queries: readonly Float32
   const scores = Array.from({ length: Math.min(4, queries.length) }, () => new Float64Array(matrix.rows));
   const scratch = new Float64Array(matrix.rows);
   const results: RankedRows[] = [];
-  const kernel = queries.length >= 4 ? fourDotsOf(matrix) : undefined;
+  const kernel = queries.length >= 4 ? exactKernelOf(matrix) : undefined;
   let next = 0;
   for (; next + 4 <= queries.length; next += 4) {
     const four = queries.slice(next, next + 4) as [Float32Array, Float32Array, Float32Array, Float32Array];
-    const dots = kernel === undefined ? dotFour(matrix, four, scores) : kernel.dots(four);
-    for (let j = 0; j < 4; j++) results.push(topOfScores(dots[j]!, k, scratch));
+    if (kernel === undefined) {
+      const dots = dotFour(matrix, four, scores);
+      for (let j = 0; j < 4; j++) results.push(topOfScores(dots[j]!, k, scratch));
+      continue;
+    }
+    const dots = kernel.dots(four);
+    // The kernel's sort orders every row: a few of many rows (or scores with NaN) go to the heap instead.
+    for (let j = 0; j < 4; j++) results.push(fewOfMany(k, matrix.rows) || hasNaN(dots[j]!) ? topOfScores(dots[j]!, k, scratch) : kernel.top(j, k));
   }
   for (; next < queries.length; next++) {
     dotOne(matrix, queries[next]!, scores[0]!);
@@ -52,7 +58,7 @@ function dotOne(matrix: VectorMatrix, query: Float32Array, out: Float64Array): v
   for (let r = 0; r < matrix.rows; r++) out[r] = dotWithRow(matrix, r, query);
 }
 
-/** The TypeScript loop of dot-four.wat (where WebAssembly SIMD is missing): fills and returns `out`. */
+/** The TypeScript loop of exact-kernel.wat (where WebAssembly SIMD is missing): fills and returns `out`. */
 export function dotFour(matrix: VectorMatrix, [q0, q1, q2, q3]: readonly [Float32Array, Float32Array, Float32Array, Float32Array], out: Float64Array[]): Float64Array[] {
   const { data, dim, rows } = matrix;
   const [o0, o1, o2, o3] = out as [Float64Array, Float64Array, Float64Array, Float64Array];

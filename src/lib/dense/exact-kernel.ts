@@ -1,0 +1,102 @@
+/**
+ * Exact search over many queries in WebAssembly (exact-kernel.wat), for an evaluation's dense column
+ * (300 queries × 5,183 SciFact rows):
+ * - the dot products of four queries with every row, in SIMD: each lane sums in float64 over the
+ *   components in order, as the TypeScript loop does, so the scores are bit-identical to it, in about a
+ *   fifth of its time;
+ * - each query's top k, by a stable radix sort of all its rows (TopK's order: equal scores by row).
+ * Neither needs the warm-up that the TypeScript loops need in a fresh worker, where the first chunks of an
+ * evaluation ran several times slower than the later ones. The matrix is copied into the module's memory
+ * once per matrix (it must not change after its first search). Where WebAssembly SIMD is missing, or the
+ * memory cannot grow to the matrix, `exactKernelOf` gives undefined and the search keeps its TypeScript
+ * loops (tests/lib/dense/exact-kernel.test.ts compares the two).
+ */
+import type { RankedRows } from '../retrievers/top-of-scores.ts';
+import { EXACT_KERNEL_WASM } from './exact-kernel.wasm.ts';
+import type { VectorMatrix } from './vector-matrix.ts';
+
+type Four<T> = readonly [T, T, T, T];
+
+export interface ExactKernel {
+  /** out[j][r] = the dot product of row r with queries[j], for j < 4 (views that the next call overwrites). */
+  dots(queries: Four<Float32Array>): Four<Float64Array>;
+  /**
+   * The best `k` rows of the last `dots`' query j, best first, with their scores (copies). The scores must
+   * hold no NaN.
+   */
+  top(j: number, k: number): RankedRows;
+}
+
+interface KernelExports {
+  memory: WebAssembly.Memory;
+  dotFour(matrix: number, rows: number, dim: number, queries: number, out: number): void;
+  orderRows(scores: number, n: number, keysA: number, keysB: number, rowsA: number, rowsB: number, counts: number): number;
+}
+
+let compiled: WebAssembly.Module | null | undefined;
+
+function kernelModule(): WebAssembly.Module | null {
+  if (compiled === undefined) {
+    try {
+      compiled = new WebAssembly.Module(Uint8Array.from(atob(EXACT_KERNEL_WASM), (char) => char.charCodeAt(0)));
+    } catch {
+      compiled = null; // no WebAssembly, or no SIMD in this engine
+    }
+  }
+  return compiled;
+}
+
+const align16 = (offset: number) => (offset + 15) & ~15;
+const kernels = new WeakMap<VectorMatrix, ExactKernel | null>();
+
+/** The kernel of `matrix` (made on first use, then kept with the matrix), or undefined where it cannot run. */
+export function exactKernelOf(matrix: VectorMatrix): ExactKernel | undefined {
+  let kernel = kernels.get(matrix);
+  if (kernel === undefined) kernels.set(matrix, (kernel = createKernel(matrix)));
+  return kernel ?? undefined;
+}
+
+function createKernel(matrix: VectorMatrix): ExactKernel | null {
+  const module = kernelModule();
+  if (module === null) return null;
+  const { rows, dim, data } = matrix;
+  const { memory, dotFour, orderRows } = new WebAssembly.Instance(module, {}).exports as unknown as KernelExports;
+  // The matrix, the four queries, the four outputs, then the sort's two key and two row buffers and counts.
+  const queriesAt = align16(rows * dim * 4);
+  const outAt = align16(queriesAt + dim * 32);
+  const keysAt = align16(outAt + 4 * rows * 8);
+  const rowsAt = keysAt + 2 * rows * 8;
+  const countsAt = align16(rowsAt + 2 * rows * 4);
+  const end = countsAt + 2048 * 4;
+  try {
+    const pages = Math.ceil(end / 65536) - memory.buffer.byteLength / 65536;
+    if (pages > 0) memory.grow(pages);
+  } catch {
+    return null; // a matrix larger than this engine gives a module's memory
+  }
+  // Views made after the growth stay valid: the memory never grows again.
+  new Float32Array(memory.buffer, 0, rows * dim).set(data.subarray(0, rows * dim));
+  const queries = new Float64Array(memory.buffer, queriesAt, dim * 4);
+  const out = [0, 1, 2, 3].map((j) => new Float64Array(memory.buffer, outAt + j * rows * 8, rows)) as unknown as Four<Float64Array>;
+  return {
+    dots([q0, q1, q2, q3]) {
+      for (let i = 0; i < dim; i++) {
+        queries[4 * i] = q0[i]!;
+        queries[4 * i + 1] = q1[i]!;
+        queries[4 * i + 2] = q2[i]!;
+        queries[4 * i + 3] = q3[i]!;
+      }
+      dotFour(0, rows, dim, queriesAt, outAt);
+      return out;
+    },
+    top(j, k) {
+      const scores = out[j]!;
+      const ordered = orderRows(outAt + j * rows * 8, rows, keysAt, keysAt + rows * 8, rowsAt, rowsAt + rows * 4, countsAt);
+      const size = Math.min(k, rows);
+      const best = new Int32Array(memory.buffer, ordered, size).slice();
+      const bestScores = new Float64Array(size);
+      for (let i = 0; i < size; i++) bestScores[i] = scores[best[i]!]!;
+      return { rows: best, scores: bestScores };
+    },
+  };
+}
