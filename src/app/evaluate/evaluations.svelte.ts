@@ -395,6 +395,9 @@ class Evaluations {
   async #finish(scope: EvaluationScope, retriever: RetrieverConfig, ranked: RankedColumn): Promise<ColumnEvaluation> {
     const { collectionId, split } = scope;
     const { run, missing, queries, queriesKey, efficiency } = ranked;
+    // First let the next column send its queries to its worker: the metrics below took 80 ms of the page's
+    // thread before the next column's ranking could start.
+    await nextTask();
     const tag = runTag(retriever);
     const reports = scope.qrels === undefined ? undefined : await judgedReports(scope.qrels, run);
     // The next column's chunks come back to this thread: each block between them stays short.
