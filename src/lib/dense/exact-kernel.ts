@@ -13,6 +13,7 @@
  */
 import type { RankedRows } from '../retrievers/top-of-scores.ts';
 import { EXACT_KERNEL_WASM } from './exact-kernel.wasm.ts';
+import { align16, inlineWasm } from './inline-wasm.ts';
 import type { VectorMatrix } from './vector-matrix.ts';
 
 type Four<T> = readonly [T, T, T, T];
@@ -33,20 +34,7 @@ interface KernelExports {
   orderRows(scores: number, n: number, keysA: number, keysB: number, rowsA: number, rowsB: number, counts: number): number;
 }
 
-let compiled: WebAssembly.Module | null | undefined;
-
-function kernelModule(): WebAssembly.Module | null {
-  if (compiled === undefined) {
-    try {
-      compiled = new WebAssembly.Module(Uint8Array.from(atob(EXACT_KERNEL_WASM), (char) => char.charCodeAt(0)));
-    } catch {
-      compiled = null; // no WebAssembly, or no SIMD in this engine
-    }
-  }
-  return compiled;
-}
-
-const align16 = (offset: number) => (offset + 15) & ~15;
+const kernelModule = inlineWasm(EXACT_KERNEL_WASM);
 const kernels = new WeakMap<VectorMatrix, ExactKernel | null>();
 
 /** The kernel of `matrix` (made on first use, then kept with the matrix), or undefined where it cannot run. */

@@ -6,6 +6,7 @@
  * `createRowSummer` gives undefined and the encoder keeps its TypeScript loop.
  */
 import { ROW_SUM_WASM } from './row-sum.wasm.ts';
+import { align16, inlineWasm } from './inline-wasm.ts';
 
 export interface RowSummer {
   /** Row ids of the distinct tokens: write the first `n` before `accumulate(n)`. */
@@ -22,20 +23,7 @@ interface RowSumExports {
   accumulate(ids: number, weights: number, n: number, values: number, dim: number, sum: number): void;
 }
 
-let compiled: WebAssembly.Module | null | undefined;
-
-function rowSumModule(): WebAssembly.Module | null {
-  if (compiled === undefined) {
-    try {
-      compiled = new WebAssembly.Module(Uint8Array.from(atob(ROW_SUM_WASM), (char) => char.charCodeAt(0)));
-    } catch {
-      compiled = null; // no WebAssembly, or no SIMD in this engine
-    }
-  }
-  return compiled;
-}
-
-const align16 = (offset: number) => (offset + 15) & ~15;
+const rowSumModule = inlineWasm(ROW_SUM_WASM);
 
 /**
  * A summer over `values` (rows × dim int8, copied into the module's memory once) for up to `capacity`
