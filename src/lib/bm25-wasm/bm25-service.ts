@@ -28,7 +28,7 @@ import type { PlaygroundDatabase } from '../storage/db.ts';
 import { countDocuments, readDocumentColumns } from '../storage/documents.ts';
 import { findIndex, indexRowKey, saveIndex, type IndexLookup, type IndexSpec } from '../storage/index-store.ts';
 import { defaultLocks, lockNames, withWorkLock, type WorkLocks } from '../storage/work-locks.ts';
-import { packHits, scoredArrays, type PackedHits } from '../retrievers/packed-hits.ts';
+import { packHits, type PackedHits } from '../retrievers/packed-hits.ts';
 import { searchBo1, type Bo1Options } from '../prf/bo1.ts';
 import { feedbackIndexOf, type FeedbackIndex } from '../prf/feedback-index.ts';
 import type { PrfResult } from '../prf/prf-result.ts';
@@ -419,7 +419,7 @@ export class Bm25Service {
     return packHits(
       queries.map((query) => {
         const { docs, scores } = index.searchDocs(bm25Query(query, analyzer), bm25Options);
-        return scoredArrays(docs, scores);
+        return { rows: docs, scores };
       }),
     );
   }

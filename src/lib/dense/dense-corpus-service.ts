@@ -31,7 +31,6 @@ import type { HnswSettings } from '../retrievers/config.ts';
 import {
   packCandidates,
   packHits,
-  scoredArrays,
   unpackHits,
   unpackScores,
   type PackedCandidates,
@@ -627,7 +626,7 @@ export class DenseCorpusService {
       graph.setEfSearch(options.hnsw.efSearch);
     }
     const found = denseTopKMany(corpus.vectors, vectors.map((vector, i) => (texts[i]!.trim() === '' ? undefined : vector)), k, graph);
-    return packHits(found.map(({ rows, scores }) => scoredArrays(rows, scores)));
+    return packHits(found);
   }
 
   /** `searchPacked` with document ids. */

@@ -35,17 +35,13 @@ export function exactTopRowsMany(matrix: VectorMatrix, queries: readonly Float32
   const scratch = new Float64Array(matrix.rows);
   const results: RankedRows[] = [];
   const kernel = queries.length >= 4 ? exactKernelOf(matrix) : undefined;
+  // The kernel's sort orders every row: a few of many rows (or scores with NaN) go to the heap instead.
+  const sorter = fewOfMany(k, matrix.rows) ? undefined : kernel;
   let next = 0;
   for (; next + 4 <= queries.length; next += 4) {
     const four = queries.slice(next, next + 4) as [Float32Array, Float32Array, Float32Array, Float32Array];
-    if (kernel === undefined) {
-      const dots = dotFour(matrix, four, scores);
-      for (let j = 0; j < 4; j++) results.push(topOfScores(dots[j]!, k, scratch));
-      continue;
-    }
-    const dots = kernel.dots(four);
-    // The kernel's sort orders every row: a few of many rows (or scores with NaN) go to the heap instead.
-    for (let j = 0; j < 4; j++) results.push(fewOfMany(k, matrix.rows) || hasNaN(dots[j]!) ? topOfScores(dots[j]!, k, scratch) : kernel.top(j, k));
+    const dots = kernel === undefined ? dotFour(matrix, four, scores) : kernel.dots(four);
+    for (let j = 0; j < 4; j++) results.push(sorter !== undefined && !hasNaN(dots[j]!) ? sorter.top(j, k) : topOfScores(dots[j]!, k, scratch));
   }
   for (; next < queries.length; next++) {
     dotOne(matrix, queries[next]!, scores[0]!);

@@ -18,48 +18,28 @@ export interface PackedHits {
   scores: Float64Array;
 }
 
-/** Something that yields one query's rows and scores, best first. */
-export interface ScoredRows {
-  readonly length: number;
-  row(i: number): number;
-  score(i: number): number;
-  /** The same rows and scores as typed arrays, when it holds them: copied in one call each. */
-  readonly arrays?: { rows: Int32Array | Uint32Array; scores: Float32Array | Float64Array };
+/**
+ * One query's rows and scores, best first (aligned): a BM25 kernel's result (float scores) or an exact or
+ * HNSW search's (double scores).
+ */
+export interface TypedRows {
+  rows: Int32Array | Uint32Array;
+  scores: Float32Array | Float64Array;
 }
 
-/** Packs per-query lists (each given by its length and accessors). */
-export function packHits(lists: readonly ScoredRows[]): PackedHits {
+/** Packs per-query lists, each copied in one call per array. */
+export function packHits(lists: readonly TypedRows[]): PackedHits {
   const offsets = new Uint32Array(lists.length + 1);
-  for (let q = 0; q < lists.length; q++) offsets[q + 1] = offsets[q]! + lists[q]!.length;
+  for (let q = 0; q < lists.length; q++) offsets[q + 1] = offsets[q]! + lists[q]!.rows.length;
   const total = offsets[lists.length]!;
   const rows = new Uint32Array(total);
   const scores = new Float64Array(total);
   lists.forEach((list, q) => {
-    const base = offsets[q]!;
-    // A kernel's rows are never negative, so the Int32 → Uint32 conversion of `set` keeps them.
-    if (list.arrays !== undefined) {
-      rows.set(list.arrays.rows, base);
-      scores.set(list.arrays.scores, base);
-      return;
-    }
-    for (let i = 0; i < list.length; i++) {
-      rows[base + i] = list.row(i);
-      scores[base + i] = list.score(i);
-    }
+    // A search's rows are never negative, so the Int32 → Uint32 conversion of `set` keeps them.
+    rows.set(list.rows, offsets[q]!);
+    scores.set(list.scores, offsets[q]!);
   });
   return { offsets, rows, scores };
-}
-
-/** `{ docs, scores }` typed arrays (a BM25 kernel's result) as ScoredRows. */
-export function scoredArrays(docs: ArrayLike<number>, scores: ArrayLike<number>): ScoredRows {
-  const rows = { length: docs.length, row: (i: number) => docs[i]!, score: (i: number) => scores[i]! };
-  const typed = (docs instanceof Int32Array || docs instanceof Uint32Array) && (scores instanceof Float32Array || scores instanceof Float64Array);
-  return typed && docs.length === scores.length ? { ...rows, arrays: { rows: docs, scores } } : rows;
-}
-
-/** `{ row, score }` objects (an exact or HNSW search's result) as ScoredRows. */
-export function scoredObjects(hits: ReadonlyArray<{ row: number; score: number }>): ScoredRows {
-  return { length: hits.length, row: (i) => hits[i]!.row, score: (i) => hits[i]!.score };
 }
 
 export function queriesIn(packed: PackedHits): number {

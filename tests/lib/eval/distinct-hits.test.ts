@@ -8,13 +8,13 @@ import { describe, expect, it } from 'vitest';
 import { knownDistinct } from '../../../src/lib/eval/distinct-hits.ts';
 import { DuplicateDocumentError, rankForEvaluation } from '../../../src/lib/eval/ranking.ts';
 import { lexiconEnhancedDenseHits } from '../../../src/lib/fusion/ledr.ts';
-import { packHits, scoredArrays, unpackHits } from '../../../src/lib/retrievers/packed-hits.ts';
+import { packHits, unpackHits } from '../../../src/lib/retrievers/packed-hits.ts';
 
 const TABLE = Array.from({ length: 20 }, (_, i) => `d${i}`);
 
 /** Descending scores, so the lists are in trec_eval's order and only duplicates matter. */
 function unpacked(rowLists: number[][]) {
-  return unpackHits(packHits(rowLists.map((rows) => scoredArrays(Int32Array.from(rows), Float32Array.from(rows, (_, i) => rows.length - i)))), TABLE);
+  return unpackHits(packHits(rowLists.map((rows) => ({ rows: Int32Array.from(rows), scores: Float32Array.from(rows, (_, i) => rows.length - i) }))), TABLE);
 }
 
 describe('lists known to be distinct', () => {

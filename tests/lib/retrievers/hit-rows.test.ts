@@ -3,14 +3,14 @@ import { packRun } from '../../../src/lib/data/packed-run.ts';
 import { knownDistinct, markDistinct } from '../../../src/lib/eval/distinct-hits.ts';
 import { lexiconEnhancedDenseHits } from '../../../src/lib/fusion/ledr.ts';
 import { cutHits, pickHits, rowsOf, withoutDoc } from '../../../src/lib/retrievers/hit-rows.ts';
-import { packHits, scoredArrays, unpackHits } from '../../../src/lib/retrievers/packed-hits.ts';
+import { packHits, unpackHits } from '../../../src/lib/retrievers/packed-hits.ts';
 import type { Hit, Run } from '../../../src/lib/types.ts';
 
 const table = ['d0', 'd1', 'd2', 'd3', 'd4'];
 
 /** Lists as a worker's packed hits give them (rows remembered, distinct marked). */
 function fromWorker(lists: Array<Array<[number, number]>>): Hit[][] {
-  return unpackHits(packHits(lists.map((list) => scoredArrays(list.map(([row]) => row), list.map(([, score]) => score)))), table);
+  return unpackHits(packHits(lists.map((list) => ({ rows: Int32Array.from(list, ([row]) => row), scores: Float64Array.from(list, ([, score]) => score) }))), table);
 }
 
 /** The same lists made by hand: nothing remembered. */
