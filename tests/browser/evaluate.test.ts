@@ -317,6 +317,8 @@ describe.skipIf(skipNoModel)('Evaluate dashboard (SciFact test, BM25 | GloVe | L
     expect(losses).toBeGreaterThan(0);
     await expect.poll(() => new URL(page.url()).searchParams.get('cmp')).toBe('1,3');
     const plot = page.getByTestId('diff-plot');
+    // The plot is drawn once the page is idle, after the numbers.
+    await page.locator('[data-testid="diff-plot"][data-drawn="true"]').waitFor();
     await plot.scrollIntoViewIfNeeded();
     const box = (await plot.locator('canvas').boundingBox())!;
     expect(box.width).toBeGreaterThan(400);

@@ -309,6 +309,24 @@ export class DenseWorkers implements DenseBackend {
     return unpackScores(packed.offsets, scores);
   }
 
+  /**
+   * LEDR's fused rankings, fused in the worker that holds the vectors: the candidates (BM25's top K of
+   * each text, distinct) cross as rows with their BM25 scores, the first `limit` fused hits come back as
+   * rows. A candidate without a vector fails here, by name, as lexiconEnhancedDenseHits fails.
+   */
+  async ledrHits(collectionId: string, settings: DenseSettings, texts: readonly string[], candidates: readonly (readonly Hit[])[], limit: number): Promise<Hit[][]> {
+    const { ids, rowOf } = await this.table(collectionId, settings);
+    const packed = packCandidates(candidates, rowOf);
+    const missing = packed.rows.indexOf(-1);
+    if (missing >= 0) throw new RangeError(`no dense score for BM25 candidate "${candidates.flat()[missing]!.docId}"`);
+    const bm25 = new Float64Array(packed.rows.length);
+    let p = 0;
+    for (const list of candidates) for (const hit of list) bm25[p++] = hit.score;
+    const request = Comlink.transfer({ offsets: packed.offsets.slice(), rows: packed.rows }, [packed.rows.buffer]);
+    const fused = await this.query(settings, (api) => api.fuseLedr(collectionId, [...texts], request, Comlink.transfer(bm25, [bm25.buffer]), limit));
+    return unpackHits(fused, ids);
+  }
+
   /** The corpus's document ids in the model's worker, fetched once per open. */
   private table(collectionId: string, settings: DenseSettings): Promise<DocTable> {
     const key = `${workerKey(settings)}|${collectionId}`;

@@ -30,6 +30,7 @@ import {
 import { findRunRow, runOfRow, trecTextOfRow } from '../../lib/storage/runs.ts';
 import type { Qrels, Query, Run } from '../../lib/types.ts';
 import { engine, rankQueriesWithJob } from '../engine/engine.ts';
+import { whenIdle } from '../shell/when-idle.ts';
 import { notices } from '../shell/notices.svelte.ts';
 import { bm25Efficiency, denseEfficiency, rerankEfficiency } from './efficiency-probe.ts';
 
@@ -158,6 +159,8 @@ class Evaluations {
   /** Wall time of reading the stored results at the last load (ms), for the status line. */
   loadedMs = $state<number | null>(null);
   #checked = new Set<string>();
+  /** Writes of finished columns under way, by evaluation key (#store). */
+  #saving = new Map<string, Promise<void>>();
   #controller: AbortController | undefined;
   #scopeVersion = 0;
 
@@ -298,6 +301,9 @@ class Evaluations {
     this.#controller = controller;
     const version = this.#scopeVersion;
     const finishing: Array<Promise<ColumnEvaluation>> = [];
+    // Runs are stored once the dashboard shows the last column (#store).
+    let shown = () => {};
+    const whenShown = new Promise<void>((resolve) => (shown = resolve));
     let published = performance.now();
     const publish = (evaluations: readonly ColumnEvaluation[]) => {
       if (version !== this.#scopeVersion || evaluations.length === 0) return;
@@ -314,7 +320,7 @@ class Evaluations {
         if (version !== this.#scopeVersion) return;
         // The next column ranks in its worker while this one's metrics are computed here; the dashboard is
         // redrawn at most once a second (each redraw recomputes the significance tests and plots).
-        const done = this.#finish(scope, column.retriever, ranked);
+        const done = this.#finish(scope, column.retriever, ranked, whenShown);
         finishing.push(done);
         // Its failure is reported when the run ends (Promise.all below), not as an unhandled rejection now.
         done.catch(() => undefined);
@@ -333,6 +339,7 @@ class Evaluations {
         this.#controller = undefined;
         this.progress = null;
       }
+      shown();
     }
   }
 
@@ -391,8 +398,8 @@ class Evaluations {
     return { run, missing, queries: total, queriesKey: queriesFingerprint(queries), efficiency };
   }
 
-  /** A ranked column's metrics (judged@10, judged-only), stored with its run. */
-  async #finish(scope: EvaluationScope, retriever: RetrieverConfig, ranked: RankedColumn): Promise<ColumnEvaluation> {
+  /** A ranked column's metrics (judged@10, judged-only); they are stored with its run once shown (#store). */
+  async #finish(scope: EvaluationScope, retriever: RetrieverConfig, ranked: RankedColumn, whenShown: Promise<void>): Promise<ColumnEvaluation> {
     const { collectionId, split } = scope;
     const { run, missing, queries, queriesKey, efficiency } = ranked;
     // First let the next column send its queries to its worker: the metrics below took 80 ms of the page's
@@ -400,18 +407,14 @@ class Evaluations {
     await nextTask();
     const tag = runTag(retriever);
     const reports = scope.qrels === undefined ? undefined : await judgedReports(scope.qrels, run);
-    // The next column's chunks come back to this thread: each block between them stays short.
-    await nextTask();
-    const packed = packRun(run);
-    await nextTask();
     const key = evaluationKey(collectionId, split, retriever);
     const createdAt = Date.now();
-    const row: EvaluationRow = {
+    this.#store(key, whenShown, () => ({
       key,
       collectionId,
       split,
       retriever,
-      packed: storedRun(packed),
+      packed: storedRun(packRun(run)),
       createdAt,
       timings: timingsOf(efficiency),
       collectionVersion: scope.collectionVersion,
@@ -421,8 +424,7 @@ class Evaluations {
       efficiency,
       queriesKey,
       ...(reports === undefined ? {} : { ...reports, judgmentsKey: qrelsFingerprint(scope.qrels!) }),
-    };
-    await saveEvaluation(database(), row);
+    }));
     return {
       key,
       retriever,
@@ -437,6 +439,35 @@ class Evaluations {
       fromStorage: false,
       queriesKey,
     };
+  }
+
+  /**
+   * Packs and stores a finished column once the dashboard shows the evaluation and the page is idle:
+   * packing and writing a SciFact run took 90 ms of the page's thread per column, on the way of the columns
+   * ranked after it and of the last one to the screen, and nothing shown waits for it. Reading a stored run
+   * (an export, more measures) waits for its write; a failed write is reported, and the results on screen
+   * stay.
+   */
+  #store(key: string, whenShown: Promise<void>, row: () => EvaluationRow): void {
+    const saving = (async () => {
+      await whenShown;
+      await whenIdle();
+      const made = row();
+      // Each block on the page's thread stays short: the next column's chunks come back to it.
+      await nextTask();
+      await saveEvaluation(database(), made);
+    })();
+    this.#saving.set(key, saving);
+    saving
+      .catch((error: unknown) => notices.error(new Error(`The evaluation run could not be stored in this browser: ${error instanceof Error ? error.message : String(error)}`)))
+      .finally(() => {
+        if (this.#saving.get(key) === saving) this.#saving.delete(key);
+      });
+  }
+
+  /** Every column's write still under way is done (or failed). */
+  async #saved(): Promise<void> {
+    await Promise.allSettled(this.#saving.values());
   }
 
   #indexCosts(scope: EvaluationScope, retriever: RetrieverConfig): Pick<EfficiencyRecord, 'bm25' | 'dense' | 'rerank'> {
@@ -472,6 +503,7 @@ class Evaluations {
   }
 
   async #row(key: string): Promise<RunRow & Record<string, unknown>> {
+    await this.#saved();
     const row = await findRunRow(database(), key);
     if (row === undefined) throw new Error('This run is not stored any more: run the evaluation again.');
     return row as RunRow & Record<string, unknown>;
@@ -482,6 +514,8 @@ class Evaluations {
     const scope = this.scope;
     if (scope === null || this.running) return;
     try {
+      // A write still under way would bring a deleted run back.
+      await this.#saved();
       const deleted = await deleteEvaluations(database(), scope.collectionId, scope.split);
       this.results = new Map();
       this.lastOfColumn = new Map();

@@ -24,6 +24,7 @@ import type { Embedder } from './embedder.ts';
 import { passageText, queryText, vectorSettings } from './embedding-text.ts';
 import type { ShippedVectors } from './shipped-vectors.ts';
 import { denseTopKMany } from './dense-top-k.ts';
+import { lexiconEnhancedDenseRows } from '../fusion/ledr.ts';
 import { rowIndex } from './exact-search.ts';
 import { HnswIndex } from './hnsw-index.ts';
 import { dotWithRow, matrixRow, type VectorMatrix } from './vector-matrix.ts';
@@ -647,6 +648,22 @@ export class DenseCorpusService {
       }
     });
     return scores;
+  }
+
+  /**
+   * LEDR's fused ranking of each text (lexiconEnhancedDenseRows): its candidates are rows of this table
+   * (none -1) with their BM25 scores aligned; the first `limit` fused rows come back packed.
+   */
+  async fuseLedr(collectionId: string, texts: readonly string[], candidates: PackedCandidates, bm25: Float64Array, limit: number): Promise<PackedHits> {
+    const similarities = await this.scoreRows(collectionId, texts, candidates);
+    const { ids } = this.corpus(collectionId);
+    const { offsets, rows } = candidates;
+    return packHits(
+      texts.map((_, q) => {
+        const [start, end] = [offsets[q]!, offsets[q + 1]!];
+        return lexiconEnhancedDenseRows(rows.subarray(start, end), bm25.subarray(start, end), similarities.subarray(start, end), ids, limit);
+      }),
+    );
   }
 
   /** Similarity of each text to each of its candidates (NaN for ids without a vector). */

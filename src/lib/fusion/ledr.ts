@@ -72,24 +72,60 @@ export function lexiconEnhancedDenseHits(bm25: readonly Hit[], dense: ArrayLike<
     const similarity = checkedSimilarity(i < dense.length ? dense[i] : undefined, candidates[i]!.docId);
     scores[i] = similarity * candidates[i]!.score;
   }
-  // compareFused on positions: by score (a radix sort, as a comparison sort of 1,000 candidates per query
-  // was the largest item of an evaluation's LEDR column), then equal scores by document id.
-  const order = orderByScore(scores);
-  for (let start = 0; start < order.length; ) {
-    let end = start + 1;
-    while (end < order.length && scores[order[end]!] === scores[order[start]!]) end++;
-    if (end - start > 1) order.subarray(start, end).sort((a, b) => compareCodePoints(candidates[a]!.docId, candidates[b]!.docId));
-    start = end;
-  }
-  const kept = options.limit !== undefined && options.limit < order.length ? order.subarray(0, Math.max(0, options.limit)) : order;
+  const kept = fusedOrder(scores, (i) => candidates[i]!.docId, options.limit);
   // The candidates are BM25's first hits, so positions in them are positions in `bm25` (whose rows the
   // fused list keeps: hit-rows.ts). Each candidate at most once, and the candidates are distinct.
   return markDistinct(pickHits(bm25, kept, (hit, i) => ({ docId: hit.docId, score: scores[kept[i]!]! })));
 }
 
+/**
+ * {@link lexiconEnhancedDenseHits} on rows of a document table, for a dense worker that holds the table
+ * and the vectors: the candidates are `rows` (BM25's top K, distinct, best first) with their BM25 scores and
+ * dense similarities aligned. Returns the fused ranking's rows and scores: the same documents, scores and
+ * order (an evaluation's LEDR column fused 300 queries × 1,000 candidates on the page's thread, its largest
+ * item there, while the dense worker waited).
+ */
+export function lexiconEnhancedDenseRows(
+  rows: ArrayLike<number>,
+  bm25: ArrayLike<number>,
+  dense: ArrayLike<number>,
+  docIds: readonly string[],
+  limit?: number,
+): { rows: Int32Array; scores: Float64Array } {
+  const n = rows.length;
+  const scores = new Float64Array(n);
+  for (let i = 0; i < n; i++) scores[i] = checkedSimilarity(i < dense.length ? dense[i] : undefined, docIds[rows[i]!] ?? `row ${rows[i]}`) * bm25[i]!;
+  const kept = fusedOrder(scores, (i) => docIds[rows[i]!]!, limit);
+  const fusedRows = new Int32Array(kept.length);
+  const fusedScores = new Float64Array(kept.length);
+  for (let i = 0; i < kept.length; i++) {
+    fusedRows[i] = rows[kept[i]!]!;
+    fusedScores[i] = scores[kept[i]!]!;
+  }
+  return { rows: fusedRows, scores: fusedScores };
+}
+
+/**
+ * compareFused on positions, the first `limit` of them: by score (a radix sort, as a comparison sort of
+ * 1,000 candidates per query was the largest item of an evaluation's LEDR column), then equal scores by
+ * document id.
+ */
+function fusedOrder(scores: Float64Array, idAt: (position: number) => string, limit: number | undefined): Int32Array {
+  const order = orderByScore(scores);
+  for (let start = 0; start < order.length; ) {
+    let end = start + 1;
+    while (end < order.length && scores[order[end]!] === scores[order[start]!]) end++;
+    if (end - start > 1) order.subarray(start, end).sort((a, b) => compareCodePoints(idAt(a), idAt(b)));
+    start = end;
+  }
+  return limit !== undefined && limit < order.length ? order.subarray(0, Math.max(0, limit)) : order;
+}
+
 /** The BM25 top K, checked for a document named twice unless the list is known to be distinct. */
-function ledrCandidates(bm25: readonly Hit[], options: LedrOptions): readonly Hit[] {
-  const candidates = topOf(bm25, options.k ?? DEFAULT_LEDR_BM25_DEPTH);
+export function ledrCandidates(bm25: readonly Hit[], options: LedrOptions): readonly Hit[] {
+  const k = options.k ?? DEFAULT_LEDR_BM25_DEPTH;
+  // A list within K is its own top K, kept as it is: with its rows (hit-rows.ts), where a copy has none.
+  const candidates = Number.isInteger(k) && k >= bm25.length ? bm25 : topOf(bm25, k);
   if (!knownDistinct(bm25)) assertUniqueIds(candidates, 'the BM25 ranking');
   return candidates;
 }

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { lexiconEnhancedDense, lexiconEnhancedDenseHits } from '../../../src/lib/fusion/ledr.ts';
+import { ledrCandidates, lexiconEnhancedDense, lexiconEnhancedDenseHits, lexiconEnhancedDenseRows } from '../../../src/lib/fusion/ledr.ts';
 import type { Hit } from '../../../src/lib/types.ts';
 import { rankingArbitrary } from './rankings.ts';
 
@@ -73,5 +73,24 @@ describe('lexiconEnhancedDense (LaPraDoR LEDR)', () => {
     );
     expect(() => lexiconEnhancedDenseHits(bm25, [0.3])).toThrow(/"b"/);
     expect(() => lexiconEnhancedDenseHits([...bm25, bm25[0]!], [1, 1, 1, 1])).toThrow(/twice/);
+  });
+
+  it('on rows of a table (lexiconEnhancedDenseRows, fused in a dense worker): the hits of lexiconEnhancedDenseHits', () => {
+    const similarities = fc.array(fc.constantFrom(0, 0.25, 0.5, 1, -0.5), { minLength: 12, maxLength: 12 });
+    const k = fc.option(fc.integer({ min: 0, max: 14 }), { nil: undefined });
+    fc.assert(
+      fc.property(rankingArbitrary(), similarities, k, k, (hits, values, depth, limit) => {
+        // A table holding the documents in another order than the ranking, with others between them.
+        const table = [...hits.map((hit) => hit.docId)].reverse().flatMap((docId) => [docId, `other-${docId}`]);
+        const candidates = ledrCandidates(hits, depth === undefined ? {} : { k: depth });
+        const rows = Int32Array.from(candidates, (hit) => table.indexOf(hit.docId));
+        const bm25 = Float64Array.from(candidates, (hit) => hit.score);
+        const fused = lexiconEnhancedDenseRows(rows, bm25, values.slice(0, candidates.length), table, limit);
+        const expected = lexiconEnhancedDenseHits(hits, values, { ...(depth === undefined ? {} : { k: depth }), ...(limit === undefined ? {} : { limit }) });
+        expect([...fused.rows].map((row) => table[row])).toEqual(expected.map((hit) => hit.docId));
+        expect([...fused.scores]).toEqual(expected.map((hit) => hit.score));
+      }),
+    );
+    expect(() => lexiconEnhancedDenseRows([2, 0], [8, 10], [0.5, Number.NaN], ['a', 'x', 'b'])).toThrow(/"a"/);
   });
 });
