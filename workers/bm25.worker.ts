@@ -31,7 +31,12 @@ const api = {
   ping: () => true,
   /** Compiles the kernel now, so the first index opens without waiting for it. */
   warm: () => service.warm(),
-  openIndex: (request: OpenIndexRequest, onProgress?: (progress: IndexProgress) => void) => withOrderedProgress(onProgress, (report) => service.openIndex(request, report)),
+  async openIndex(request: OpenIndexRequest, onProgress?: (progress: IndexProgress) => void) {
+    const info = await withOrderedProgress(onProgress, (report) => service.openIndex(request, report));
+    // After the answer has gone out: searches come next (bm25-service.ts, warmSearch).
+    setTimeout(() => void service.warmSearch(request.collectionId).catch(() => undefined), 0);
+    return info;
+  },
   cancel: () => service.cancel(),
   info: (collectionId: string) => service.info(collectionId),
   analyze: (collectionId: string, text: string) => service.analyze(collectionId, text),

@@ -122,6 +122,11 @@ export class Bm25WasmIndex {
     return this.termLookup.get(term) ?? -1;
   }
 
+  /** Number of documents holding term ordinal `ordinal`. */
+  docFreq(ordinal: number): number {
+    return this.docFreqs[ordinal] ?? 0;
+  }
+
   /** Internal docid of a document id, or -1. The lookup table is built on first use. */
   docOrdinal(id: string): number {
     this.docLookup ??= new Map(this.docIds.map((docId, doc) => [docId, doc]));

@@ -86,6 +86,25 @@ describe('Bm25Service (the BM25 worker) over IndexedDB', () => {
     expectReferenceResults(service);
   });
 
+  it('warms its search path on made-up queries between other requests, changing no result', async () => {
+    const service = newService();
+    await service.openIndex({ collectionId: COLLECTION });
+    const before = service.searchManyPacked(COLLECTION, testQueries.slice(0, 5), { k: 1000, k1: 1.2, b: 0.75 });
+    // A request made while it warms is answered between its slices.
+    const warming = service.warmSearch(COLLECTION, { queries: 200, sliceMs: 1 });
+    let answeredWhileWarming = false;
+    setTimeout(() => (answeredWhileWarming = service.search(COLLECTION, { text: testQueries[0]!.text }).length > 0), 0);
+    expect(await warming).toBe(200);
+    expect(answeredWhileWarming).toBe(true);
+    expect(service.searchManyPacked(COLLECTION, testQueries.slice(0, 5), { k: 1000, k1: 1.2, b: 0.75 })).toEqual(before);
+    expectReferenceResults(service);
+    // Closed meanwhile, or never opened: it stops.
+    const closing = service.warmSearch(COLLECTION, { queries: 10_000, sliceMs: 1 });
+    service.close(COLLECTION);
+    expect(await closing).toBeLessThan(10_000);
+    expect(await service.warmSearch('nothing-open')).toBe(0);
+  });
+
   it('changes k1, b and k live on the open index', async () => {
     const service = newService();
     await service.openIndex({ collectionId: COLLECTION });
