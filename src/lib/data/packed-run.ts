@@ -50,12 +50,13 @@ export function packRun(run: Run): PackedRun {
     }
     let remap = remaps.get(source.table);
     if (remap === undefined) remaps.set(source.table, (remap = new Uint32Array(source.table.length)));
+    if (source.scores !== undefined && source.scores.length === hits.length) scores.set(source.scores, p);
+    else for (let i = 0; i < hits.length; i++) scores[p + i] = hits[i]!.score;
     for (let i = 0; i < hits.length; i++) {
       const tableRow = source.rows[i]!;
       let row = remap[tableRow]! - 1;
       if (row < 0) remap[tableRow] = (row = packedRow(source.table[tableRow]!)) + 1;
-      docs[p] = row;
-      scores[p++] = hits[i]!.score;
+      docs[p++] = row;
     }
   }
   return { queryIds, docIds, offsets, docs, scores };

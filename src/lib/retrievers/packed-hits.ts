@@ -68,7 +68,7 @@ export function unpackHits(packed: PackedHits, docIds: readonly string[]): Hit[]
       lastQuery[row] = q + 1;
       hits[i] = { docId, score: scores[p]! };
     }
-    rememberRows(hits, docIds, rows.subarray(offsets[q]!, end));
+    rememberRows(hits, docIds, rows.subarray(offsets[q]!, end), scores.subarray(offsets[q]!, end));
     lists.push(distinct ? markDistinct(hits) : hits);
   }
   return lists;

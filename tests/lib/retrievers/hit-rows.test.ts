@@ -19,21 +19,25 @@ function plain(lists: Hit[][]): Hit[][] {
 }
 
 describe('rows remembered with hit lists', () => {
-  it('unpacked lists know their rows; cuts, dropped ids and picks keep rows and the distinct mark', () => {
+  it('unpacked lists know their rows and scores; cuts, dropped ids and picks keep them and the distinct mark', () => {
     const [hits] = fromWorker([[[3, 9], [0, 7], [4, 5], [1, 2]]]);
-    expect(rowsOf(hits!)).toEqual({ table, rows: Uint32Array.from([3, 0, 4, 1]) });
+    expect(rowsOf(hits!)).toEqual({ table, rows: Uint32Array.from([3, 0, 4, 1]), scores: Float64Array.from([9, 7, 5, 2]) });
     const cut = cutHits(hits!, 2);
     expect(cut.map((h) => h.docId)).toEqual(['d3', 'd0']);
     expect([...rowsOf(cut)!.rows]).toEqual([3, 0]);
+    expect([...rowsOf(cut)!.scores!]).toEqual([9, 7]);
     expect(knownDistinct(cut)).toBe(true);
     const dropped = withoutDoc(hits!, 'd0', 3);
     expect(dropped.map((h) => h.docId)).toEqual(['d3', 'd4', 'd1']);
     expect([...rowsOf(dropped)!.rows]).toEqual([3, 4, 1]);
+    expect([...rowsOf(dropped)!.scores!]).toEqual([9, 5, 2]);
     expect(knownDistinct(dropped)).toBe(true);
     expect(withoutDoc(hits!, 'd9', 10)).toBe(hits);
     const picked = pickHits(hits!, [2, 0], (hit, i) => ({ docId: hit.docId, score: i }));
     expect(picked).toEqual([{ docId: 'd4', score: 0 }, { docId: 'd3', score: 1 }]);
     expect([...rowsOf(picked)!.rows]).toEqual([4, 3]);
+    // New scores: read from the hits, not remembered.
+    expect(rowsOf(picked)!.scores).toBeUndefined();
   });
 
   it('a list with nothing remembered stays so, and an unmarked one stays unmarked', () => {
@@ -53,11 +57,12 @@ describe('rows remembered with hit lists', () => {
 
   it('packRun gives the same packed run for lists with rows as for the same lists without', () => {
     const lists = fromWorker([[[3, 9], [0, 7]], [], [[0, 1.5], [4, -0], [2, 1e-30]]]);
-    const withRows: Run = new Map([['q1', lists[0]!], ['q2', lists[1]!], ['q3', withoutDoc(lists[2]!, 'd4', 5)], ['q4', [{ docId: 'other', score: 1 }, { docId: 'd3', score: 0 }]]]);
+    const fused = lexiconEnhancedDenseHits(lists[0]!, [0.5, 0.25]);
+    const withRows: Run = new Map([['q1', lists[0]!], ['q2', lists[1]!], ['q3', withoutDoc(lists[2]!, 'd4', 5)], ['q4', [{ docId: 'other', score: 1 }, { docId: 'd3', score: 0 }]], ['q5', fused], ['q6', cutHits(lists[2]!, 2)]]);
     const without: Run = new Map([...withRows].map(([qid, hits]) => [qid, plain([hits])[0]!]));
     expect([...without.values()].some((hits) => rowsOf(hits) !== undefined)).toBe(false);
     const fast = packRun(withRows);
     expect(fast).toEqual(packRun(without));
-    expect(fast.docIds).toEqual(['d3', 'd0', 'd2', 'other']);
+    expect(fast.docIds).toEqual(['d3', 'd0', 'd2', 'other', 'd4']);
   });
 });

@@ -1,3 +1,4 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import {
   binLabels,
@@ -20,6 +21,19 @@ describe('wordCount', () => {
     expect(wordCount('  ', '\t\n')).toBe(0);
     // Punctuation standing alone is a word; a no-break space separates like any Unicode space.
     expect(wordCount('a - b', 'c\u00a0d')).toBe(3 + 2);
+  });
+
+  it('counts what /\\S+/gu matches, for every whitespace character and astral letters', () => {
+    const spaces = [...Array(0x10000).keys()].filter((unit) => /\s/u.test(String.fromCharCode(unit))).map((unit) => String.fromCharCode(unit));
+    const piece = fc.oneof(fc.constantFrom(...spaces), fc.constantFrom('a', 'é', '😀', '-', '\ud800', '\u200b', '\u180e'), fc.string());
+    fc.assert(
+      fc.property(fc.array(piece), fc.array(piece), (a, b) => {
+        const [title, text] = [a.join(''), b.join('')];
+        const matches = (part: string) => part.match(/\S+/gu)?.length ?? 0;
+        expect(wordCount(title, text)).toBe(matches(title) + matches(text));
+      }),
+      { numRuns: 500 },
+    );
   });
 });
 
