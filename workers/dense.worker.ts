@@ -191,8 +191,11 @@ const api = {
     });
   },
 
-  open(request: DenseCorpusRequest, onProgress?: (progress: DenseProgress) => void): Promise<DenseCorpusInfo> {
-    return session.cancellable((signal) => withOrderedProgress(onProgress, (report) => corpus().open(request, report, signal)));
+  async open(request: DenseCorpusRequest, onProgress?: (progress: DenseProgress) => void): Promise<DenseCorpusInfo> {
+    const info = await session.cancellable((signal) => withOrderedProgress(onProgress, (report) => corpus().open(request, report, signal)));
+    // After the answer has gone out: searches come next (dense-corpus-service.ts, warmSearch).
+    if (request.search === 'exact') setTimeout(() => void corpus().warmSearch(request.collectionId).catch(() => undefined), 0);
+    return info;
   },
 
   docIds(collectionId: string): readonly string[] {

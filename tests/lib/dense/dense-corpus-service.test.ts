@@ -247,6 +247,16 @@ describe('DenseCorpusService', () => {
     expect(embedder.calls.slice(1)).toEqual([texts]);
   });
 
+  it('warms exact search on the corpus’s own rows without changing a result', async () => {
+    const service = new DenseCorpusService({ db, embedder: new TrigramEmbedder(), locks: null });
+    await service.open(EXACT);
+    const texts = ['stale bread loaf', 'exploding star'];
+    const before = await service.search(C, texts, 5, { search: 'exact', hnsw: DEFAULT_HNSW });
+    expect(await service.warmSearch(C, { queries: 6, k: 3 })).toBe(6);
+    expect(await service.search(C, texts, 5, { search: 'exact', hnsw: DEFAULT_HNSW })).toEqual(before);
+    expect(await service.warmSearch('nothing-open')).toBe(0);
+  });
+
   it('fuses LEDR from candidate rows as lexiconEnhancedDenseHits does from the candidates and their similarities', async () => {
     const service = new DenseCorpusService({ db, embedder: new TrigramEmbedder(), locks: null });
     await service.open(EXACT);
