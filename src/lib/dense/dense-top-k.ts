@@ -4,7 +4,7 @@
  * than an arbitrary order of zeros, and HNSW returns at most efSearch hits — asking hnswlib for more would
  * widen its beam to k (it searches with max(ef, k)), so efSearch would not be what it says.
  */
-import type { RankedRows } from '../retrievers/top-of-scores.ts';
+import { rankedRowsOf, type RankedRows } from '../retrievers/top-of-scores.ts';
 import { exactTopK, exactTopRowsMany, type ScoredRow } from './exact-search.ts';
 import type { HnswIndex } from './hnsw-index.ts';
 import type { VectorMatrix } from './vector-matrix.ts';
@@ -26,12 +26,8 @@ export function denseTopK(matrix: VectorMatrix, query: Float32Array, k: number, 
  */
 export function denseTopKMany(matrix: VectorMatrix, queries: readonly (Float32Array | undefined)[], k: number, graph?: HnswIndex): RankedRows[] {
   const ranked = (query: Float32Array | undefined): query is Float32Array => query !== undefined && !isZeroVector(query);
-  if (graph !== undefined) return queries.map((query) => rankedRows(ranked(query) ? denseTopK(matrix, query, k, graph) : []));
+  if (graph !== undefined) return queries.map((query) => rankedRowsOf(ranked(query) ? denseTopK(matrix, query, k, graph) : []));
   const found = exactTopRowsMany(matrix, queries.filter(ranked), k);
   let next = 0;
-  return queries.map((query) => (ranked(query) ? found[next++]! : rankedRows([])));
-}
-
-function rankedRows(hits: readonly ScoredRow[]): RankedRows {
-  return { rows: Int32Array.from(hits, (hit) => hit.row), scores: Float64Array.from(hits, (hit) => hit.score) };
+  return queries.map((query) => (ranked(query) ? found[next++]! : rankedRowsOf([])));
 }

@@ -156,6 +156,10 @@ export function hasNaN(scores: Float64Array): boolean {
 function viaHeap(scores: Float64Array, size: number): RankedRows {
   const top = new TopK(size);
   for (let r = 0; r < scores.length; r++) top.offer(r, scores[r]!);
-  const best = top.sorted((row, score) => ({ row, score }));
-  return { rows: Int32Array.from(best, (hit) => hit.row), scores: Float64Array.from(best, (hit) => hit.score) };
+  return rankedRowsOf(top.sorted((row, score) => ({ row, score })));
+}
+
+/** Rows with their scores (a heap's or an HNSW search's objects) as typed arrays. */
+export function rankedRowsOf(hits: readonly { row: number; score: number }[]): RankedRows {
+  return { rows: Int32Array.from(hits, (hit) => hit.row), scores: Float64Array.from(hits, (hit) => hit.score) };
 }
