@@ -25,7 +25,7 @@ import type { EmbeddingDevice } from '../../lib/dense/embedder.ts';
 import type { ModelSourceConfig } from '../../lib/dense/model-source.ts';
 import { resolveModelSpec } from '../../lib/dense/registry.ts';
 import type { DenseSettings } from '../../lib/retrievers/config.ts';
-import { packCandidates, unpackHits, unpackScores, type Candidates } from '../../lib/retrievers/packed-hits.ts';
+import { packCandidates, unpackHits, unpackScores, type Candidates, type PackedCandidates } from '../../lib/retrievers/packed-hits.ts';
 import type { Hit } from '../../lib/types.ts';
 import { openEmbeddingWorker, type EmbeddingWorkerHandle } from '../workers/embedding-client.ts';
 import type { WorkerHost } from '../workers/worker-host.ts';
@@ -305,7 +305,7 @@ export class DenseWorkers implements DenseBackend {
   async score(collectionId: string, settings: DenseSettings, texts: readonly string[], candidates: Candidates): Promise<Float64Array[]> {
     const { rowOf } = await this.table(collectionId, settings);
     const packed = packCandidates(candidates, rowOf);
-    const scores = await this.query(settings, (api) => api.scoreRows(collectionId, [...texts], Comlink.transfer({ offsets: packed.offsets.slice(), rows: packed.rows }, [packed.rows.buffer])));
+    const scores = await this.query(settings, (api) => api.scoreRows(collectionId, [...texts], transferred(packed)));
     return unpackScores(packed.offsets, scores);
   }
 
@@ -322,8 +322,7 @@ export class DenseWorkers implements DenseBackend {
     const bm25 = new Float64Array(packed.rows.length);
     let p = 0;
     for (const list of candidates) for (const hit of list) bm25[p++] = hit.score;
-    const request = Comlink.transfer({ offsets: packed.offsets.slice(), rows: packed.rows }, [packed.rows.buffer]);
-    const fused = await this.query(settings, (api) => api.fuseLedr(collectionId, [...texts], request, Comlink.transfer(bm25, [bm25.buffer]), limit));
+    const fused = await this.query(settings, (api) => api.fuseLedr(collectionId, [...texts], transferred(packed), Comlink.transfer(bm25, [bm25.buffer]), limit));
     return unpackHits(fused, ids);
   }
 
@@ -345,4 +344,9 @@ export class DenseWorkers implements DenseBackend {
     this.workers.clear();
     await Promise.allSettled(workers.map(async (worker) => (await worker).handle.close()));
   }
+}
+
+/** Packed candidates to send: their rows are transferred, their offsets copied (the caller reads them after). */
+function transferred(packed: PackedCandidates): PackedCandidates {
+  return Comlink.transfer({ offsets: packed.offsets.slice(), rows: packed.rows }, [packed.rows.buffer]);
 }
