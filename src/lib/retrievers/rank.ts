@@ -95,17 +95,27 @@ function overQueries<T, E>(queries: readonly RankQuery[], rankings: readonly T[]
   return queries.map((query) => (isBlank(query.text) ? empty() : rankings[next++]));
 }
 
-/** LEDR's candidates (BM25's top K, or RM3's or Bo1's) and their dense similarities, in the candidates' order. */
+/** LEDR's lexical rankings of each query: BM25's top K, or RM3's or Bo1's. */
+async function ledrLexical(
+  search: RankSearch,
+  retriever: Extract<RetrieverConfig, { kind: 'ledr' }>,
+  asked: readonly RankQuery[],
+  options: RankBatchOptions,
+): Promise<Hit[][]> {
+  if (options.ledrLexical) need(search, 'prf', 'RM3 / Bo1');
+  return options.ledrLexical
+    ? (await search.prf!(retriever.bm25, options.ledrLexical, asked, retriever.k)).map((result) => result.hits)
+    : await search.bm25(retriever.bm25, asked, retriever.k);
+}
+
+/** LEDR's candidates and their dense similarities, in the candidates' order. */
 async function ledrInputs(
   search: RankSearch,
   retriever: Extract<RetrieverConfig, { kind: 'ledr' }>,
   asked: readonly RankQuery[],
   options: RankBatchOptions,
 ): Promise<{ candidates: Hit[][]; scores: ArrayLike<number>[] }> {
-  if (options.ledrLexical) need(search, 'prf', 'RM3 / Bo1');
-  const candidates = options.ledrLexical
-    ? (await search.prf!(retriever.bm25, options.ledrLexical, asked, retriever.k)).map((result) => result.hits)
-    : await search.bm25(retriever.bm25, asked, retriever.k);
+  const candidates = await ledrLexical(search, retriever, asked, options);
   const scores = await search.denseScores(
     preparedSettings(retriever).dense!,
     asked.map((query) => query.text),
@@ -214,9 +224,8 @@ export async function rankBatchHits(
 ): Promise<Array<Hit[] | undefined>> {
   if (retriever.kind === 'ledr') {
     const asked = queries.filter((query) => !isBlank(query.text));
-    if (search.ledrHits !== undefined && !options.ledrLexical && asked.length > 0) {
-      const found = await search.bm25(retriever.bm25, asked, retriever.k);
-      const candidates = found.map((hits) => ledrCandidates(hits, { k: retriever.k }));
+    if (search.ledrHits !== undefined && asked.length > 0) {
+      const candidates = (await ledrLexical(search, retriever, asked, options)).map((hits) => ledrCandidates(hits, { k: retriever.k }));
       const fused = await search.ledrHits(preparedSettings(retriever).dense!, asked.map((query) => query.text), candidates, options.depth ?? RUN_DEPTH);
       return overQueries(queries, fused, (): Hit[] => []);
     }

@@ -10,6 +10,7 @@ import { rankBatch, rankBatchHits, type RankSearch } from '../../../src/lib/retr
 import type { RankQuery } from '../../../src/lib/retrievers/ranking.ts';
 import type { Hit, Run } from '../../../src/lib/types.ts';
 import type { Candidates } from '../../../src/lib/retrievers/packed-hits.ts';
+import { lexiconEnhancedDenseHits } from '../../../src/lib/fusion/ledr.ts';
 
 /** Documents d0…d9; BM25 scores them 10…1 in order, dense 1.0…0.1 in reverse order. */
 const IDS = Array.from({ length: 10 }, (_, i) => `d${i}`);
@@ -80,6 +81,25 @@ describe('rankBatch', () => {
     expect(withParts!.hits[0]).toHaveProperty('parts');
     const [plain] = await rankBatchHits(search, ledr, [{ text: 'a' }], { depth: 2 });
     expect(plain).toEqual(withParts!.hits.map(({ docId, score }) => ({ docId, score })));
+  });
+
+  it('LEDR fused where the vectors are (ledrHits) gives the page fusion’s hits, from BM25 or RM3/Bo1 candidates', async () => {
+    /** A search that fuses in "its worker": the candidates it is sent and their similarities, fused there. */
+    class FusingSearch extends RecordingSearch {
+      async ledrHits(settings: DenseSettings, texts: readonly string[], candidates: readonly (readonly Hit[])[], limit: number): Promise<Hit[][]> {
+        this.calls.push(`fused ${texts.length}`);
+        const scores = await this.denseScores(settings, texts, candidates);
+        return candidates.map((hits, i) => lexiconEnhancedDenseHits(hits, scores[i]!, { limit }));
+      }
+    }
+    const ledr = { ...(defaultRetriever('ledr') as Extract<RetrieverConfig, { kind: 'ledr' }>), k: 5 };
+    const queries = [{ text: 'a' }, { text: ' ' }, { id: 'd0', text: 'b' }];
+    for (const options of [{ depth: 2 }, { depth: 3, ledrLexical: { method: 'bo1' } as const }]) {
+      const fusing = new FusingSearch();
+      const fused = await rankBatchHits(fusing, ledr, queries, options);
+      expect(fusing.calls.at(-2)).toBe('fused 2');
+      expect(fused).toEqual(await rankBatchHits(new RecordingSearch(), ledr, queries, options));
+    }
   });
 
   it('takes LEDR’s candidates from RM3 or Bo1 when asked', async () => {
