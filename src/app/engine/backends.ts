@@ -3,6 +3,7 @@
  * (bm25-workers.ts, dense-workers.ts, src/lib/storage/runs.ts), unit tests to in-memory fakes. Every call that
  * builds something takes an AbortSignal and reports progress; searches are fast and are not cancelled.
  */
+import type { RowRanking } from '../../lib/eval/row-ranking.ts';
 import type { Bm25AnalyzerName as AnalyzerName } from '../../lib/analysis/analyzers.ts';
 import type { IndexInfo, IndexProgress } from '../../lib/bm25-wasm/bm25-service.ts';
 import type { Bm25Explanation } from '../../lib/bm25/bm25-explain.ts';
@@ -29,6 +30,8 @@ export interface Bm25Backend {
   warm(analyzer: AnalyzerName): void;
   /** Top-k hits of each query, in the order given (the index must be open); a query's `weighted` bag, when given, replaces its text. */
   search(collectionId: string, analyzer: AnalyzerName, queries: readonly QueryInput[], params: Bm25SearchParams): Promise<Hit[][]>;
+  /** `search` as rankings of rows (row-ranking.ts), for evaluations (absent: they make hits). */
+  searchRows?(collectionId: string, analyzer: AnalyzerName, queries: readonly QueryInput[], params: Bm25SearchParams): Promise<RowRanking[]>;
   /** Lucene's explanation of one document's score, term by term, for query text or a weighted bag. */
   explain(collectionId: string, analyzer: AnalyzerName, query: string | readonly QueryTermWeight[], docId: string, params: Bm25Params): Promise<Bm25Explanation>;
   /** RM3 or Bo1 of each query (src/lib/prf): its expanded weighted query, feedback documents and top-k hits. */
@@ -71,6 +74,10 @@ export interface DenseBackend {
   score(collectionId: string, settings: DenseSettings, texts: readonly string[], candidates: Candidates): Promise<ArrayLike<number>[]>;
   /** LEDR's first `limit` fused hits of each text from its candidates (BM25's top K), fused where the vectors are (absent: fused on the page). */
   ledrHits?(collectionId: string, settings: DenseSettings, texts: readonly string[], candidates: readonly (readonly Hit[])[], limit: number): Promise<Hit[][]>;
+  /** `search` as rankings of rows (row-ranking.ts), for evaluations (absent: they make hits). */
+  searchRows?(collectionId: string, settings: DenseSettings, texts: readonly string[], k: number): Promise<RowRanking[]>;
+  /** `ledrHits` as rankings of rows, from candidates given as rows (BM25's `searchRows`). */
+  ledrRows?(collectionId: string, settings: DenseSettings, texts: readonly string[], candidates: readonly RowRanking[], limit: number): Promise<RowRanking[]>;
 }
 
 /** How a cross-encoder was opened. */

@@ -17,7 +17,8 @@ import type { Bm25Explanation } from '../../lib/bm25/bm25-explain.ts';
 import type { QueryTermWeight } from '../../lib/bm25/bm25-query.ts';
 import type { Bm25Params } from '../../lib/bm25/bm25-similarity.ts';
 import type { PrfResult } from '../../lib/prf/prf-result.ts';
-import { unpackHits } from '../../lib/retrievers/packed-hits.ts';
+import { rowRankings, type RowRanking } from '../../lib/eval/row-ranking.ts';
+import { unpackRanking } from '../../lib/retrievers/packed-hits.ts';
 import type { Hit } from '../../lib/types.ts';
 import { WorkerHost, type HostedWorker } from '../workers/worker-host.ts';
 import { createBm25Worker } from '../workers/worker-scripts.ts';
@@ -87,18 +88,22 @@ export class Bm25Workers implements Bm25Backend {
     void this.call(analyzer, (api) => api.warm()).catch(() => undefined);
   }
 
-  /**
-   * Every query in one worker call; the hits come back as typed arrays (transferred, not cloned) and are
-   * named here with the index's document ids, fetched once per opened index.
-   */
   async search(collectionId: string, analyzer: AnalyzerName, queries: readonly QueryInput[], params: Bm25SearchParams): Promise<Hit[][]> {
+    return (await this.searchRows(collectionId, analyzer, queries, params)).map(unpackRanking);
+  }
+
+  /**
+   * Every query in one worker call; the rankings come back as typed arrays (transferred, not cloned), rows
+   * of the index's document ids, fetched once per opened index.
+   */
+  async searchRows(collectionId: string, analyzer: AnalyzerName, queries: readonly QueryInput[], params: Bm25SearchParams): Promise<RowRanking[]> {
     const options = { k: params.k, k1: params.k1, b: params.b };
     const request = workerQueries(queries);
     const [docIds, packed] = await Promise.all([
       this.docIds(collectionId, analyzer),
       this.call(analyzer, (api) => api.searchManyPacked(collectionId, request, options)),
     ]);
-    return unpackHits(packed, docIds);
+    return rowRankings(packed, docIds);
   }
 
   private docIds(collectionId: string, analyzer: AnalyzerName): Promise<readonly string[]> {

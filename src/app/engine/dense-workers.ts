@@ -25,7 +25,8 @@ import type { EmbeddingDevice } from '../../lib/dense/embedder.ts';
 import type { ModelSourceConfig } from '../../lib/dense/model-source.ts';
 import { resolveModelSpec } from '../../lib/dense/registry.ts';
 import type { DenseSettings } from '../../lib/retrievers/config.ts';
-import { packCandidates, unpackHits, unpackScores, type Candidates, type PackedCandidates } from '../../lib/retrievers/packed-hits.ts';
+import { isRowRanking, rankedDocId, rowRankings, type RankedList, type RowRanking } from '../../lib/eval/row-ranking.ts';
+import { packCandidates, unpackRanking, unpackScores, type Candidates, type PackedCandidates } from '../../lib/retrievers/packed-hits.ts';
 import type { Hit } from '../../lib/types.ts';
 import { openEmbeddingWorker, type EmbeddingWorkerHandle } from '../workers/embedding-client.ts';
 import type { WorkerHost } from '../workers/worker-host.ts';
@@ -294,11 +295,15 @@ export class DenseWorkers implements DenseBackend {
     }
   }
 
-  /** Every text in one worker call; hits cross as typed arrays and are named here with the corpus's ids. */
   async search(collectionId: string, settings: DenseSettings, texts: readonly string[], k: number): Promise<Hit[][]> {
+    return (await this.searchRows(collectionId, settings, texts, k)).map(unpackRanking);
+  }
+
+  /** Every text in one worker call; rankings cross as typed arrays, rows of the corpus's ids. */
+  async searchRows(collectionId: string, settings: DenseSettings, texts: readonly string[], k: number): Promise<RowRanking[]> {
     const { ids } = await this.table(collectionId, settings);
     const packed = await this.query(settings, (api) => api.searchPacked(collectionId, [...texts], k, { search: settings.search, hnsw: { ...settings.hnsw } }));
-    return unpackHits(packed, ids);
+    return rowRankings(packed, ids);
   }
 
   /** Candidates cross as rows of the corpus table (typed arrays), scores come back as one Float64Array. */
@@ -315,15 +320,26 @@ export class DenseWorkers implements DenseBackend {
    * rows. A candidate without a vector fails here, by name, as lexiconEnhancedDenseHits fails.
    */
   async ledrHits(collectionId: string, settings: DenseSettings, texts: readonly string[], candidates: readonly (readonly Hit[])[], limit: number): Promise<Hit[][]> {
+    return (await this.ledrRows(collectionId, settings, texts, candidates, limit)).map(unpackRanking);
+  }
+
+  /** `ledrHits` as rows; the candidates may be rows (an evaluation's BM25 rankings) or hits. */
+  async ledrRows(collectionId: string, settings: DenseSettings, texts: readonly string[], candidates: readonly RankedList[], limit: number): Promise<RowRanking[]> {
     const { ids, rowOf } = await this.table(collectionId, settings);
     const packed = packCandidates(candidates, rowOf);
     const missing = packed.rows.indexOf(-1);
-    if (missing >= 0) throw new RangeError(`no dense score for BM25 candidate "${candidates.flat()[missing]!.docId}"`);
+    if (missing >= 0) {
+      let list = 0;
+      while (packed.offsets[list + 1]! <= missing) list++;
+      throw new RangeError(`no dense score for BM25 candidate "${rankedDocId(candidates[list]!, missing - packed.offsets[list]!)}"`);
+    }
     const bm25 = new Float64Array(packed.rows.length);
-    let p = 0;
-    for (const list of candidates) for (const hit of list) bm25[p++] = hit.score;
+    candidates.forEach((list, q) => {
+      if (isRowRanking(list)) bm25.set(list.scores, packed.offsets[q]!);
+      else list.forEach((hit, i) => (bm25[packed.offsets[q]! + i] = hit.score));
+    });
     const fused = await this.query(settings, (api) => api.fuseLedr(collectionId, [...texts], transferred(packed), Comlink.transfer(bm25, [bm25.buffer]), limit));
-    return unpackHits(fused, ids);
+    return rowRankings(fused, ids);
   }
 
   /** The corpus's document ids in the model's worker, fetched once per open. */

@@ -4,9 +4,9 @@
  * (src/lib/retrievers/rank.ts), the ranking the CLI runs too, over the memo's searches (ranking-memo.ts).
  */
 import { RUN_DEPTH, type RetrieverConfig } from '../../lib/retrievers/config.ts';
-import { isBlank, rankBatch, rankBatchHits } from '../../lib/retrievers/rank.ts';
+import { isBlank, rankBatch, rankBatchLists } from '../../lib/retrievers/rank.ts';
 import type { ColumnRanking } from '../../lib/retrievers/ranking.ts';
-import type { Hit } from '../../lib/types.ts';
+import type { RankedList } from '../../lib/eval/row-ranking.ts';
 import { emptyRanking, type QueryInput, type RankResult } from './column-ranking.ts';
 import type { RankingMemo, ScoreHooks } from './ranking-memo.ts';
 
@@ -71,7 +71,7 @@ export async function rankOne(
   return { ranking: result, ...(note === undefined ? {} : { note }) };
 }
 
-/** One chunk's rankings as plain hits (undefined: an imported run without this query). */
+/** One chunk's rankings as rows or plain hits (undefined: an imported run without this query). */
 export async function rankChunk(
   memo: RankingMemo,
   collectionId: string,
@@ -79,10 +79,10 @@ export async function rankChunk(
   queries: readonly (QueryInput & { id: string })[],
   depth: number = RUN_DEPTH,
   signal?: AbortSignal,
-): Promise<Array<Hit[] | undefined>> {
+): Promise<Array<RankedList | undefined>> {
   if (retriever.kind === 'run') {
     const run = await memo.loadRun(collectionId, retriever.runKey);
     if (run === undefined) throw new Error(`The run "${retriever.name}" is not stored in this browser for this collection.`);
   }
-  return rankBatchHits(memo.forBatch(collectionId, signal), retriever, queries, { depth, signal });
+  return rankBatchLists(memo.forBatch(collectionId, signal), retriever, queries, { depth, signal });
 }

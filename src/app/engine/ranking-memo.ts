@@ -12,6 +12,8 @@ import type { PrfResult } from '../../lib/prf/prf-result.ts';
 import { RUN_DEPTH, type Bm25Settings, type DenseSettings } from '../../lib/retrievers/config.ts';
 import { settingsKey } from '../../lib/settings-key.ts';
 import { cutHits } from '../../lib/retrievers/hit-rows.ts';
+import { unpackRanking } from '../../lib/retrievers/packed-hits.ts';
+import { cutRows, isRowRanking, type RankedList, type RowRanking } from '../../lib/eval/row-ranking.ts';
 import type { RankSearch } from '../../lib/retrievers/rank.ts';
 import type { Hit, Run } from '../../lib/types.ts';
 import type { Bm25Backend, DenseBackend, RerankBackend, RerankScoreProgress, RunBackend } from './backends.ts';
@@ -36,7 +38,7 @@ export interface ScoreHooks {
 export class RankingMemo {
   private readonly memo = new Map<string, Promise<unknown>>();
   /** BM25 rankings of the latest evaluations' queries, by the same keys as `memo` (oldest first). */
-  private readonly batchMemo = new Map<string, Hit[]>();
+  private readonly batchMemo = new Map<string, RankedList>();
 
   constructor(
     private readonly backends: MemoBackends,
@@ -135,6 +137,18 @@ export class RankingMemo {
       prf: (settings, request, queries, k) => bm25.searchPrf(collectionId, settings.analyzer, queries, request, { k, k1: settings.k1, b: settings.b }),
       rerank: (settings, query, docIds) => requireRerank(this.backends.rerank).score(collectionId, settings, query.text, docIds, { signal }),
       importedRun: (runKey) => this.loadRun(collectionId, runKey),
+      // Rankings stay rows where the workers answer so: an evaluation measures them without hit objects.
+      ...(bm25.searchRows !== undefined &&
+        dense.searchRows !== undefined && {
+          rows: {
+            bm25: async (settings, queries, depth) => (await this.bm25Lists(collectionId, settings, queries, depth)).map(asRows),
+            dense: (settings, texts, k) => dense.searchRows!(collectionId, settings, texts, k),
+            ...(dense.ledrRows !== undefined && {
+              ledr: (settings: DenseSettings, texts: readonly string[], candidates: readonly RowRanking[], limit: number) =>
+                dense.ledrRows!(collectionId, settings, texts, candidates, limit),
+            }),
+          },
+        }),
     };
   }
 
@@ -143,12 +157,20 @@ export class RankingMemo {
    * evaluated after a BM25 column with the same settings reuses its rankings instead of searching again).
    */
   private async bm25Batch(collectionId: string, settings: Bm25Settings, queries: readonly QueryInput[], depth: number): Promise<Hit[][]> {
+    const lists = await this.bm25Lists(collectionId, settings, queries, depth);
+    return lists.map((list) => (isRowRanking(list) ? unpackRanking(list) : (list as Hit[])));
+  }
+
+  /** `bm25Batch` as the backend answers: rows when it can (searchRows), else hits. */
+  private async bm25Lists(collectionId: string, settings: Bm25Settings, queries: readonly QueryInput[], depth: number): Promise<RankedList[]> {
+    const { bm25 } = this.backends;
     const k = Math.max(depth, RUN_DEPTH);
     const keys = queries.map((query) => this.bm25Key(collectionId, settings, k, query));
     const lists = keys.map((key) => this.batchMemo.get(key));
     const todo = queries.filter((_, i) => lists[i] === undefined);
     if (todo.length > 0) {
-      const found = await this.backends.bm25.search(collectionId, settings.analyzer, todo, { k, k1: settings.k1, b: settings.b });
+      const params = { k, k1: settings.k1, b: settings.b };
+      const found: readonly RankedList[] = bm25.searchRows !== undefined ? await bm25.searchRows(collectionId, settings.analyzer, todo, params) : await bm25.search(collectionId, settings.analyzer, todo, params);
       let next = 0;
       lists.forEach((list, i) => {
         if (list !== undefined) return;
@@ -158,7 +180,7 @@ export class RankingMemo {
       });
       while (this.batchMemo.size > BATCH_MEMO_QUERIES) this.batchMemo.delete(this.batchMemo.keys().next().value!);
     }
-    return lists.map((hits) => cutHits(hits!, depth));
+    return lists.map((list) => (isRowRanking(list!) ? cutRows(list, depth) : cutHits(list as Hit[], depth)));
   }
 
   /** Forgets what belongs to a collection (after it was deleted or re-imported). */
@@ -167,4 +189,10 @@ export class RankingMemo {
     for (const key of [...this.memo.keys()]) if (key.startsWith(prefix)) this.memo.delete(key);
     for (const key of [...this.batchMemo.keys()]) if (key.startsWith(prefix)) this.batchMemo.delete(key);
   }
+}
+
+/** A ranking the rows search made (a backend with searchRows answers every query as rows). */
+function asRows(list: RankedList): RowRanking {
+  if (!isRowRanking(list)) throw new Error('a BM25 ranking came back as hits from a search that answers as rows');
+  return list;
 }

@@ -12,6 +12,7 @@
  */
 import { packRun, storedRun } from '../../lib/data/packed-run.ts';
 import { condenseRun, judgedAtK, type JudgedCoverage } from '../../lib/eval/judged.ts';
+import type { RankedRun } from '../../lib/eval/row-ranking.ts';
 import { summarizeLatency, timesFromProgress } from '../../lib/eval/latency.ts';
 import { evaluateRunReport, type RunReport } from '../../lib/eval/run-report.ts';
 import { fileSlug } from '../../lib/eval/report-export.ts';
@@ -28,7 +29,7 @@ import {
   type EvaluationRow,
 } from '../../lib/storage/evaluation-runs.ts';
 import { findRunRow, runOfRow, trecTextOfRow } from '../../lib/storage/runs.ts';
-import type { Qrels, Query, Run } from '../../lib/types.ts';
+import type { Qrels, Query } from '../../lib/types.ts';
 import { engine, rankQueriesWithJob } from '../engine/engine.ts';
 import { whenIdle } from '../shell/when-idle.ts';
 import { notices } from '../shell/notices.svelte.ts';
@@ -94,7 +95,7 @@ const PUBLISH_INTERVAL_MS = 1_000;
 
 /** A column's run before its metrics. */
 interface RankedColumn {
-  run: Run;
+  run: RankedRun;
   missing: string[];
   queries: number;
   /** Fingerprint of the ranked queries (a stored evaluation of other queries is outdated). */
@@ -140,7 +141,7 @@ const nextTask = () => new Promise<void>((resolve) => setTimeout(resolve, 0));
  * takes about 0.9 s, judged@10 and the condensed lists about 0.3 s more, and one 1.2 s block would freeze
  * the progress bars and the Cancel button meanwhile.
  */
-export async function judgedReports(qrels: Qrels, run: Run): Promise<JudgedReports> {
+export async function judgedReports(qrels: Qrels, run: RankedRun): Promise<JudgedReports> {
   const report = evaluateRunReport(qrels, run);
   await nextTask();
   const judged = judgedAtK(run, qrels, 10);
@@ -163,7 +164,7 @@ class Evaluations {
   loadedMs = $state<number | null>(null);
   #checked = new Set<string>();
   /** Runs made in this page, by evaluation key (runOf). */
-  #made = new Map<string, Run>();
+  #made = new Map<string, RankedRun>();
   /** Writes of finished columns under way, by evaluation key (#store). */
   #saving = new Map<string, Promise<void>>();
   #controller: AbortController | undefined;
@@ -509,12 +510,12 @@ class Evaluations {
    * from memory (the analyses read every evaluated run right after an evaluation, and reading and
    * unpacking three SciFact runs again made 900,000 hits on the page's thread while it was in use).
    */
-  async runOf(key: string): Promise<Run> {
+  async runOf(key: string): Promise<RankedRun> {
     return this.#made.get(key) ?? runOfRow(await this.#row(key), `${key}.run`);
   }
 
   /** Keeps the run just made under its key, the last RUNS_KEPT of them. */
-  #keep(key: string, run: Run): void {
+  #keep(key: string, run: RankedRun): void {
     this.#made.delete(key);
     this.#made.set(key, run);
     while (this.#made.size > RUNS_KEPT) this.#made.delete(this.#made.keys().next().value!);

@@ -28,7 +28,7 @@ import type { PlaygroundDatabase } from '../storage/db.ts';
 import { countDocuments, readDocumentColumns } from '../storage/documents.ts';
 import { findIndex, indexRowKey, saveIndex, type IndexLookup, type IndexSpec } from '../storage/index-store.ts';
 import { defaultLocks, lockNames, withWorkLock, type WorkLocks } from '../storage/work-locks.ts';
-import { packHits, type PackedHits } from '../retrievers/packed-hits.ts';
+import type { PackedHits } from '../retrievers/packed-hits.ts';
 import { searchBo1, type Bo1Options } from '../prf/bo1.ts';
 import { feedbackIndexOf, type FeedbackIndex } from '../prf/feedback-index.ts';
 import type { PrfResult } from '../prf/prf-result.ts';
@@ -470,12 +470,23 @@ export class Bm25Service {
   searchManyPacked(collectionId: string, queries: readonly (QueryInput | WeightedQueryInput)[], options: SearchRequestOptions = {}): PackedHits {
     const { index, analyzer } = this.opened(collectionId);
     const bm25Options = searchOptions(options);
-    return packHits(
-      queries.map((query) => {
-        const { docs, scores } = index.searchDocs(bm25Query(query, analyzer), bm25Options);
-        return { rows: docs, scores };
-      }),
-    );
+    // Each query's hits go straight from the kernel's buffers into the packed arrays, grown when a deep k
+    // outgrows their first size.
+    const room = Math.min(bm25Options.k ?? index.numDocs, index.numDocs);
+    const offsets = new Uint32Array(queries.length + 1);
+    let rows = new Uint32Array(Math.min(queries.length * room, PACKED_FIRST_SIZE));
+    let scores = new Float64Array(rows.length);
+    queries.forEach((query, q) => {
+      const at = offsets[q]!;
+      if (at + room > rows.length) {
+        const size = Math.max(2 * rows.length, at + room);
+        rows = grown(rows, size);
+        scores = grown(scores, size);
+      }
+      offsets[q + 1] = at + index.searchInto(bm25Query(query, analyzer), bm25Options, rows, scores, at);
+    });
+    const total = offsets[queries.length]!;
+    return { offsets, rows: rows.subarray(0, total), scores: scores.subarray(0, total) };
   }
 
   /**
@@ -532,6 +543,15 @@ export class Bm25Service {
   close(collectionId: string): void {
     this.open.delete(collectionId);
   }
+}
+
+/** Hits the packed arrays of `searchManyPacked` hold before they grow (an evaluation's chunk: 50 × 1,000). */
+const PACKED_FIRST_SIZE = 1 << 16;
+
+function grown<T extends Uint32Array | Float64Array>(array: T, size: number): T {
+  const larger = new (array.constructor as new (size: number) => T)(size);
+  larger.set(array);
+  return larger;
 }
 
 function bm25Query(query: QueryInput | WeightedQueryInput, analyzer: Analyzer): Bm25Query {

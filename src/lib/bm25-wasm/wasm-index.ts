@@ -238,6 +238,30 @@ export class Bm25WasmIndex {
     return { docs: Int32Array.from(keep, (i) => docs[i]!), scores: Float32Array.from(keep, (i) => scores[i]!) };
   }
 
+  /**
+   * `searchDocs` written into `rows` and `scores` from position `at` (which must have room for
+   * min(k, numDocs) more); returns how many were written. An evaluation's chunk of queries is packed this
+   * way, without two arrays made and copied again per query.
+   */
+  searchInto(query: Bm25Query, options: Bm25WasmSearchOptions, rows: Uint32Array, scores: Float64Array, at: number): number {
+    const { count, dropAfter } = this.run(query, options);
+    const k = this.kernel.exports;
+    const docs = this.kernel.i32(k.resultDocs(), count);
+    const found = this.kernel.f32(k.resultScores(), count);
+    if (dropAfter.size === 0) {
+      rows.set(docs, at);
+      scores.set(found, at);
+      return count;
+    }
+    let written = 0;
+    for (let i = 0; i < count; i++) {
+      if (dropAfter.has(docs[i]!)) continue;
+      rows[at + written] = docs[i]!;
+      scores[at + written++] = found[i]!;
+    }
+    return written;
+  }
+
   /** BM25 top-k hits (document ids and Lucene-equal float scores), best first — `searchBm25`'s contract. */
   search(query: Bm25Query, options: Bm25WasmSearchOptions = {}): Hit[] {
     const { count, dropAfter } = this.run(query, options);

@@ -4,6 +4,7 @@
  * arrays (≈ 3.6 MB) instead of 12 MB of TREC text that takes over a second to format; the TREC text is
  * made from it only when someone exports it (src/lib/data/trec.ts).
  */
+import { isRowRanking, rankedLength, type RankedRun } from '../eval/row-ranking.ts';
 import { rowsOf } from '../retrievers/hit-rows.ts';
 import type { Hit, Run } from '../types.ts';
 
@@ -17,10 +18,10 @@ export interface PackedRun {
   scores: Float64Array;
 }
 
-export function packRun(run: Run): PackedRun {
+export function packRun(run: RankedRun): PackedRun {
   const queryIds = [...run.keys()];
   const offsets = new Uint32Array(queryIds.length + 1);
-  queryIds.forEach((qid, q) => (offsets[q + 1] = offsets[q]! + run.get(qid)!.length));
+  queryIds.forEach((qid, q) => (offsets[q + 1] = offsets[q]! + rankedLength(run.get(qid)!)));
   const total = offsets[queryIds.length]!;
   const docs = new Uint32Array(total);
   const scores = new Float64Array(total);
@@ -40,9 +41,9 @@ export function packRun(run: Run): PackedRun {
   const remaps = new Map<readonly string[], Uint32Array>();
   let p = 0;
   for (const hits of run.values()) {
-    const source = rowsOf(hits);
+    const source = isRowRanking(hits) ? hits : rowsOf(hits);
     if (source === undefined) {
-      for (const { docId, score } of hits) {
+      for (const { docId, score } of hits as readonly Hit[]) {
         docs[p] = packedRow(docId);
         scores[p++] = score;
       }
@@ -50,9 +51,10 @@ export function packRun(run: Run): PackedRun {
     }
     let remap = remaps.get(source.table);
     if (remap === undefined) remaps.set(source.table, (remap = new Uint32Array(source.table.length)));
-    if (source.scores !== undefined && source.scores.length === hits.length) scores.set(source.scores, p);
-    else for (let i = 0; i < hits.length; i++) scores[p + i] = hits[i]!.score;
-    for (let i = 0; i < hits.length; i++) {
+    const length = rankedLength(hits);
+    if (source.scores !== undefined && source.scores.length === length) scores.set(source.scores, p);
+    else for (let i = 0; i < length; i++) scores[p + i] = (hits as readonly Hit[])[i]!.score;
+    for (let i = 0; i < length; i++) {
       const tableRow = source.rows[i]!;
       let row = remap[tableRow]! - 1;
       if (row < 0) remap[tableRow] = (row = packedRow(source.table[tableRow]!)) + 1;

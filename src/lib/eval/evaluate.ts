@@ -1,6 +1,6 @@
 import type { QrelsJg } from '../data/trec.ts';
 import type { Prefs } from '../data/trec-prefs.ts';
-import type { Qrels, Run } from '../types.ts';
+import type { Qrels } from '../types.ts';
 import { averagePrecision, averagePrecisionAt, yaap } from './average-precision.ts';
 import { cappedRecallAt, holeAt } from './beir-measures.ts';
 import { bpref, inferredAveragePrecision } from './bpref.ts';
@@ -18,6 +18,7 @@ import { compareStrcmp, compareTrecPrefsHits, rankForEvaluation } from './rankin
 import { recallAt } from './recall.ts';
 import { reciprocalRank } from './reciprocal-rank.ts';
 import { relString } from './relstring.ts';
+import { rankedLength, type RankedRun } from './row-ranking.ts';
 import { nonrelevantJudgedRetrieved, setAveragePrecision, setF, setPrecision, setRecall, setRelativePrecision, utility } from './set-measures.ts';
 import { successAt } from './success.ts';
 import { propagateNaN } from './nan-sign.ts';
@@ -120,7 +121,7 @@ export interface EvalResult {
 /** trec_eval's MIN_GEO_MEAN: the floor of a value before its log is taken for a geometric mean. */
 const MIN_GEO_MEAN = 0.00001;
 
-export function evaluate(qrels: Qrels, run: Run, options: EvaluateOptions = {}): EvalResult {
+export function evaluate(qrels: Qrels, run: RankedRun, options: EvaluateOptions = {}): EvalResult {
   const { measures, skipped } = resolveMeasures(options.measures ?? ['official']);
   const relevanceLevel = options.relevanceLevel ?? 1;
   const complete = options.complete ?? false;
@@ -161,7 +162,7 @@ export function evaluate(qrels: Qrels, run: Run, options: EvaluateOptions = {}):
   const queries: QueryEvaluation[] = [];
   for (const qid of judgedQueries) {
     const hits = run.get(qid);
-    const inRun = hits !== undefined && hits.length > 0;
+    const inRun = hits !== undefined && rankedLength(hits) > 0;
     if (!inRun && !complete) continue;
     const values: Record<string, number> = {};
     const texts: Record<string, string> = {};

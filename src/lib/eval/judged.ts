@@ -1,6 +1,7 @@
-import type { Qrels, Run } from '../types.ts';
+import type { Qrels } from '../types.ts';
 import { judgeRanking, NOT_IN_POOL, type JudgedRanking } from './judged-ranking.ts';
 import { compareStrcmp, rankForEvaluation } from './ranking.ts';
+import { filterRows, isRowRanking, type RankedList, type RankedRun } from './row-ranking.ts';
 
 /**
  * How much of a run's ranking rests on judged documents, and measures computed on judged documents only.
@@ -51,7 +52,7 @@ export interface JudgedCoverage {
 }
 
 /** judged@k of a run: every qrels query, one the run does not rank counting 0 (see {@link judgedAt}). */
-export function judgedAtK(run: Run, qrels: Qrels, k = 10): JudgedCoverage {
+export function judgedAtK(run: RankedRun, qrels: Qrels, k = 10): JudgedCoverage {
   if (!Number.isInteger(k) || k <= 0) throw new RangeError(`judged@k needs a positive integer k, got ${k}`);
   const perQuery = [...qrels.keys()].sort(compareStrcmp).map((qid) => {
     const hits = run.get(qid) ?? [];
@@ -77,12 +78,16 @@ export function judgedAtK(run: Run, qrels: Qrels, k = 10): JudgedCoverage {
  *   ranked (0 under `-c`, as with `-J`; left out without `-c`, where `-J` would count it 0).
  * Queries without judgments keep an empty ranking. The run is not modified.
  */
-export function condenseRun(run: Run, qrels: Qrels): Run {
-  const condensed: Run = new Map();
+export function condenseRun(run: RankedRun, qrels: Qrels): Map<string, RankedList> {
+  const condensed = new Map<string, RankedList>();
   for (const [qid, hits] of run) {
     // The grade judgeRanking gives (absent → NOT_IN_POOL, negative → JUDGED_UNJUDGED) without its arrays.
     const judgments = qrels.get(qid);
-    condensed.set(qid, judgments === undefined ? [] : hits.filter((hit) => (judgments.get(hit.docId) ?? NOT_IN_POOL) >= 0));
+    if (judgments === undefined) condensed.set(qid, []);
+    else {
+      const judged = (docId: string) => (judgments.get(docId) ?? NOT_IN_POOL) >= 0;
+      condensed.set(qid, isRowRanking(hits) ? filterRows(hits, judged) : hits.filter((hit) => judged(hit.docId)));
+    }
   }
   return condensed;
 }

@@ -1,5 +1,6 @@
 import { qrelsAsPrefs } from '../data/trec-prefs.ts';
-import type { Qrels, Run } from '../types.ts';
+import type { Qrels } from '../types.ts';
+import type { RankedRun } from './row-ranking.ts';
 import { evaluate } from './evaluate.ts';
 import { MEASURE_DEFINITIONS, measureDefinition } from './measure-spec.ts';
 
@@ -44,7 +45,7 @@ export function moreMeasureCommand(measure: string): string {
 }
 
 /** The "all" values of one measure (all its cutoffs) for a run, as {@link moreMeasureCommand} prints them. */
-export function evaluateMoreMeasure(qrels: Qrels, run: Run, measure: string): MeasureValue[] {
+export function evaluateMoreMeasure(qrels: Qrels, run: RankedRun, measure: string): MeasureValue[] {
   const prefs = measureDefinition(measure).input === 'prefs' ? { prefs: qrelsAsPrefs(qrels) } : {};
   const result = evaluate(qrels, run, { measures: [measure], complete: true, ...prefs });
   return result.columns.filter((c) => c.summary).map((c) => ({ name: c.name, value: result.all[c.name]!, integer: c.integer }));

@@ -1,5 +1,6 @@
 import type { Hit } from '../types.ts';
 import { knownDistinct } from './distinct-hits.ts';
+import { hitsOf, isRowRanking, rowStamp, type RankedList, type RowRanking } from './row-ranking.ts';
 
 /**
  * The order in which trec_eval reads a ranking (form_res_rels.c, `comp_sim_docno`): score descending,
@@ -65,9 +66,20 @@ export class DuplicateDocumentError extends Error {
  * The whole ranking of a hit list in trec_eval's order is remembered (weakly, with the list): the dashboard
  * evaluates the same run for its report, its `-M 10` measure and judged@10, and ranking 1,000 hits — the
  * duplicate check above all — cost more than the measures. The returned array is shared: callers must not
- * modify it.
+ * modify it. A ranking of rows (row-ranking.ts) is read from its table and typed arrays, with no hit object.
  */
-export function rankForEvaluation(queryId: string, hits: readonly Hit[], maxDocs = Infinity, compare = compareTrecHits): string[] {
+export function rankForEvaluation(queryId: string, list: RankedList, maxDocs = Infinity, compare = compareTrecHits): string[] {
+  if (isRowRanking(list)) {
+    // The preference measures' tie order is rare enough to rank hit objects.
+    if (compare !== compareTrecHits) return rankForEvaluation(queryId, hitsOf(list), maxDocs, compare);
+    let whole = rankedRows.get(list);
+    if (whole === undefined) rankedRows.set(list, (whole = rankRows(list)));
+    const { docIds, duplicateAt } = whole;
+    // Checked after the cut, as for hits: a duplicate below `-M` is tolerated exactly when trec_eval tolerates it.
+    if (duplicateAt < Math.min(maxDocs, docIds.length)) throw new DuplicateDocumentError(queryId, docIds[duplicateAt]!);
+    return docIds.length > maxDocs ? docIds.slice(0, Math.max(0, maxDocs)) : docIds;
+  }
+  const hits = list;
   const remembered = compare === compareTrecHits;
   const whole = remembered ? rankedWhole.get(hits) : undefined;
   if (whole !== undefined) return whole.length > maxDocs ? whole.slice(0, Math.max(0, maxDocs)) : whole;
@@ -91,6 +103,37 @@ function assertNoDuplicate(queryId: string, docIds: readonly string[]): void {
 }
 
 const rankedWhole = new WeakMap<readonly Hit[], string[]>();
+const rankedRows = new WeakMap<RowRanking, { docIds: string[]; duplicateAt: number }>();
+
+/**
+ * The whole ranking of rows in trec_eval's order (sorted only when it is not in that order already), and
+ * the first position that repeats a document (Infinity: none), found by row since a table names each
+ * document once.
+ */
+function rankRows(list: RowRanking): { docIds: string[]; duplicateAt: number } {
+  const { table, rows, scores } = list;
+  let order: number[] | undefined;
+  for (let i = 1; i < rows.length; i++) {
+    const a = scores[i - 1]!;
+    const b = scores[i]!;
+    if (a > b) continue;
+    // Equal scores (and NaN, as compareTrecHits treats it) are ordered by decreasing id.
+    if (a < b || compareStrcmp(table[rows[i]!]!, table[rows[i - 1]!]!) > 0) {
+      order = Array.from(rows.keys()).sort((x, y) => compareTrecHits({ docId: table[rows[x]!]!, score: scores[x]! }, { docId: table[rows[y]!]!, score: scores[y]! }));
+      break;
+    }
+  }
+  const { seen, stamp } = rowStamp(table.length);
+  const docIds: string[] = new Array(rows.length);
+  let duplicateAt = Infinity;
+  for (let i = 0; i < rows.length; i++) {
+    const row = rows[order === undefined ? i : order[i]!]!;
+    if (seen[row] === stamp && duplicateAt === Infinity) duplicateAt = i;
+    seen[row] = stamp;
+    docIds[i] = table[row]!;
+  }
+  return { docIds, duplicateAt };
+}
 
 function inOrder(hits: readonly Hit[], compare: (a: Hit, b: Hit) => number): boolean {
   for (let i = 1; i < hits.length; i++) if (compare(hits[i - 1]!, hits[i]!) > 0) return false;

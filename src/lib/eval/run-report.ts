@@ -1,5 +1,6 @@
-import type { Qrels, Run } from '../types.ts';
+import type { Qrels } from '../types.ts';
 import { evaluate } from './evaluate.ts';
+import type { RankedRun } from './row-ranking.ts';
 
 /**
  * The measures of the evaluation dashboard — BEIR's and Pyserini's table columns, as `npm run cli -- eval`
@@ -60,7 +61,7 @@ export interface RunReport {
 }
 
 /** Evaluates a run on the dashboard's measures with `trec_eval -c` semantics. */
-export function evaluateRunReport(qrels: Qrels, run: Run): RunReport {
+export function evaluateRunReport(qrels: Qrels, run: RankedRun): RunReport {
   const perQuery = {} as Record<ReportMeasure, number[]>;
   const aggregate = {} as Record<ReportMeasure, number>;
   let qids: string[] | undefined;

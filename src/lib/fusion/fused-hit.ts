@@ -69,7 +69,7 @@ export function assertUniqueIds(hits: readonly Hit[], which: string): void {
   }
 }
 
-function assertCount(value: number, name: string): void {
+export function assertCount(value: number, name: string): void {
   if (!(Number.isInteger(value) && value >= 0) && value !== Infinity) {
     throw new RangeError(`${name} must be a non-negative integer, got ${value}`);
   }

@@ -1,6 +1,7 @@
 import type { Hit } from '../types.ts';
 import type { FusedHit } from './fused-hit.ts';
-import { assertUniqueIds, compareCodePoints, rankFused, topOf } from './fused-hit.ts';
+import { assertCount, assertUniqueIds, compareCodePoints, rankFused, topOf } from './fused-hit.ts';
+import { cutRows, firstRepeatedRow, type RowRanking } from '../eval/row-ranking.ts';
 import { knownDistinct, markDistinct } from '../eval/distinct-hits.ts';
 import { pickHits } from '../retrievers/hit-rows.ts';
 import { orderByScore } from '../retrievers/top-of-scores.ts';
@@ -127,6 +128,16 @@ export function ledrCandidates(bm25: readonly Hit[], options: LedrOptions): read
   // A list within K is its own top K, kept as it is: with its rows (hit-rows.ts), where a copy has none.
   const candidates = Number.isInteger(k) && k >= bm25.length ? bm25 : topOf(bm25, k);
   if (!knownDistinct(bm25)) assertUniqueIds(candidates, 'the BM25 ranking');
+  return candidates;
+}
+
+/** `ledrCandidates` of a ranking of rows: the same top K, checked for a document named twice by row. */
+export function ledrCandidateRows(bm25: RowRanking, options: LedrOptions): RowRanking {
+  const k = options.k ?? DEFAULT_LEDR_BM25_DEPTH;
+  if (k < bm25.rows.length) assertCount(k, 'depth');
+  const candidates = cutRows(bm25, k);
+  const repeated = firstRepeatedRow(candidates);
+  if (repeated >= 0) throw new RangeError(`the BM25 ranking holds document "${candidates.table[candidates.rows[repeated]!]}" twice`);
   return candidates;
 }
 

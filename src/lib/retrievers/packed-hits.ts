@@ -9,6 +9,7 @@
  */
 import type { Hit } from '../types.ts';
 import { markDistinct } from '../eval/distinct-hits.ts';
+import { firstRepeatedRow, isRowRanking, rankedLength, rowRankings, type RowRanking } from '../eval/row-ranking.ts';
 import { rememberRows, rowsOf } from './hit-rows.ts';
 
 export interface PackedHits {
@@ -46,32 +47,22 @@ export function queriesIn(packed: PackedHits): number {
   return packed.offsets.length - 1;
 }
 
-/**
- * Back to hit lists, naming each row by `docIds[row]`. A list whose rows are distinct is marked so
- * (distinct-hits.ts): told here from one number per row, where the evaluation would hash 1,000 ids. Each
- * list remembers its rows (hit-rows.ts), for storing it without looking its ids up again.
- */
+/** Back to hit lists, naming each row by `docIds[row]` (unpackRanking). */
 export function unpackHits(packed: PackedHits, docIds: readonly string[]): Hit[][] {
-  const { offsets, rows, scores } = packed;
-  const lists: Hit[][] = [];
-  // lastQuery[row] = 1 + the last query whose list held the row.
-  const lastQuery = new Uint32Array(docIds.length);
-  for (let q = 0; q < queriesIn(packed); q++) {
-    const end = offsets[q + 1]!;
-    const hits: Hit[] = new Array(end - offsets[q]!);
-    let distinct = true;
-    for (let p = offsets[q]!, i = 0; p < end; p++, i++) {
-      const row = rows[p]!;
-      const docId = docIds[row];
-      if (docId === undefined) throw new RangeError(`row ${row} is outside the table of ${docIds.length} documents`);
-      if (lastQuery[row] === q + 1) distinct = false;
-      lastQuery[row] = q + 1;
-      hits[i] = { docId, score: scores[p]! };
-    }
-    rememberRows(hits, docIds, rows.subarray(offsets[q]!, end), scores.subarray(offsets[q]!, end));
-    lists.push(distinct ? markDistinct(hits) : hits);
-  }
-  return lists;
+  return rowRankings(packed, docIds).map(unpackRanking);
+}
+
+/**
+ * A ranking of rows as hit objects. A list whose rows are distinct is marked so (distinct-hits.ts): told
+ * here from one number per row, where the evaluation would hash 1,000 ids. The list remembers its rows
+ * (hit-rows.ts), for storing it or sending it to a worker without looking its ids up again.
+ */
+export function unpackRanking(list: RowRanking): Hit[] {
+  const { table, rows, scores } = list;
+  const hits: Hit[] = new Array(rows.length);
+  for (let i = 0; i < rows.length; i++) hits[i] = { docId: table[rows[i]!]!, score: scores[i]! };
+  rememberRows(hits, table, rows, scores);
+  return firstRepeatedRow(list) < 0 ? markDistinct(hits) : hits;
 }
 
 /** The buffers to transfer (Comlink.transfer) instead of copying. */
@@ -88,19 +79,19 @@ export interface PackedCandidates {
   rows: Int32Array;
 }
 
-export function packCandidates(candidates: Candidates, rowOf: ReadonlyMap<string, number>): PackedCandidates {
+export function packCandidates(candidates: readonly (Candidates[number] | RowRanking)[], rowOf: ReadonlyMap<string, number>): PackedCandidates {
   const offsets = new Uint32Array(candidates.length + 1);
-  candidates.forEach((list, q) => (offsets[q + 1] = offsets[q]! + list.length));
+  candidates.forEach((list, q) => (offsets[q + 1] = offsets[q]! + rankedLength(list)));
   const rows = new Int32Array(offsets[candidates.length]!);
   let p = 0;
   for (const list of candidates) {
     // A list that came packed from a worker knows its rows in that worker's table (hit-rows.ts): each of
     // the table's rows is looked up once per target table, not each candidate (LEDR sends 300 × 1,000).
-    const source = rowsOf(list);
+    const source = isRowRanking(list) ? list : rowsOf(list);
     if (source !== undefined) {
       const remap = remapOf(source.table, rowOf);
-      for (let i = 0; i < list.length; i++) rows[p++] = remap[source.rows[i]!]!;
-    } else for (const { docId } of list) rows[p++] = rowOf.get(docId) ?? -1;
+      for (let i = 0; i < source.rows.length; i++) rows[p++] = remap[source.rows[i]!]!;
+    } else for (const { docId } of list as readonly { readonly docId: string }[]) rows[p++] = rowOf.get(docId) ?? -1;
   }
   return { offsets, rows };
 }

@@ -14,7 +14,8 @@
  */
 import type { PrfRequest } from '../bm25-wasm/bm25-service.ts';
 import { convexCombination } from '../fusion/convex.ts';
-import { ledrCandidates, lexiconEnhancedDense, lexiconEnhancedDenseHits } from '../fusion/ledr.ts';
+import { ledrCandidateRows, ledrCandidates, lexiconEnhancedDense, lexiconEnhancedDenseHits } from '../fusion/ledr.ts';
+import { cutRows, filterRows, type RankedList, type RowRanking } from '../eval/row-ranking.ts';
 import { reciprocalRankFusion } from '../fusion/rrf.ts';
 import type { PrfResult } from '../prf/prf-result.ts';
 import { rerank } from '../rerank/rerank.ts';
@@ -47,6 +48,15 @@ export interface RankSearch {
   rerank?(settings: RerankSettings, query: RankQuery, docIds: readonly string[]): Promise<ArrayLike<number>>;
   /** An imported run (undefined: not held here). */
   importedRun?(runKey: string): Promise<Run | undefined>;
+  /** The searches above answered as rows, where answers cross from workers packed (rankBatchLists). */
+  rows?: RowSearch;
+}
+
+/** BM25, dense and LEDR answers as rankings of rows (row-ranking.ts): same documents, scores and order as the hits. */
+export interface RowSearch {
+  bm25(settings: Bm25Settings, queries: readonly RankQuery[], k: number): Promise<RowRanking[]>;
+  dense(settings: DenseSettings, texts: readonly string[], k: number): Promise<RowRanking[]>;
+  ledr?(settings: DenseSettings, texts: readonly string[], candidates: readonly RowRanking[], limit: number): Promise<RowRanking[]>;
 }
 
 export interface RankBatchOptions {
@@ -76,11 +86,30 @@ function need(search: RankSearch, part: 'prf' | 'rerank' | 'importedRun', what: 
   if (search[part] === undefined) throw new Error(`${what} is not available here`);
 }
 
+/** The id a dense ranking of `query` leaves out: its own (unless kept). */
+function ownId(query: RankQuery, keepIdenticalIds: boolean): string | undefined {
+  return keepIdenticalIds ? undefined : query.id;
+}
+
+/** Hits a dense search is asked for: one more than k when a query's own id may take a place. */
+function denseDepth(queries: readonly RankQuery[], k: number, keepIdenticalIds: boolean): number {
+  return queries.some((query) => ownId(query, keepIdenticalIds) !== undefined) ? k + 1 : k;
+}
+
+/** `denseRanking` as rows, for non-blank queries. */
+async function denseRows(rows: RowSearch, settings: DenseSettings, queries: readonly RankQuery[], k: number, keepIdenticalIds: boolean): Promise<RowRanking[]> {
+  const found = await rows.dense(settings, queries.map((query) => query.text), denseDepth(queries, k, keepIdenticalIds));
+  return queries.map((query, i) => {
+    const id = ownId(query, keepIdenticalIds);
+    const list = found[i]!;
+    return cutRows(id === undefined ? list : filterRows(list, (docId) => docId !== id), k);
+  });
+}
+
 /** Dense top-k without the query's own id (asked one more so k remain) and nothing for blank texts. */
 export async function denseRanking(search: RankSearch, settings: DenseSettings, queries: readonly RankQuery[], k: number, keepIdenticalIds = false): Promise<Hit[][]> {
-  const dropId = (query: RankQuery) => (keepIdenticalIds ? undefined : query.id);
-  const extra = queries.some((query) => dropId(query) !== undefined) ? 1 : 0;
-  const found = await search.dense(settings, queries.map((query) => query.text), k + extra);
+  const dropId = (query: RankQuery) => ownId(query, keepIdenticalIds);
+  const found = await search.dense(settings, queries.map((query) => query.text), denseDepth(queries, k, keepIdenticalIds));
   return queries.map((query, i) => {
     if (isBlank(query.text)) return [];
     const id = dropId(query);
@@ -235,4 +264,34 @@ export async function rankBatchHits(
   }
   const rankings = await rankBatch(search, retriever, queries, options);
   return rankings.map((ranking) => (ranking === undefined ? undefined : PLAIN_KINDS.has(ranking.kind) ? ranking.hits : plainHits(ranking.hits)));
+}
+
+/**
+ * `rankBatchHits` as an evaluation keeps it: where the search answers as rows (the page's workers), BM25,
+ * dense and LEDR rankings stay rows (row-ranking.ts), the same documents, scores and order as the hits;
+ * every other kind, and LEDR over RM3 or Bo1, is hits.
+ */
+export async function rankBatchLists(
+  search: RankSearch,
+  retriever: RetrieverConfig,
+  queries: readonly RankQuery[],
+  options: RankBatchOptions = {},
+): Promise<Array<RankedList | undefined>> {
+  const rows = search.rows;
+  const asked = queries.filter((query) => !isBlank(query.text));
+  if (rows === undefined || asked.length === 0) return rankBatchHits(search, retriever, queries, options);
+  const depth = options.depth ?? RUN_DEPTH;
+  const spread = (rankings: readonly RowRanking[]) => overQueries(queries, rankings, (): RankedList => []);
+  switch (retriever.kind) {
+    case 'bm25':
+      return spread(await rows.bm25(retriever.bm25, asked, depth));
+    case 'dense':
+      return spread(await denseRows(rows, retriever.dense, asked, depth, options.keepIdenticalIds ?? false));
+    case 'ledr': {
+      if (rows.ledr === undefined || options.ledrLexical !== undefined) break;
+      const candidates = (await rows.bm25(retriever.bm25, asked, retriever.k)).map((list) => ledrCandidateRows(list, { k: retriever.k }));
+      return spread(await rows.ledr(preparedSettings(retriever).dense!, asked.map((query) => query.text), candidates, depth));
+    }
+  }
+  return rankBatchHits(search, retriever, queries, options);
 }

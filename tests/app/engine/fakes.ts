@@ -22,6 +22,8 @@ import { searchRm3 } from '../../../src/lib/prf/rm3.ts';
 import type { DenseSettings, RerankSettings } from '../../../src/lib/retrievers/config.ts';
 import type { Doc, Hit, Run } from '../../../src/lib/types.ts';
 import type { Candidates } from '../../../src/lib/retrievers/packed-hits.ts';
+import { hitsOf, type RowRanking } from '../../../src/lib/eval/row-ranking.ts';
+import { lexiconEnhancedDenseHits } from '../../../src/lib/fusion/ledr.ts';
 import type {
   Bm25Backend,
   Bm25SearchParams,
@@ -337,5 +339,36 @@ export class FakeJobs implements JobSink {
       finish: () => settle('done'),
       fail: () => settle(controller.signal.aborted ? 'cancelled' : 'failed'),
     };
+  }
+}
+
+/** Hits as rows of `table` (what a worker's packed answer is on the page). */
+export function rowsOfHits(table: readonly string[], hits: readonly Hit[]): RowRanking {
+  const rowOf = rowIndex(table);
+  return { table, rows: Uint32Array.from(hits, (hit) => rowOf.get(hit.docId)!), scores: Float64Array.from(hits, (hit) => hit.score) };
+}
+
+/** FakeBm25 that also answers as rows of its documents' ids, as the BM25 worker does (searchRows). */
+export class FakeRowsBm25 extends FakeBm25 {
+  async searchRows(collectionId: string, analyzer: AnalyzerName, queries: readonly QueryInput[], params: Bm25SearchParams): Promise<RowRanking[]> {
+    const table = DOCS.map((doc) => doc.id);
+    return (await this.search(collectionId, analyzer, queries, params)).map((hits) => rowsOfHits(table, hits));
+  }
+}
+
+/** FakeDense that also answers as rows and fuses LEDR "in its worker" (searchRows, ledrRows). */
+export class FakeRowsDense extends FakeDense {
+  ledrFusions = 0;
+
+  async searchRows(collectionId: string, settings: DenseSettings, texts: readonly string[], k: number): Promise<RowRanking[]> {
+    const table = DOCS.map((doc) => doc.id);
+    return (await this.search(collectionId, settings, texts, k)).map((hits) => rowsOfHits(table, hits));
+  }
+
+  async ledrRows(collectionId: string, settings: DenseSettings, texts: readonly string[], candidates: readonly RowRanking[], limit: number): Promise<RowRanking[]> {
+    this.ledrFusions += 1;
+    const lists = candidates.map(hitsOf);
+    const scores = await this.score(collectionId, settings, texts, lists);
+    return lists.map((hits, i) => rowsOfHits(DOCS.map((doc) => doc.id), lexiconEnhancedDenseHits(hits, scores[i]!, { limit })));
   }
 }

@@ -5,7 +5,8 @@ import { reciprocalRankFusion } from '../../../src/lib/fusion/rrf.ts';
 import { defaultRetriever, RUN_DEPTH, type RetrieverConfig } from '../../../src/lib/retrievers/config.ts';
 import { plainHits } from '../../../src/app/engine/column-ranking.ts';
 import { RetrievalEngine } from '../../../src/app/engine/retrieval-engine.ts';
-import { DOCS, FakeBm25, FakeDense, FakeJobs, FakeRuns, Gate } from './fakes.ts';
+import { isRowRanking, runOfRanked } from '../../../src/lib/eval/row-ranking.ts';
+import { DOCS, FakeBm25, FakeDense, FakeJobs, FakeRowsBm25, FakeRowsDense, FakeRuns, Gate } from './fakes.ts';
 
 const C = 'starter';
 const BREAD = { id: 'q02', text: 'Why does bread go hard after a few days?' };
@@ -251,8 +252,24 @@ describe('RetrievalEngine: many queries', () => {
       },
     });
     await expect(ranking).rejects.toThrow('stop');
-    // Two chunks are in flight at a time: the third was sent when the first came back; no fourth is sent.
-    expect(bm25.searches).toHaveLength(3);
+    // Four chunks are in flight at a time: the fifth was sent when the first came back; no sixth is sent.
+    expect(bm25.searches).toHaveLength(5);
+  });
+
+  it('over backends answering as rows, BM25, dense and LEDR runs are rows of the hits runs (LEDR reusing BM25\'s rows)', async () => {
+    const bm25 = new FakeRowsBm25();
+    const dense = new FakeRowsDense();
+    const rows = new RetrievalEngine({ bm25, dense, runs: new FakeRuns(), jobs: new FakeJobs() });
+    const hits = setup().engine;
+    for (const retriever of [defaultRetriever('bm25'), defaultRetriever('dense'), defaultRetriever('ledr'), defaultRetriever('rrf')]) {
+      const { run } = await rows.rankQueries(C, retriever, queries, { chunkSize: 50 });
+      const expected = (await hits.rankQueries(C, retriever, queries, { chunkSize: 50 })).run;
+      expect([...run.values()].every((list) => isRowRanking(list))).toBe(retriever.kind !== 'rrf');
+      expect(runOfRanked(run)).toEqual(expected);
+    }
+    // BM25 searched once per chunk of its own column: LEDR's candidates and RRF's input are its rankings.
+    expect(bm25.searches).toHaveLength(2);
+    expect(dense.ledrFusions).toBe(2);
   });
 
   it('a LEDR column evaluated after a BM25 column with the same settings reuses its rankings (no second search)', async () => {

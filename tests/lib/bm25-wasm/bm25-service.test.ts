@@ -105,6 +105,29 @@ describe('Bm25Service (the BM25 worker) over IndexedDB', () => {
     expect(await service.warmSearch('nothing-open')).toBe(0);
   });
 
+  it('packs many queries as search answers each one, also past the packed arrays\' first size and without the query\'s own id', async () => {
+    const service = newService();
+    await service.openIndex({ collectionId: COLLECTION });
+    const ids = service.docIds(COLLECTION);
+    // A query named like a document (a BEIR corpus as its own queries) does not retrieve that document.
+    const own = service.search(COLLECTION, { text: 'cells' }, { k: 1 })[0]!.docId;
+    const queries = [...testQueries.slice(0, 39), { id: own, text: 'cells' }];
+    for (const k of [10, 5183]) {
+      const packed = service.searchManyPacked(COLLECTION, queries, { k, k1: 1.2, b: 0.75 });
+      expect(packed.offsets).toHaveLength(queries.length + 1);
+      queries.forEach((query, q) => {
+        const start = packed.offsets[q]!;
+        const end = packed.offsets[q + 1]!;
+        const hits = Array.from(packed.rows.subarray(start, end), (row, i) => ({ docId: ids[row]!, score: packed.scores[start + i]! }));
+        expect(hits).toEqual(service.search(COLLECTION, query, { k, k1: 1.2, b: 0.75 }));
+      });
+      expect(packed.rows).toHaveLength(packed.offsets[queries.length]!);
+    }
+    const last = service.searchManyPacked(COLLECTION, queries.slice(-1), { k: 5183 });
+    expect(last.rows.length).toBeGreaterThan(0);
+    expect(Array.from(last.rows, (row) => ids[row])).not.toContain(own);
+  });
+
   it('changes k1, b and k live on the open index', async () => {
     const service = newService();
     await service.openIndex({ collectionId: COLLECTION });

@@ -6,7 +6,8 @@
 import { describe, expect, it } from 'vitest';
 import type { PrfRequest } from '../../../src/lib/bm25-wasm/bm25-service.ts';
 import { defaultRetriever, RUN_DEPTH, type Bm25Settings, type DenseSettings, type RetrieverConfig } from '../../../src/lib/retrievers/config.ts';
-import { rankBatch, rankBatchHits, type RankSearch } from '../../../src/lib/retrievers/rank.ts';
+import { rankBatch, rankBatchHits, rankBatchLists, type RankSearch, type RowSearch } from '../../../src/lib/retrievers/rank.ts';
+import { hitsOf, isRowRanking, type RowRanking } from '../../../src/lib/eval/row-ranking.ts';
 import type { RankQuery } from '../../../src/lib/retrievers/ranking.ts';
 import type { Hit, Run } from '../../../src/lib/types.ts';
 import type { Candidates } from '../../../src/lib/retrievers/packed-hits.ts';
@@ -100,6 +101,45 @@ describe('rankBatch', () => {
       expect(fusing.calls.at(-2)).toBe('fused 2');
       expect(fused).toEqual(await rankBatchHits(new RecordingSearch(), ledr, queries, options));
     }
+  });
+
+  it('rankBatchLists: over a search answering as rows, BM25, dense and LEDR rankings are rows of the hits rankBatchHits gives', async () => {
+    const asRows = (hits: readonly Hit[]): RowRanking => ({
+      table: IDS,
+      rows: Uint32Array.from(hits, (hit) => IDS.indexOf(hit.docId)),
+      scores: Float64Array.from(hits, (hit) => hit.score),
+    });
+    /** The same answers as RecordingSearch, as rows of IDS. */
+    class RowsSearch extends RecordingSearch {
+      rows: RowSearch = {
+        bm25: async (settings, queries, k) => (await this.bm25(settings, queries, k)).map(asRows),
+        dense: async (settings, texts, k) => (await this.dense(settings, texts, k)).map(asRows),
+        ledr: async (settings, texts, candidates, limit) => {
+          this.calls.push(`fused rows ${texts.length}`);
+          const scores = await this.denseScores(settings, texts, candidates.map(hitsOf));
+          return candidates.map((list, i) => asRows(lexiconEnhancedDenseHits(hitsOf(list), scores[i]!, { limit })));
+        },
+      };
+    }
+    const ledr = { ...(defaultRetriever('ledr') as Extract<RetrieverConfig, { kind: 'ledr' }>), k: 5 };
+    const queries = [{ text: 'a' }, { text: ' ' }, { id: 'd0', text: 'b' }, { id: 'd9', text: 'c' }];
+    for (const retriever of [defaultRetriever('bm25'), dense, ledr]) {
+      const search = new RowsSearch();
+      const lists = await rankBatchLists(search, retriever, queries, { depth: 4 });
+      expect(lists.map((list) => list !== undefined && isRowRanking(list))).toEqual([true, false, true, true]);
+      expect(lists.map((list) => hitsOf(list!))).toEqual(await rankBatchHits(new RecordingSearch(), retriever, queries, { depth: 4 }));
+      if (retriever === ledr) expect(search.calls).toEqual(['bm25 3×5', 'fused rows 3', 'scores 3']);
+    }
+    // Dense: the query's own id is dropped from the rows, and k remain.
+    const denseLists = await rankBatchLists(new RowsSearch(), dense, queries, { depth: 4 });
+    expect(hitsOf(denseLists[3]!).map((hit) => hit.docId)).toEqual(['d8', 'd7', 'd6', 'd5']);
+    // Other kinds, and LEDR over RM3 or Bo1, are hits.
+    const rrf = await rankBatchLists(new RowsSearch(), defaultRetriever('rrf'), queries, { depth: 3 });
+    expect(rrf.every((list) => list === undefined || Array.isArray(list))).toBe(true);
+    const bo1 = new RowsSearch();
+    const overBo1 = await rankBatchLists(bo1, ledr, queries, { depth: 3, ledrLexical: { method: 'bo1' } });
+    expect(overBo1.every((list) => Array.isArray(list))).toBe(true);
+    expect(bo1.calls).not.toContain('fused rows 3');
   });
 
   it('takes LEDR’s candidates from RM3 or Bo1 when asked', async () => {

@@ -22,6 +22,7 @@ import { compareTrecHits } from '../../../lib/eval/ranking.ts';
 import { overlapMatrix, type OverlapMatrix } from '../../../lib/run-analysis/overlap-matrix.ts';
 import { readDocumentBatches } from '../../../lib/storage/collections.ts';
 import { database } from '../../../lib/storage/db.ts';
+import { hitsOf, type RankedRun } from '../../../lib/eval/row-ranking.ts';
 import type { Run } from '../../../lib/types.ts';
 import { evaluations } from '../evaluations.svelte.ts';
 
@@ -75,14 +76,14 @@ export interface AnalysisProgress {
  * metrics and its exported TREC file use; a stored run keeps the engine's order, which may break ties
  * otherwise, and the top 10 of the analyses must be the top 10 the measures see.
  */
-export function inTrecOrder(run: Run): Run {
-  return new Map([...run].map(([qid, hits]) => [qid, [...hits].sort(compareTrecHits)]));
+export function inTrecOrder(run: RankedRun): Run {
+  return new Map([...run].map(([qid, hits]) => [qid, [...hitsOf(hits)].sort(compareTrecHits)]));
 }
 
 /** The analysis of `runs` (aligned with `columns`) given every document's length. */
 export function analyzeRuns(
   columns: readonly AnalysisColumn[],
-  stored: readonly Run[],
+  stored: readonly RankedRun[],
   lengths: ReadonlyMap<string, number>,
   queryIds: readonly string[],
 ): RunAnalysisResult {
@@ -116,7 +117,7 @@ class RunAnalyses {
   progress = $state.raw<AnalysisProgress | null>(null);
   error = $state<string | undefined>(undefined);
   #lengths: { corpus: string; lengths: Map<string, number> } | undefined;
-  #runs = new Map<string, Run>();
+  #runs = new Map<string, RankedRun>();
   #generation = 0;
 
   /** Computes the analyses of these columns (a later call supersedes an earlier one still running). */
@@ -127,7 +128,7 @@ class RunAnalyses {
     try {
       const lengths = await this.#corpusLengths(input, current);
       if (!current()) return;
-      const runs: Run[] = [];
+      const runs: RankedRun[] = [];
       for (const [i, column] of input.columns.entries()) {
         this.progress = { phase: 'reading runs', done: i, total: input.columns.length };
         let run = this.#runs.get(column.key);
