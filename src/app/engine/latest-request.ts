@@ -18,10 +18,58 @@ export interface LatestRequestHandlers<Request, Result> {
   onError(request: Request, error: unknown): void;
 }
 
+/**
+ * Timers that end together (within `slackMs`) run in one task. The columns of one typed change each
+ * debounce their ranking: with a timer each, a first column's answer could be taken in, with whatever it
+ * set off, between their timers, and the last column started up to 20 ms after the first.
+ */
+export class TimerGroup {
+  readonly #pending = new Map<number, { due: number; run: () => void }>();
+  #lastId = 0;
+  #timer: ReturnType<typeof setTimeout> | undefined;
+  #timerDue = Infinity;
+
+  constructor(private readonly slackMs = 4) {}
+
+  /** Runs `run` in `delay` ms, with the others due then; returns its id for `clear`. */
+  set(run: () => void, delay: number): number {
+    const id = ++this.#lastId;
+    this.#pending.set(id, { due: Date.now() + delay, run });
+    this.#arm();
+    return id;
+  }
+
+  clear(id: number | undefined): void {
+    if (id !== undefined) this.#pending.delete(id);
+  }
+
+  #arm(): void {
+    let first = Infinity;
+    for (const { due } of this.#pending.values()) first = Math.min(first, due);
+    if (first >= this.#timerDue) return;
+    clearTimeout(this.#timer);
+    this.#timerDue = first;
+    this.#timer = setTimeout(() => this.#fire(), Math.max(0, first - Date.now()));
+  }
+
+  #fire(): void {
+    this.#timer = undefined;
+    this.#timerDue = Infinity;
+    const now = Date.now();
+    const due = [...this.#pending].filter(([, timer]) => timer.due <= now + this.slackMs);
+    for (const [id] of due) this.#pending.delete(id);
+    for (const [, timer] of due) timer.run();
+    this.#arm();
+  }
+}
+
+/** The debounces of every LatestRequest (the page's Explore columns). */
+const debounces = new TimerGroup();
+
 export class LatestRequest<Request, Result> {
   private key: string | undefined;
   private request: Request | undefined;
-  private timer: ReturnType<typeof setTimeout> | undefined;
+  private timer: number | undefined;
   private controller: AbortController | undefined;
   /** The run stopped by `cancel` (its AbortError is reported, unlike a superseded one's). */
   private cancelled: AbortController | undefined;
@@ -63,19 +111,19 @@ export class LatestRequest<Request, Result> {
   /** Drops what is pending or running; the next `ask` runs even if it repeats the last request. */
   stop(): void {
     this.key = undefined;
-    clearTimeout(this.timer);
+    debounces.clear(this.timer);
     this.timer = undefined;
     this.controller?.abort(new DOMException('stopped', 'AbortError'));
     this.controller = undefined;
   }
 
   private schedule(delay: number): void {
-    clearTimeout(this.timer);
+    debounces.clear(this.timer);
     this.controller?.abort(new DOMException('superseded', 'AbortError'));
     this.controller = undefined;
     const request = this.request!;
     this.handlers.onScheduled?.(request);
-    this.timer = setTimeout(() => {
+    this.timer = debounces.set(() => {
       this.timer = undefined;
       void this.run(request);
     }, delay);

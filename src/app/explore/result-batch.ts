@@ -11,7 +11,7 @@ export class ResultBatch {
 
   constructor(private readonly waitMs: number) {}
 
-  /** `owner` (a column) begins ranking. */
+  /** `owner` (a column) is asked for a ranking (its debounce included), or begins one. */
   started(owner: object): void {
     this.#ranking.add(owner);
   }

@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { LatestRequest } from '../../../src/app/engine/latest-request.ts';
+import { LatestRequest, TimerGroup } from '../../../src/app/engine/latest-request.ts';
 
 /** Work whose answers the test releases by hand, in any order. */
 function controllableWork() {
@@ -109,5 +109,34 @@ describe('LatestRequest (how a column follows its inputs)', () => {
     pending[1]!.resolve('done');
     await vi.advanceTimersByTimeAsync(0);
     expect(events.slice(3)).toEqual(['scheduled a', 'start a', 'result a done']);
+  });
+});
+
+describe('TimerGroup (the columns\' debounces)', () => {
+  it('runs the timers that end together in one task, before a task queued between them', async () => {
+    const group = new TimerGroup();
+    const order: string[] = [];
+    group.set(() => order.push('first column'), 250);
+    setTimeout(() => order.push('another task'), 250);
+    await vi.advanceTimersByTimeAsync(3);
+    group.set(() => order.push('second column'), 248);
+    await vi.advanceTimersByTimeAsync(250);
+    expect(order).toEqual(['first column', 'second column', 'another task']);
+  });
+
+  it('keeps apart timers that end apart, re-arms for one that ends sooner, and forgets a cleared one', async () => {
+    const group = new TimerGroup();
+    const at: Array<[string, number]> = [];
+    const started = Date.now();
+    group.set(() => at.push(['late', Date.now() - started]), 500);
+    group.set(() => at.push(['soon', Date.now() - started]), 100);
+    const cleared = group.set(() => at.push(['cleared', Date.now() - started]), 300);
+    group.clear(cleared);
+    group.clear(undefined);
+    await vi.advanceTimersByTimeAsync(600);
+    expect(at).toEqual([
+      ['soon', 100],
+      ['late', 500],
+    ]);
   });
 });
