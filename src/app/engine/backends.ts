@@ -72,11 +72,9 @@ export interface DenseBackend {
   search(collectionId: string, settings: DenseSettings, texts: readonly string[], k: number): Promise<Hit[][]>;
   /** Similarity of each query text to each of its candidate documents (aligned with `candidates[i]`; unknown ids give NaN). */
   score(collectionId: string, settings: DenseSettings, texts: readonly string[], candidates: Candidates): Promise<ArrayLike<number>[]>;
-  /** LEDR's first `limit` fused hits of each text from its candidates (BM25's top K), fused where the vectors are (absent: fused on the page). */
-  ledrHits?(collectionId: string, settings: DenseSettings, texts: readonly string[], candidates: readonly (readonly Hit[])[], limit: number): Promise<Hit[][]>;
   /** `search` as rankings of rows (row-ranking.ts), for evaluations (absent: they make hits). */
   searchRows?(collectionId: string, settings: DenseSettings, texts: readonly string[], k: number): Promise<RowRanking[]>;
-  /** `ledrHits` as rankings of rows, from candidates given as rows (BM25's `searchRows`). */
+  /** LEDR's first `limit` fused rows of each text from its candidates (BM25's `searchRows`, top K), fused where the vectors are (absent: fused on the page). */
   ledrRows?(collectionId: string, settings: DenseSettings, texts: readonly string[], candidates: readonly RowRanking[], limit: number): Promise<RowRanking[]>;
 }
 

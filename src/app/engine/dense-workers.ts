@@ -25,7 +25,7 @@ import type { EmbeddingDevice } from '../../lib/dense/embedder.ts';
 import type { ModelSourceConfig } from '../../lib/dense/model-source.ts';
 import { resolveModelSpec } from '../../lib/dense/registry.ts';
 import type { DenseSettings } from '../../lib/retrievers/config.ts';
-import { isRowRanking, rankedDocId, rowRankings, type RankedList, type RowRanking } from '../../lib/eval/row-ranking.ts';
+import { rowRankings, type RowRanking } from '../../lib/eval/row-ranking.ts';
 import { packCandidates, unpackRanking, unpackScores, type Candidates, type PackedCandidates } from '../../lib/retrievers/packed-hits.ts';
 import type { Hit } from '../../lib/types.ts';
 import { openEmbeddingWorker, type EmbeddingWorkerHandle } from '../workers/embedding-client.ts';
@@ -316,28 +316,21 @@ export class DenseWorkers implements DenseBackend {
 
   /**
    * LEDR's fused rankings, fused in the worker that holds the vectors: the candidates (BM25's top K of
-   * each text, distinct) cross as rows with their BM25 scores, the first `limit` fused hits come back as
-   * rows. A candidate without a vector fails here, by name, as lexiconEnhancedDenseHits fails.
+   * each text, distinct) cross as rows of this table with their BM25 scores, the first `limit` fused rows
+   * come back. A candidate without a vector fails here, by name, as lexiconEnhancedDenseHits fails.
    */
-  async ledrHits(collectionId: string, settings: DenseSettings, texts: readonly string[], candidates: readonly (readonly Hit[])[], limit: number): Promise<Hit[][]> {
-    return (await this.ledrRows(collectionId, settings, texts, candidates, limit)).map(unpackRanking);
-  }
-
-  /** `ledrHits` as rows; the candidates may be rows (an evaluation's BM25 rankings) or hits. */
-  async ledrRows(collectionId: string, settings: DenseSettings, texts: readonly string[], candidates: readonly RankedList[], limit: number): Promise<RowRanking[]> {
+  async ledrRows(collectionId: string, settings: DenseSettings, texts: readonly string[], candidates: readonly RowRanking[], limit: number): Promise<RowRanking[]> {
     const { ids, rowOf } = await this.table(collectionId, settings);
     const packed = packCandidates(candidates, rowOf);
     const missing = packed.rows.indexOf(-1);
     if (missing >= 0) {
       let list = 0;
       while (packed.offsets[list + 1]! <= missing) list++;
-      throw new RangeError(`no dense score for BM25 candidate "${rankedDocId(candidates[list]!, missing - packed.offsets[list]!)}"`);
+      const { table, rows } = candidates[list]!;
+      throw new RangeError(`no dense score for BM25 candidate "${table[rows[missing - packed.offsets[list]!]!]}"`);
     }
     const bm25 = new Float64Array(packed.rows.length);
-    candidates.forEach((list, q) => {
-      if (isRowRanking(list)) bm25.set(list.scores, packed.offsets[q]!);
-      else list.forEach((hit, i) => (bm25[packed.offsets[q]! + i] = hit.score));
-    });
+    candidates.forEach((list, q) => bm25.set(list.scores, packed.offsets[q]!));
     const fused = await this.query(settings, (api) => api.fuseLedr(collectionId, [...texts], transferred(packed), Comlink.transfer(bm25, [bm25.buffer]), limit));
     return rowRankings(fused, ids);
   }

@@ -129,15 +129,11 @@ export class RankingMemo {
       bm25: (settings, queries, depth) => this.bm25Batch(collectionId, settings, queries, depth),
       dense: (settings: DenseSettings, texts, k) => dense.search(collectionId, settings, texts, k),
       denseScores: (settings, texts, candidates) => dense.score(collectionId, settings, texts, candidates),
-      // LEDR is fused in the dense worker when it can be: an evaluation's 300 × 1,000 candidates, off the page.
-      ...(dense.ledrHits !== undefined && {
-        ledrHits: (settings: DenseSettings, texts: readonly string[], candidates: readonly (readonly Hit[])[], limit: number) =>
-          dense.ledrHits!(collectionId, settings, texts, candidates, limit),
-      }),
       prf: (settings, request, queries, k) => bm25.searchPrf(collectionId, settings.analyzer, queries, request, { k, k1: settings.k1, b: settings.b }),
       rerank: (settings, query, docIds) => requireRerank(this.backends.rerank).score(collectionId, settings, query.text, docIds, { signal }),
       importedRun: (runKey) => this.loadRun(collectionId, runKey),
-      // Rankings stay rows where the workers answer so: an evaluation measures them without hit objects.
+      // Rankings stay rows where the workers answer so: an evaluation measures them without hit objects, and
+      // LEDR is fused in the dense worker (300 × 1,000 candidates, off the page).
       ...(bm25.searchRows !== undefined &&
         dense.searchRows !== undefined && {
           rows: {

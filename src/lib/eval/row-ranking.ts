@@ -31,11 +31,6 @@ export function rankedLength(list: RowRanking | readonly unknown[]): number {
   return isRowRanking(list) ? list.rows.length : list.length;
 }
 
-/** The ranking's document id at `position`. */
-export function rankedDocId(list: RankedList, position: number): string {
-  return isRowRanking(list) ? list.table[list.rows[position]!]! : list[position]!.docId;
-}
-
 /** The rankings of `packed`'s queries as views of its arrays (no copy), named by `table`. */
 export function rowRankings(packed: { offsets: Uint32Array; rows: Uint32Array; scores: Float64Array }, table: readonly string[]): RowRanking[] {
   const { offsets, rows, scores } = packed;

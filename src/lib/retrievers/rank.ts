@@ -14,7 +14,7 @@
  */
 import type { PrfRequest } from '../bm25-wasm/bm25-service.ts';
 import { convexCombination } from '../fusion/convex.ts';
-import { ledrCandidateRows, ledrCandidates, lexiconEnhancedDense, lexiconEnhancedDenseHits } from '../fusion/ledr.ts';
+import { ledrCandidateRows, lexiconEnhancedDense, lexiconEnhancedDenseHits } from '../fusion/ledr.ts';
 import { cutRows, filterRows, type RankedList, type RowRanking } from '../eval/row-ranking.ts';
 import { reciprocalRankFusion } from '../fusion/rrf.ts';
 import type { PrfResult } from '../prf/prf-result.ts';
@@ -36,12 +36,6 @@ export interface RankSearch {
   dense(settings: DenseSettings, texts: readonly string[], k: number): Promise<Hit[][]>;
   /** The model's similarity of each text to each of its candidates (NaN for a document without a vector). */
   denseScores(settings: DenseSettings, texts: readonly string[], candidates: Candidates): Promise<ArrayLike<number>[]>;
-  /**
-   * LEDR's first `limit` fused hits of each text from its candidates (BM25's top K, distinct): what
-   * lexiconEnhancedDenseHits makes of them and their `denseScores`, made where the vectors are (absent: fused
-   * here).
-   */
-  ledrHits?(settings: DenseSettings, texts: readonly string[], candidates: readonly (readonly Hit[])[], limit: number): Promise<Hit[][]>;
   /** RM3 or Bo1 of each query, its second pass's top k (absent: such retrievers fail with a message). */
   prf?(settings: Bm25Settings, request: PrfRequest, queries: readonly RankQuery[], k: number): Promise<PrfResult[]>;
   /** A cross-encoder's scores of (query text, document), aligned with `docIds`. */
@@ -56,6 +50,11 @@ export interface RankSearch {
 export interface RowSearch {
   bm25(settings: Bm25Settings, queries: readonly RankQuery[], k: number): Promise<RowRanking[]>;
   dense(settings: DenseSettings, texts: readonly string[], k: number): Promise<RowRanking[]>;
+  /**
+   * LEDR's first `limit` fused rows of each text from its candidates (BM25's top K, distinct): what
+   * lexiconEnhancedDenseHits makes of them and their `denseScores`, made where the vectors are (absent:
+   * fused on the page, as hits).
+   */
   ledr?(settings: DenseSettings, texts: readonly string[], candidates: readonly RowRanking[], limit: number): Promise<RowRanking[]>;
 }
 
@@ -253,11 +252,6 @@ export async function rankBatchHits(
 ): Promise<Array<Hit[] | undefined>> {
   if (retriever.kind === 'ledr') {
     const asked = queries.filter((query) => !isBlank(query.text));
-    if (search.ledrHits !== undefined && asked.length > 0) {
-      const candidates = (await ledrLexical(search, retriever, asked, options)).map((hits) => ledrCandidates(hits, { k: retriever.k }));
-      const fused = await search.ledrHits(preparedSettings(retriever).dense!, asked.map((query) => query.text), candidates, options.depth ?? RUN_DEPTH);
-      return overQueries(queries, fused, (): Hit[] => []);
-    }
     const { candidates, scores } = asked.length === 0 ? { candidates: [], scores: [] } : await ledrInputs(search, retriever, asked, options);
     const fused = candidates.map((hits, i) => lexiconEnhancedDenseHits(hits, scores[i] ?? [], { k: retriever.k, limit: options.depth ?? RUN_DEPTH }));
     return overQueries(queries, fused, (): Hit[] => []);

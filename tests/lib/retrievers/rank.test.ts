@@ -84,25 +84,6 @@ describe('rankBatch', () => {
     expect(plain).toEqual(withParts!.hits.map(({ docId, score }) => ({ docId, score })));
   });
 
-  it('LEDR fused where the vectors are (ledrHits) gives the page fusion’s hits, from BM25 or RM3/Bo1 candidates', async () => {
-    /** A search that fuses in "its worker": the candidates it is sent and their similarities, fused there. */
-    class FusingSearch extends RecordingSearch {
-      async ledrHits(settings: DenseSettings, texts: readonly string[], candidates: readonly (readonly Hit[])[], limit: number): Promise<Hit[][]> {
-        this.calls.push(`fused ${texts.length}`);
-        const scores = await this.denseScores(settings, texts, candidates);
-        return candidates.map((hits, i) => lexiconEnhancedDenseHits(hits, scores[i]!, { limit }));
-      }
-    }
-    const ledr = { ...(defaultRetriever('ledr') as Extract<RetrieverConfig, { kind: 'ledr' }>), k: 5 };
-    const queries = [{ text: 'a' }, { text: ' ' }, { id: 'd0', text: 'b' }];
-    for (const options of [{ depth: 2 }, { depth: 3, ledrLexical: { method: 'bo1' } as const }]) {
-      const fusing = new FusingSearch();
-      const fused = await rankBatchHits(fusing, ledr, queries, options);
-      expect(fusing.calls.at(-2)).toBe('fused 2');
-      expect(fused).toEqual(await rankBatchHits(new RecordingSearch(), ledr, queries, options));
-    }
-  });
-
   it('rankBatchLists: over a search answering as rows, BM25, dense and LEDR rankings are rows of the hits rankBatchHits gives', async () => {
     const asRows = (hits: readonly Hit[]): RowRanking => ({
       table: IDS,
