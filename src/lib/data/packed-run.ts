@@ -4,7 +4,7 @@
  * arrays (≈ 3.6 MB) instead of 12 MB of TREC text that takes over a second to format; the TREC text is
  * made from it only when someone exports it (src/lib/data/trec.ts).
  */
-import { isRowRanking, rankedLength, type RankedRun } from '../eval/row-ranking.ts';
+import { rankedLength, type RankedRun } from '../eval/row-ranking.ts';
 import { rowsOf } from '../retrievers/hit-rows.ts';
 import type { Hit, Run } from '../types.ts';
 
@@ -41,7 +41,7 @@ export function packRun(run: RankedRun): PackedRun {
   const remaps = new Map<readonly string[], Uint32Array>();
   let p = 0;
   for (const hits of run.values()) {
-    const source = isRowRanking(hits) ? hits : rowsOf(hits);
+    const source = rowsOf(hits);
     if (source === undefined) {
       for (const { docId, score } of hits as readonly Hit[]) {
         docs[p] = packedRow(docId);

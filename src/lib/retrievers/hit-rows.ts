@@ -6,6 +6,7 @@
  * their rows, their scores where unchanged, and their distinct mark.
  */
 import { knownDistinct, markDistinct } from '../eval/distinct-hits.ts';
+import { isRowRanking, type RowRanking } from '../eval/row-ranking.ts';
 import type { Hit } from '../types.ts';
 
 export interface HitRows {
@@ -25,8 +26,9 @@ export function rememberRows<T extends readonly Hit[]>(hits: T, table: readonly 
   return hits;
 }
 
-export function rowsOf(hits: readonly object[]): HitRows | undefined {
-  return rowsOfList.get(hits);
+/** The rows behind a list: a ranking of rows is its own, a hit list has them when remembered. */
+export function rowsOf(list: readonly object[] | RowRanking): HitRows | undefined {
+  return isRowRanking(list) ? list : rowsOfList.get(list);
 }
 
 /**

@@ -9,7 +9,7 @@
  */
 import type { Hit } from '../types.ts';
 import { markDistinct } from '../eval/distinct-hits.ts';
-import { firstRepeatedRow, isRowRanking, rankedLength, rowRankings, type RowRanking } from '../eval/row-ranking.ts';
+import { firstRepeatedRow, hitsOf, rankedLength, rowRankings, type RowRanking } from '../eval/row-ranking.ts';
 import { rememberRows, rowsOf } from './hit-rows.ts';
 
 export interface PackedHits {
@@ -58,10 +58,7 @@ export function unpackHits(packed: PackedHits, docIds: readonly string[]): Hit[]
  * (hit-rows.ts), for storing it or sending it to a worker without looking its ids up again.
  */
 export function unpackRanking(list: RowRanking): Hit[] {
-  const { table, rows, scores } = list;
-  const hits: Hit[] = new Array(rows.length);
-  for (let i = 0; i < rows.length; i++) hits[i] = { docId: table[rows[i]!]!, score: scores[i]! };
-  rememberRows(hits, table, rows, scores);
+  const hits = rememberRows(hitsOf(list), list.table, list.rows, list.scores);
   return firstRepeatedRow(list) < 0 ? markDistinct(hits) : hits;
 }
 
@@ -87,7 +84,7 @@ export function packCandidates(candidates: readonly (Candidates[number] | RowRan
   for (const list of candidates) {
     // A list that came packed from a worker knows its rows in that worker's table (hit-rows.ts): each of
     // the table's rows is looked up once per target table, not each candidate (LEDR sends 300 × 1,000).
-    const source = isRowRanking(list) ? list : rowsOf(list);
+    const source = rowsOf(list);
     if (source !== undefined) {
       const remap = remapOf(source.table, rowOf);
       for (let i = 0; i < source.rows.length; i++) rows[p++] = remap[source.rows[i]!]!;
