@@ -134,7 +134,8 @@ export function ledrCandidates(bm25: readonly Hit[], options: LedrOptions): read
 /** `ledrCandidates` of a ranking of rows: the same top K, checked for a document named twice by row. */
 export function ledrCandidateRows(bm25: RowRanking, options: LedrOptions): RowRanking {
   const k = options.k ?? DEFAULT_LEDR_BM25_DEPTH;
-  if (k < bm25.rows.length) assertCount(k, 'depth');
+  // As topOf checks it for hits: a K that is no count fails, whether or not the ranking is longer.
+  assertCount(k, 'depth');
   const candidates = cutRows(bm25, k);
   const repeated = firstRepeatedRow(candidates);
   if (repeated >= 0) throw new RangeError(`the BM25 ranking holds document "${candidates.table[candidates.rows[repeated]!]}" twice`);

@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { ledrCandidates, lexiconEnhancedDense, lexiconEnhancedDenseHits, lexiconEnhancedDenseRows } from '../../../src/lib/fusion/ledr.ts';
+import { ledrCandidateRows, ledrCandidates, lexiconEnhancedDense, lexiconEnhancedDenseHits, lexiconEnhancedDenseRows } from '../../../src/lib/fusion/ledr.ts';
+import { hitsOf } from '../../../src/lib/eval/row-ranking.ts';
 import type { Hit } from '../../../src/lib/types.ts';
 import { rankingArbitrary } from './rankings.ts';
 
@@ -73,6 +74,20 @@ describe('lexiconEnhancedDense (LaPraDoR LEDR)', () => {
     );
     expect(() => lexiconEnhancedDenseHits(bm25, [0.3])).toThrow(/"b"/);
     expect(() => lexiconEnhancedDenseHits([...bm25, bm25[0]!], [1, 1, 1, 1])).toThrow(/twice/);
+  });
+
+  it('ledrCandidateRows takes the top K of a ranking of rows as ledrCandidates does of its hits, and refuses what it refuses', () => {
+    const hits = [
+      { docId: 'a', score: 3 },
+      { docId: 'b', score: 2 },
+    ];
+    const rows = { table: ['b', 'a'], rows: Uint32Array.of(1, 0), scores: Float64Array.of(3, 2) };
+    for (const k of [0, 1, 2, 5, Infinity]) expect(hitsOf(ledrCandidateRows(rows, { k }))).toEqual([...ledrCandidates(hits, { k })]);
+    for (const k of [2.5, -1]) {
+      expect(() => ledrCandidates(hits, { k })).toThrow(/non-negative integer/);
+      expect(() => ledrCandidateRows(rows, { k })).toThrow(/non-negative integer/);
+    }
+    expect(() => ledrCandidateRows({ ...rows, rows: Uint32Array.of(1, 1) }, {})).toThrow(/"a" twice/);
   });
 
   it('on rows of a table (lexiconEnhancedDenseRows, fused in a dense worker): the hits of lexiconEnhancedDenseHits', () => {
