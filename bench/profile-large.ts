@@ -5,10 +5,10 @@
  * functions by self time from V8's sampling profiler, and the trace events (IndexedDB, GC, structured
  * clone) that take the most wall time. Serves an existing build (`npx vite build` first).
  */
-import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
-import type { CDPSession } from 'playwright-core';
+import type { CDPSession, Page } from 'playwright-core';
 import { preview } from 'vite';
 import { loadBeirDir } from '../src/cli/dataset.ts';
 import { judgedQueries } from '../src/lib/data/beir.ts';
@@ -27,8 +27,20 @@ const runs = Number(argv.find((arg) => arg.startsWith('--runs='))?.slice(7) ?? '
 const dir = '/tmp/rp-large-collection';
 /** `--builds=dist,.scratch/dist-main`: builds to serve in turn, run by run (A/B on a machine whose load moves). */
 const builds = (argv.find((arg) => arg.startsWith('--builds='))?.slice(9) ?? 'dist').split(',');
+/**
+ * `--typed=20`: then types that many SciFact test queries into Explore and times each from the input to the
+ * frame where every column shows its hits' documents (not only their ranks): the documents' lookups read
+ * whole stored chunks, and on this collection a query's hits fall in many of them.
+ */
+const typed = Number(argv.find((arg) => arg.startsWith('--typed='))?.slice(8) ?? '0');
 
-async function writeLarge(): Promise<{ corpus: string; queries: string }> {
+async function writeLarge(): Promise<{ corpus: string; queries: string; queryTexts: string[] }> {
+  const files = await writeLargeFiles();
+  const queryTexts = readFileSync(files.queries, 'utf8').trim().split('\n').map((line) => (JSON.parse(line) as { text: string }).text);
+  return { ...files, queryTexts };
+}
+
+async function writeLargeFiles(): Promise<{ corpus: string; queries: string }> {
   const corpus = join(dir, 'corpus.jsonl');
   const queries = join(dir, 'queries.jsonl');
   if (existsSync(corpus) && existsSync(queries)) return { corpus, queries };
@@ -150,6 +162,39 @@ function summarize(label: string, events: TraceEvent[]): void {
   }
 }
 
+/** Median and p95 of the typed queries' times until their hits' documents are shown, as a line's tail. */
+async function typedQueriesShown(page: Page, texts: readonly string[]): Promise<string> {
+  await page.getByRole('button', { name: 'New query' }).click();
+  await columnsReady(page, 3, { timeout: 600_000, interval });
+  await page.evaluate('globalThis.__name ??= (fn) => fn');
+  const times: number[] = [];
+  for (const text of texts) times.push(await page.evaluate(documentsShownMs, text));
+  times.sort((a, b) => a - b);
+  const at = (p: number) => times[Math.min(times.length - 1, Math.ceil((p / 100) * times.length) - 1)]!;
+  return `; ${texts.length} typed queries, documents shown: median ${at(50).toFixed(0)} ms, p95 ${at(95).toFixed(0)} ms (debounce included)`;
+}
+
+/** In the page: types `query` and resolves with ms until every column has ranked it and no hit waits for its document. */
+function documentsShownMs(query: string): Promise<number> {
+  return new Promise<number>((resolve) => {
+    const input = document.querySelector<HTMLInputElement>('input[aria-label="Query text"]')!;
+    const done = () => {
+      const cards = [...document.querySelectorAll<HTMLElement>('article.column')];
+      const ranked = cards.length > 0 && cards.every((card) => card.dataset['status'] === 'ready' && card.dataset['ranked'] === query);
+      return ranked && [...document.querySelectorAll('article.column .hit .title .muted')].every((title) => title.textContent !== '…');
+    };
+    const observer = new MutationObserver(() => {
+      if (!done()) return;
+      observer.disconnect();
+      requestAnimationFrame(() => setTimeout(() => resolve(performance.now() - started), 0));
+    });
+    observer.observe(document.body, { subtree: true, childList: true, characterData: true, attributes: true, attributeFilter: ['data-status', 'data-ranked'] });
+    input.value = query;
+    const started = performance.now();
+    input.dispatchEvent(new Event('input', { bubbles: true }));
+  });
+}
+
 async function main(): Promise<void> {
   const files = await writeLarge();
   const servers = await Promise.all(builds.map((outDir) => preview({ root: repoRoot, logLevel: 'warn', build: { outDir }, preview: { port: 0, host: '127.0.0.1', strictPort: false } })));
@@ -200,7 +245,8 @@ async function main(): Promise<void> {
           if (since > -1000) console.log(`    ${since.toFixed(0).padStart(7)} ms  ${rest.join(' ')}`);
         }
         if (cdp) summarize('explore', await stopTrace(cdp));
-        console.log(`${builds[b]} run ${run + 1}: import ${imported.toFixed(0)} ms, then Explore ready ${ready.toFixed(0)} ms`);
+        const shown = typed > 0 ? await typedQueriesShown(page, files.queryTexts.slice(0, typed)) : '';
+        console.log(`${builds[b]} run ${run + 1}: import ${imported.toFixed(0)} ms, then Explore ready ${ready.toFixed(0)} ms${shown}`);
       } finally {
         await session.close();
       }

@@ -111,12 +111,17 @@ const ROW_OVERHEAD = 48;
 const utf8Scratch = new Uint8Array(1 << 20);
 const utf8Encoder = new TextEncoder();
 
+const NON_ASCII = /[^\x00-\x7f]/;
+
 /**
- * UTF-8 length of a string (a lone surrogate counts as the 3 bytes of U+FFFD). Written into a scratch
- * buffer by the engine's encoder, which is several times faster than counting in JavaScript; strings too
+ * UTF-8 length of a string (a lone surrogate counts as the 3 bytes of U+FFFD). An ASCII string is its
+ * length: the regular expression's scan costs about half of Chromium's `encodeInto` (51,830 SciFact
+ * documents, four in five of them ASCII: 230–380 ms against 260–760 ms in a page). Others are written into
+ * a scratch buffer by the engine's encoder, several times faster than counting in JavaScript; strings too
  * long for the buffer are counted.
  */
 export function utf8Length(text: string): number {
+  if (!NON_ASCII.test(text)) return text.length;
   if (text.length * 3 <= utf8Scratch.length) return utf8Encoder.encodeInto(text, utf8Scratch).written;
   let bytes = 0;
   for (let i = 0; i < text.length; i++) {

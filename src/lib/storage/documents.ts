@@ -8,22 +8,33 @@ import type { DocumentChunkRow, DocumentDirectoryRow, DocumentRow, PlaygroundDat
  * Documents are stored in chunks of consecutive ords, as columns (ids, titles, texts), cut at
  * `CHUNK_DOCS` documents or `CHUNK_TEXT_UNITS` UTF-16 units of text, whichever comes first. IndexedDB
  * charges per row — a structured clone and a key check on the writing side, a record and its index
- * entries in the browser's backing store — so an import of 51,830 documents writes about 320 rows instead
+ * entries in the browser's backing store — so an import of 51,830 documents writes about 150 rows instead
  * of 51,830, and the readers that go through the whole corpus (the BM25 build, the corpus embedding, the
  * length analysis) read as few. A directory row per collection keeps every id in ord order and each
  * chunk's first ord, for looking documents up by id (Explore shows the hits of a ranking); each realm keeps
  * the directory it read while the collection stays the same.
  *
- * The chunk size is a compromise measured in Chromium: whole-corpus reads get faster with larger chunks
- * (51,830 SciFact documents: about 5 s in chunks of 16, 1 s in chunks of 256, 0.5 s in chunks of 1024),
- * lookups of ten documents slower (6, 30, 60 ms: each chunk touched is read whole). Whole-corpus readers
- * read 16 chunks per request; lookups keep the chunks they read (`CACHED_CHUNKS`), so the hits of the next
- * query often cost nothing. Readers never depend on the chunk size: batches are cut to what they ask for.
+ * The chunk size is a compromise measured in a Chromium worker on the 51,830 SciFact documents (80 MB),
+ * writing them, reading them all, and looking up 30 documents at random (two runs each):
+ *
+ *   chunk text     write          read all       30 lookups
+ *   128 k units    2.0–2.2 s      1.9–2.1 s      117–129 ms
+ *   256 k          1.1–1.5 s      0.9–1.5 s      109–162 ms
+ *   512 k          1.3–1.6 s      0.7–1.0 s      188–253 ms
+ *   1 M            1.7–2.0 s      0.8–1.1 s      412–464 ms
+ *
+ * The cost is mostly per row (Chromium keeps a value over 64 kB as a blob of its own). Lookups read each
+ * chunk they touch whole, so they get slower: in the app, a typed query's hits on that collection (spread
+ * over many chunks) showed their documents 15–45 ms later than with chunks of 128 k (bench/profile-large.ts
+ * --typed). Whole-corpus readers read 4 chunks per request; lookups keep the chunks they read
+ * (`CACHED_CHUNKS`), so the hits of the next query often cost nothing, and a collection of SciFact's size
+ * stays in memory whole. Readers never depend on the chunk size: batches are cut to what they ask for, and
+ * collections stored in smaller chunks read as before.
  */
 
-export const CHUNK_DOCS = 128;
-/** ≈ 128 kB of ASCII text; a chunk always takes at least one document, however long. */
-export const CHUNK_TEXT_UNITS = 128 * 1024;
+export const CHUNK_DOCS = 512;
+/** ≈ 512 kB of ASCII text; a chunk always takes at least one document, however long. */
+export const CHUNK_TEXT_UNITS = 512 * 1024;
 
 /** Documents of consecutive ords as columns: ords `start .. start + ids.length - 1`. */
 export interface DocumentColumns {
@@ -97,7 +108,7 @@ async function chunkAt(db: PlaygroundDatabase, collectionId: string, ord: number
 }
 
 /** Chunks read per request: one round trip to the database for about 2 MB of text. */
-const CHUNKS_PER_READ = 16;
+const CHUNKS_PER_READ = 4;
 
 /**
  * The collection's chunks in ord order from the one holding `fromOrd`, read `CHUNKS_PER_READ` at a time; the
@@ -228,8 +239,8 @@ interface KnownDirectory {
 
 const directories = new WeakMap<PlaygroundDatabase, Map<string, KnownDirectory>>();
 
-/** Chunks kept by `getDocuments` in this realm, least recently used first (about 4 MB of text). */
-const CACHED_CHUNKS = 32;
+/** Chunks kept by `getDocuments` in this realm, least recently used first (about 8 MB of text). */
+const CACHED_CHUNKS = 16;
 const cachedChunks = new WeakMap<PlaygroundDatabase, Map<string, DocumentChunkRow>>();
 
 function chunkCache(db: PlaygroundDatabase): Map<string, DocumentChunkRow> {

@@ -343,8 +343,9 @@ describe('collection language', () => {
 
 describe('utf8Length', () => {
   test('equals the encoded length, short and long strings, lone surrogates as U+FFFD', () => {
-    const samples = ['', 'ascii', 'café', '中文', '🧬 dna', 'lone \ud800 high', 'lone \udc00 low', 'x\ud800'];
+    const samples = ['', 'ascii', '\x7f edge', '\x80 edge', 'café', '中文', '🧬 dna', 'lone \ud800 high', 'lone \udc00 low', 'x\ud800'];
     const long = 'é🧬a\ud800'.repeat(200_000);
-    for (const text of [...samples, long]) expect(utf8Length(text), JSON.stringify(text.slice(0, 20))).toBe(new TextEncoder().encode(text).length);
+    const longAscii = 'ascii '.repeat(200_000);
+    for (const text of [...samples, long, longAscii, `${longAscii}é`]) expect(utf8Length(text), JSON.stringify(text.slice(0, 20))).toBe(new TextEncoder().encode(text).length);
   });
 });
