@@ -1,6 +1,6 @@
 import 'fake-indexeddb/auto';
 import { Dexie } from 'dexie';
-import { expect, test } from 'vitest';
+import { expect, test, vi } from 'vitest';
 import { closeOnVersionChange, dropLegacyDatabases, LEGACY_DATABASES, PlaygroundDatabase } from '../../../src/lib/storage/db.ts';
 import { CHUNK_DOCS, countDocuments, getDocuments, loadDocuments } from '../../../src/lib/storage/documents.ts';
 
@@ -135,4 +135,18 @@ test('the legacy embedding database is deleted on start-up', async () => {
   expect(await Dexie.exists(LEGACY_DATABASES[0])).toBe(true);
   await dropLegacyDatabases();
   expect(await Dexie.exists(LEGACY_DATABASES[0])).toBe(false);
+});
+
+test('no legacy database listed: nothing is deleted; a browser that cannot list deletes them all', async () => {
+  const deletes = vi.spyOn(indexedDB, 'deleteDatabase');
+  try {
+    await dropLegacyDatabases();
+    expect(deletes).not.toHaveBeenCalled();
+    const databases = vi.spyOn(indexedDB, 'databases').mockRejectedValue(new Error('not supported'));
+    await dropLegacyDatabases();
+    expect(deletes.mock.calls.map(([name]) => name)).toEqual([...LEGACY_DATABASES]);
+    databases.mockRestore();
+  } finally {
+    deletes.mockRestore();
+  }
 });
