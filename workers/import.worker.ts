@@ -94,11 +94,6 @@ const api = {
     });
   },
 
-  /** Imports the embedded starter collection (texts handed over by the page, which bundles them). */
-  importStarter(request: { importId: string; texts: StarterTexts }, onProgress?: Progress): Promise<ImportOutcome> {
-    return tracked(request.importId, (signal) => runImport(database(), starterImportPlan(request.texts), { signal, ...(onProgress ? { onProgress } : {}) }));
-  },
-
   /** Cancels an import: it rolls back and resolves `{ status: 'cancelled' }`. */
   cancel(importId: string): void {
     running.get(importId)?.abort(new DOMException('import cancelled', 'AbortError'));

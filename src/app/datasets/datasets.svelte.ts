@@ -31,7 +31,7 @@ import { importWorkerHost } from './import-client.ts';
 
 /**
  * The collections stored in this browser, as the page sees them: the list, which one is open, imports
- * (through the import worker, with a job in the tray each), deletion, storage use, and the result of the
+ * (through the import worker, the starter in the page; a job in the tray each), deletion, storage use, and the result of the
  * last import. Start-up (`init`): roll back imports a closed tab left unfinished, import the starter
  * collection when nothing is stored, and open the last collection used (or the first).
  *
@@ -60,11 +60,16 @@ export const OUTDATED_MESSAGE =
   'The playground was updated in another tab (its stored data moved to a newer format), so this tab has let go of ' +
   'the database and can no longer read or save anything. Reload this tab to go on.';
 
-type StarterTexts = typeof import('./starter-source.ts')['starterTexts'];
+/** What a starter import needs: its texts (60 kB) and the importer, loaded for a first-visit import only, not with every page. */
+interface StarterKit {
+  texts: typeof import('./starter-source.ts')['starterTexts'];
+  runImport: typeof import('../../lib/import/importer.ts')['runImport'];
+  starterImportPlan: typeof import('../../lib/import/starter-plan.ts')['starterImportPlan'];
+}
 
-/** The starter's texts (60 kB), loaded for a first-visit import only, not with every page. */
-async function starterTexts(): Promise<StarterTexts> {
-  return (await import('./starter-source.ts')).starterTexts;
+async function starterKit(): Promise<StarterKit> {
+  const [source, importer, plan] = await Promise.all([import('./starter-source.ts'), import('../../lib/import/importer.ts'), import('../../lib/import/starter-plan.ts')]);
+  return { texts: source.starterTexts, runImport: importer.runImport, starterImportPlan: plan.starterImportPlan };
 }
 
 function readStorage(key: string): string | null {
@@ -101,7 +106,7 @@ function progressDetail(progress: ImportProgress): string {
   }
 }
 
-/** When a visit with stored collections rolls back unfinished imports: after its first screen. */
+/** When a visit with stored collections rolls back unfinished imports (and any visit drops legacy databases): after its first screen. */
 const RECOVER_AFTER_MS = 3000;
 
 class DatasetsState {
@@ -141,26 +146,23 @@ class DatasetsState {
       this.outdated = true;
       notices.error(OUTDATED_MESSAGE);
     });
-    void dropLegacyDatabases();
+    // Earlier versions' databases go once the first screen is up: nothing on it needs them gone.
+    setTimeout(() => void dropLegacyDatabases(), RECOVER_AFTER_MS);
     try {
       // Imports a closed tab left unfinished are rolled back in the import worker. The list holds ready
       // collections only, which a rollback never touches, so it is read first and a stored collection opens
       // without that worker; the worker (and the rollback) then start once the first screen has had its
       // turn. Only a starter import (first visit) waits for the rollback. When this browser never opened a
-      // collection (a first visit, or cleared storage), the starter import is likely: its worker, the
-      // rollback and the starter's texts start while the list is read.
+      // collection (a first visit, or cleared storage), the starter import is likely: the rollback's check
+      // and the starter's texts and importer load while the list is read.
       const likelyFirstVisit = readStorage(LAST_OPENED_KEY) === null;
-      const texts = likelyFirstVisit ? starterTexts() : undefined;
-      texts?.catch(() => undefined); // awaited below when the list is empty; a failure shows there
-      if (likelyFirstVisit) {
-        // The starter import will need the worker: it starts now, with the rollback.
-        void this.#importer.call((api) => api.ping()).catch(() => undefined);
-        void this.recovered().catch(() => undefined);
-      }
+      const kit = likelyFirstVisit ? starterKit() : undefined;
+      kit?.catch(() => undefined); // awaited below when the list is empty; a failure shows there
+      if (likelyFirstVisit) void this.recovered().catch(() => undefined);
       await this.refresh();
       if (this.collections.length === 0) {
         await this.recovered();
-        await this.importStarter(texts ?? starterTexts());
+        await this.importStarter(kit ?? starterKit());
       } else {
         setTimeout(() => void this.recovered().catch((error: unknown) => notices.error(error)), RECOVER_AFTER_MS);
       }
@@ -268,11 +270,14 @@ class DatasetsState {
     this.running = next;
   }
 
-  /** Runs one import in the worker with a job in the tray; records the outcome for the report panel. */
+  /**
+   * Runs one import with a job in the tray (in the import worker; the starter's in the page, its job's
+   * signal cancelling it); records the outcome for the report panel.
+   */
   private async runImport(
     key: string,
     title: string,
-    start: (importId: string, onProgress: (progress: ImportProgress) => void) => Promise<ImportOutcome>,
+    start: (importId: string, onProgress: (progress: ImportProgress) => void, signal: AbortSignal) => Promise<ImportOutcome>,
     about: Pick<LastImport, 'source' | 'onError'> & { retrySkipping?: () => Promise<ImportOutcome> },
   ): Promise<ImportOutcome> {
     // An unfinished import of the same collection must be gone before this one writes.
@@ -290,6 +295,7 @@ class DatasetsState {
           const total = progress.totalBytes === undefined ? undefined : Math.max(1, Math.round(progress.totalBytes / 1024));
           job.progress(Math.round(progress.bytes / 1024), total, progressDetail(progress));
         }),
+        job.signal,
       );
     } catch (error) {
       outcome = { status: 'failed', error: { name: 'Error', message: error instanceof Error ? error.message : String(error) } };
@@ -313,8 +319,17 @@ class DatasetsState {
     return outcome;
   }
 
-  private importStarter(texts: Promise<StarterTexts>): Promise<ImportOutcome> {
-    return this.runImport('starter', 'Preparing the starter collection', (importId, onProgress) => this.#importer.call(async (api) => api.importStarter({ importId, texts: await texts }, onProgress)), {
+  /**
+   * The starter (60 kB) is imported in the page, not in the import worker: on a first visit that worker's
+   * start (its thread, 350 kB of script, its own database connection) competed for the two cores with
+   * everything else the first screen waits for.
+   */
+  private importStarter(kit: Promise<StarterKit>): Promise<ImportOutcome> {
+    const run = async (_importId: string, onProgress: (progress: ImportProgress) => void, signal: AbortSignal) => {
+      const { texts, runImport, starterImportPlan } = await kit;
+      return runImport(database(), starterImportPlan(texts), { signal, onProgress });
+    };
+    return this.runImport('starter', 'Preparing the starter collection', run, {
       source: 'starter',
       onError: 'throw',
     });

@@ -9,7 +9,6 @@ import type { CollectionRecords } from '../storage/collections.ts';
 import { csvToLines } from './csv.ts';
 import { countingSource, memoryRandomAccess, readAll, type ImportFile, type ImportPlan } from './import-file.ts';
 import { parseJsonCollection } from './json-collection.ts';
-import { parquetToLines } from './parquet.ts';
 import { readTextDocument } from './text-documents.ts';
 
 /**
@@ -66,6 +65,9 @@ async function openAsLines(file: ImportFile, log: ParseLog<unknown>, options: Re
   const tableOptions = { role: file.role, file: file.name, signal, ...(skipRow === undefined ? {} : { skipRow }), ...(file.fields === undefined ? {} : { fields: file.fields }) };
   try {
     if (file.format === 'parquet') {
+      // Loaded for parquet files only: hyparquet and its codecs are most of the importer's code, and the
+      // starter's import (in the page, on a first visit) reads JSONL.
+      const { parquetToLines } = await import('./parquet.ts');
       const random = file.random
         ? await file.random({ signal, onBytes: report })
         : memoryRandomAccess(await readAll(await file.open({ signal }), { signal, onBytes: report }));
