@@ -164,15 +164,25 @@ describe('Bm25Service (the BM25 worker) over IndexedDB', () => {
 
   it('rebuilds when the collection changed since the index was built', async () => {
     const { collection } = await analyzedSciFact();
+    // As an import would leave it: one more document, counted in the collection's row.
     await putDocuments(db, COLLECTION, [...collection.docs, { id: 'extra', title: 'Extra', text: 'an added document about cells' }]);
+    await db.collections.update(COLLECTION, { docCount: collection.docs.length + 1 });
     try {
       const info = await newService().openIndex({ collectionId: COLLECTION });
       expect(info.source).toBe('built');
       expect(info.numDocs).toBe(5184);
     } finally {
       await putDocuments(db, COLLECTION, collection.docs);
+      await db.collections.update(COLLECTION, { docCount: collection.docs.length });
     }
     expect((await newService().openIndex({ collectionId: COLLECTION })).source).toBe('stored');
+  });
+
+  it("takes the document count from a ready collection's row, and counts the stored corpus of any other", async () => {
+    const service = newService();
+    expect((await service.settingsFor(COLLECTION)).collection).toEqual({ docCount: 5183, createdAt: 1 });
+    await putDocuments(db, 'no-row', [{ id: 'a', title: '', text: 'one' }, { id: 'b', title: '', text: 'two' }]);
+    expect((await service.settingsFor('no-row')).collection).toEqual({ docCount: 2, createdAt: null });
   });
 
   it('cancels a build: the call rejects with AbortError, nothing is stored, the open index stays usable', async () => {
