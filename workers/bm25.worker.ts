@@ -29,7 +29,7 @@ const service = new Bm25Service({ db: database(), loadKernel: () => fetchBm25Ker
 const api = {
   /** Answers as soon as the worker's event loop is free (the page's liveness check). */
   ping: () => true,
-  /** Compiles the kernel now, so the first index opens without waiting for it. */
+  /** Compiles the kernel and opens the database now, so the first index opens without waiting for them. */
   warm: () => service.warm(),
   async openIndex(request: OpenIndexRequest, onProgress?: (progress: IndexProgress) => void) {
     const info = await withOrderedProgress(onProgress, (report) => service.openIndex(request, report));

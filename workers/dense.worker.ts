@@ -171,6 +171,8 @@ const api = {
     // A checkpoint a second at most: a static table embeds thousands of documents a second, and a write per
     // 512 of them (a hundred for 50,000 documents) held up its embedding and the BM25 build's reads.
     service = new DenseCorpusService({ db: database(), embedder, hnswFiles, checkpointMs: 1000, ...(shipped === undefined ? {} : { shipped }) });
+    // The connection opens while the page still reads its own state, not when the first collection opens.
+    database().open().catch(() => undefined);
     return info;
   },
 
