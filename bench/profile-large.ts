@@ -1,5 +1,5 @@
 /**
- * `npx tsx bench/profile-large.ts [--trace] [--runs=N]`: the 51,830-document import of `bench:app` (SciFact ×10 with new
+ * `npx tsx bench/profile-large.ts [--trace] [--runs=N] [--typed=N]`: the 51,830-document import of `bench:app` (SciFact ×10 with new
  * ids, local files) and the Explore-ready that follows, timed, with a Chrome trace of every thread (page,
  * workers, browser process) when `--trace` is given. Prints where each thread spent its CPU: the top
  * functions by self time from V8's sampling profiler, and the trace events (IndexedDB, GC, structured

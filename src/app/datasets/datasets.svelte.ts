@@ -31,9 +31,9 @@ import { importWorkerHost } from './import-client.ts';
 
 /**
  * The collections stored in this browser, as the page sees them: the list, which one is open, imports
- * (through the import worker, the starter in the page; a job in the tray each), deletion, storage use, and the result of the
- * last import. Start-up (`init`): roll back imports a closed tab left unfinished, import the starter
- * collection when nothing is stored, and open the last collection used (or the first).
+ * (through the import worker, the starter's in the page; a job in the tray each), deletion, storage use,
+ * and the result of the last import. Start-up (`init`): roll back imports a closed tab left unfinished,
+ * import the starter collection when nothing is stored, and open the last collection used (or the first).
  *
  * For the Explore and Evaluate views: `datasets.current` is the open collection's row (counts, splits) and
  * `loadOpenCollection()` its documents (corpus order), queries (file order) and judgments per split. The
@@ -60,7 +60,7 @@ export const OUTDATED_MESSAGE =
   'The playground was updated in another tab (its stored data moved to a newer format), so this tab has let go of ' +
   'the database and can no longer read or save anything. Reload this tab to go on.';
 
-/** What a starter import needs: its texts (60 kB) and the importer, loaded for a first-visit import only, not with every page. */
+/** What a starter import needs: its texts (60 kB) and the importer, loaded for a first-visit import only. */
 interface StarterKit {
   texts: typeof import('./starter-source.ts')['starterTexts'];
   runImport: typeof import('../../lib/import/importer.ts')['runImport'];
@@ -106,7 +106,10 @@ function progressDetail(progress: ImportProgress): string {
   }
 }
 
-/** When a visit with stored collections rolls back unfinished imports (and any visit drops legacy databases): after its first screen. */
+/**
+ * When a visit with stored collections rolls back unfinished imports, and when any visit drops the legacy
+ * databases: after its first screen.
+ */
 const RECOVER_AFTER_MS = 3000;
 
 class DatasetsState {
