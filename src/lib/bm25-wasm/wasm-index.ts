@@ -14,12 +14,6 @@ import type { Hit } from '../types.ts';
 import { bm25IndexFromParts, partsProblem, type Bm25IndexParts } from './index-parts.ts';
 import { Bm25Kernel } from './kernel.ts';
 
-/** Top-k docids and float scores, best first, as the kernel returned them (copies, safe to keep). */
-export interface ScoredDocs {
-  docs: Int32Array;
-  scores: Float32Array;
-}
-
 /**
  * How the kernel scores: `auto` (default) picks per query; `term-at-a-time` and `max-score` force one of
  * the two exact methods (the results are the same; tests compare both with the reference).
@@ -227,21 +221,11 @@ export class Bm25WasmIndex {
     return { count, dropAfter: dropAfter ? new Set(excluded) : NOTHING };
   }
 
-  /** Top-k internal docids and float scores, best first (the options of `searchBm25`, same defaults). */
-  searchDocs(query: Bm25Query, options: Bm25WasmSearchOptions = {}): ScoredDocs {
-    const { count, dropAfter } = this.run(query, options);
-    const k = this.kernel.exports;
-    const docs = this.kernel.i32(k.resultDocs(), count);
-    const scores = this.kernel.f32(k.resultScores(), count);
-    if (dropAfter.size === 0) return { docs: docs.slice(), scores: scores.slice() };
-    const keep = Array.from(docs.keys()).filter((i) => !dropAfter.has(docs[i]!));
-    return { docs: Int32Array.from(keep, (i) => docs[i]!), scores: Float32Array.from(keep, (i) => scores[i]!) };
-  }
-
   /**
-   * `searchDocs` written into `rows` and `scores` from position `at` (which must have room for
-   * min(k, numDocs) more); returns how many were written. An evaluation's chunk of queries is packed this
-   * way, without two arrays made and copied again per query.
+   * Top-k internal docids and float scores, best first (the options of `searchBm25`, same defaults), written
+   * into `rows` and `scores` from position `at` (which must have room for min(k, numDocs) more); returns how
+   * many were written. An evaluation's chunk of queries is packed this way, without two arrays made and
+   * copied again per query.
    */
   searchInto(query: Bm25Query, options: Bm25WasmSearchOptions, rows: Uint32Array, scores: Float64Array, at: number): number {
     const { count, dropAfter } = this.run(query, options);
