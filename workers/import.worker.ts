@@ -18,7 +18,6 @@ import { hubFileSizes, hubImportPlan } from '../src/lib/import/hub.ts';
 import { importFailure, type ImportFailure } from '../src/lib/import/import-failure.ts';
 import { runImport, type ImportOutcome, type ImportProgress } from '../src/lib/import/importer.ts';
 import { expandInputs, inspectEntries, localImportPlan, type LocalInput } from '../src/lib/import/local.ts';
-import { starterImportPlan, type StarterTexts } from '../src/lib/import/starter-plan.ts';
 import { recoverInterruptedImports } from '../src/lib/storage/collections.ts';
 import { database } from '../src/lib/storage/db.ts';
 import { explainBlocked, violationCount, violationsSettled } from './policy-violations.ts';
