@@ -27,6 +27,18 @@ export const QUERY_METRICS: ReadonlyArray<{ key: keyof QueryMetrics; label: stri
 
 /** The metrics of `hits` for a query judged by `judgments` (doc id → grade; grade ≥ 1 is relevant). */
 export function queryMetrics(judgments: ReadonlyMap<string, number>, hits: readonly Hit[]): QueryMetrics {
+  // Explore shows the first column's metrics in it and again as every other column's baseline: the same
+  // ranking and judgments (both are replaced, never changed in place), computed once.
+  let byJudgments = computed.get(hits);
+  if (byJudgments === undefined) computed.set(hits, (byJudgments = new WeakMap()));
+  let metrics = byJudgments.get(judgments);
+  if (metrics === undefined) byJudgments.set(judgments, (metrics = computeQueryMetrics(judgments, hits)));
+  return metrics;
+}
+
+const computed = new WeakMap<readonly Hit[], WeakMap<ReadonlyMap<string, number>, QueryMetrics>>();
+
+function computeQueryMetrics(judgments: ReadonlyMap<string, number>, hits: readonly Hit[]): QueryMetrics {
   const qid = 'q';
   const qrels = new Map([[qid, new Map(judgments)]]);
   const run = new Map([[qid, [...hits]]]);

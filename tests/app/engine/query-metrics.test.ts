@@ -51,6 +51,19 @@ describe('queryMetrics', () => {
     );
   });
 
+  it('computes a ranking under the same judgments once (the baseline of every other column), and again under new ones', () => {
+    const hits = hitsOf(['x', 'd2', 'd1']);
+    const first = queryMetrics(judgments, hits);
+    expect(queryMetrics(judgments, hits)).toBe(first);
+    // A judgment made in the page replaces the map (explore-data.svelte.ts, applyJudgment).
+    const judged = new Map([...judgments, ['x', 2]]);
+    const after = queryMetrics(judged, hits);
+    expect(after).not.toBe(first);
+    expect(after.mrr10).toBe(1);
+    expect(first.mrr10).toBe(0.5);
+    expect(queryMetrics(judgments, hitsOf(['x', 'd2', 'd1']))).toEqual(first);
+  });
+
   it('lists relevant documents outside the top k with their rank, best grade first', () => {
     const hits = hitsOf([...Array.from({ length: 10 }, (_, i) => `x${i}`), 'd2', 'd1']);
     expect(missedRelevant(judgments, hits, 10)).toEqual([
