@@ -5,6 +5,8 @@ export default defineConfig({
   test: {
     include: ['tests/browser/**/*.test.ts'],
     globalSetup: ['tests/browser/global-setup.ts'],
+    // Each file's temporary directories (tests/temp-dir.ts) are removed when it is done.
+    setupFiles: ['tests/temp-dir-cleanup.ts'],
     // Two files at a time, each with its own Chromium and profile: much of a browser test is waiting (on
     // workers, reloads, downloads), so two overlap well even on 2 cores. Three left no idle CPU and took
     // longer (427 s against 406 s), and a test missed a job it waits for.

@@ -35,10 +35,10 @@ export default defineConfig({
           include: ['tests/**/*.test.ts'],
           exclude: [...EXCLUDED, ...ISOLATED],
           isolate: false,
-          setupFiles: ['fake-indexeddb/auto'],
+          setupFiles: ['fake-indexeddb/auto', 'tests/temp-dir-cleanup.ts'],
         },
       },
-      { extends: true, test: { name: 'unit-isolated', include: ISOLATED, isolate: true } },
+      { extends: true, test: { name: 'unit-isolated', include: ISOLATED, isolate: true, setupFiles: ['tests/temp-dir-cleanup.ts'] } },
     ],
   },
 });

@@ -9,8 +9,8 @@
  * and condensed lists (eval/judged.ts), trec_eval-equal measures (eval/run-report.ts), word lengths and the
  * overlap matrix (run-analysis/).
  */
-import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, readFileSync } from 'node:fs';
+import { tempDir } from '../temp-dir.ts';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, test } from 'vitest';
@@ -48,7 +48,7 @@ async function exportedRun(page: Page, position: number): Promise<Run> {
   const download = page.waitForEvent('download');
   await page.locator(`button[data-export="run"][data-column="${position}"]`).click();
   const file = await download;
-  const path = join(mkdtempSync(join(tmpdir(), 'rp-analyses-')), file.suggestedFilename());
+  const path = join(tempDir('rp-analyses-'), file.suggestedFilename());
   await file.saveAs(path);
   const { run } = await readTrecRun(textSource(readFileSync(path, 'utf8')), { file: file.suggestedFilename(), gzip: false });
   return run;

@@ -28,7 +28,6 @@ declare global {
   }
 }
 
-const COLLECTION = 'beir/scifact';
 const pageDir = join(repoRoot, 'tests', 'browser', 'bm25-selftest');
 // The app's cross-origin isolation headers (vite.config.ts), so the worker runs as it will in the app.
 const headers = { 'Cross-Origin-Opener-Policy': 'same-origin', 'Cross-Origin-Embedder-Policy': 'credentialless' };

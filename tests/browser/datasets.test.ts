@@ -1,5 +1,5 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
+import { tempDir } from '../temp-dir.ts';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, expect, inject, test } from 'vitest';
@@ -100,7 +100,7 @@ test('collections are still there after a reload and after restarting the browse
 
 test('a corpus with a bad JSON line: the error names the file and line, other collections stay', async () => {
   const { page } = session;
-  const dir = mkdtempSync(join(tmpdir(), 'rp-broken-'));
+  const dir = tempDir('rp-broken-');
   const corpus = join(dir, 'corpus.jsonl');
   writeFileSync(corpus, ['{"_id":"a","title":"A","text":"first"}', '{"_id":"b","title":"B","text":"second"}', '{"_id":"c","title":"C","text": broken}', '{"_id":"d","title":"D","text":"fourth"}'].join('\n'));
   const queries = join(dir, 'queries.jsonl');

@@ -9,8 +9,8 @@
  * (src/cli/retrievers.ts + src/lib/eval) on the same shared SciFact files; BM25 nDCG@10 0.6789 and R@100
  * 0.9253 are also Pyserini's bm25-flat row and trec_eval's on Lucene's run (shared/reference/REFERENCE.md).
  */
-import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { tempDir } from '../temp-dir.ts';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, test } from 'vitest';
@@ -358,7 +358,7 @@ describe.skipIf(skipNoModel)('Evaluate dashboard (SciFact test, BM25 | GloVe | L
       const download = page.waitForEvent('download');
       await page.locator(selector).click();
       const file = await download;
-      const path = join(mkdtempSync(join(tmpdir(), 'rp-export-')), file.suggestedFilename());
+      const path = join(tempDir('rp-export-'), file.suggestedFilename());
       await file.saveAs(path);
       return { name: file.suggestedFilename(), text: readFileSync(path, 'utf8') };
     };
@@ -481,7 +481,7 @@ describe.skipIf(skipNoModel)('Evaluate dashboard (SciFact test, BM25 | GloVe | L
 
   test('a collection without judgments: the dashboard says so, and still ranks, times and exports runs', async () => {
     const { page, errors } = session;
-    const dir = mkdtempSync(join(tmpdir(), 'rp-nojudg-'));
+    const dir = tempDir('rp-nojudg-');
     const corpus = join(dir, 'corpus.jsonl');
     writeFileSync(
       corpus,

@@ -5,8 +5,8 @@
  * and a CSV with doc_id,body whose Fields box is corrected (a title column chosen) before importing.
  * The expected top document is the one whose text alone holds the query's rare words.
  */
-import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { tempDir } from '../temp-dir.ts';
 import { join } from 'node:path';
 import type { Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, expect, inject, test } from 'vitest';
@@ -19,7 +19,7 @@ let dir: string;
 
 beforeAll(async () => {
   appUrl = inject('appUrl');
-  dir = mkdtempSync(join(tmpdir(), 'rp-formats-'));
+  dir = tempDir('rp-formats-');
   session = await launch();
   await session.page.goto(appUrl);
   await waitInPage(session.page, () => (document.querySelector('#collection-picker') as HTMLSelectElement | null)?.value === 'starter', null, { timeout: 60_000 });

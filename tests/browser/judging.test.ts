@@ -9,7 +9,7 @@
  * unjudged documents.
  */
 import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { tempDir } from '../temp-dir.ts';
 import { join } from 'node:path';
 import { strFromU8, unzipSync } from 'fflate';
 import type { Locator, Page } from 'playwright-core';
@@ -53,7 +53,7 @@ function gradeFor(queryText: string, docId: string): number {
 
 beforeAll(async () => {
   appUrl = inject('appUrl');
-  dir = mkdtempSync(join(tmpdir(), 'rp-judging-'));
+  dir = tempDir('rp-judging-');
   session = await launch();
   await session.page.goto(appUrl);
   await waitInPage(session.page, () => (document.querySelector('#collection-picker') as HTMLSelectElement | null)?.value === 'starter', null, { timeout: 60_000 });

@@ -24,7 +24,6 @@ afterAll(async () => {
   await session?.close();
 });
 
-const views = (page: Page) => page.getByRole('navigation', { name: 'Views' });
 
 function urlColumns(page: Page): string[] {
   return new URL(page.url()).searchParams.getAll('col');

@@ -1,5 +1,5 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
+import { tempDir } from '../temp-dir.ts';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, expect, inject, test } from 'vitest';
@@ -104,7 +104,7 @@ test('persistent storage is asked for once, and the storage panel shows the site
 
 test('a corpus with bad lines: the error names file, line and problem, and "skip bad lines" imports the rest with the lines listed', async () => {
   const { page } = session;
-  const dir = mkdtempSync(join(tmpdir(), 'rp-badlines-'));
+  const dir = tempDir('rp-badlines-');
   const lines = [
     '{"_id":"a","title":"A","text":"first"}',
     '{"_id":"b","title":"B","text":"second"}',

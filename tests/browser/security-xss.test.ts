@@ -9,8 +9,8 @@
  * literally. The Content-Security-Policy would block inline handlers anyway, so the element check is the
  * one that proves the rendering; CSP violations must be none either way.
  */
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
+import { tempDir } from '../temp-dir.ts';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, expect, inject, test } from 'vitest';
@@ -76,7 +76,7 @@ async function openDatasets(page: Page) {
 
 beforeAll(async () => {
   appUrl = inject('appUrl');
-  dir = mkdtempSync(join(tmpdir(), 'rp-xss-'));
+  dir = tempDir('rp-xss-');
   session = await launch();
   watch = await watchSecurity(session);
 });

@@ -4,7 +4,6 @@
  * the figures of shared/reference/polish/README.md (BM25 nDCG@10 0.2973, R@100 0.3828 over 210 queries).
  */
 import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import { shared } from '../shared-dir.ts';

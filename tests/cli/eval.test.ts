@@ -4,8 +4,8 @@
  * shared/reference/REFERENCE.md with trec_eval 9.0.8 -c: nDCG@10 0.6789, R@100 0.9253, MAP@100 0.6398,
  * MRR 0.6506, P@10 0.0883.
  */
-import { mkdtempSync, readFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync } from 'node:fs';
+import { tempDir } from '../temp-dir.ts';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { shared } from '../shared-dir.ts';
@@ -26,7 +26,7 @@ describe('eval --retriever bm25 on SciFact test (Pyserini bm25-flat / Lucene 8.7
   const scifact = () => shared('beir', 'scifact');
 
   it('prints the Pyserini figures with --json and writes a TREC run', async () => {
-    const runOut = join(mkdtempSync(join(tmpdir(), 'rp-eval-')), 'bm25.run');
+    const runOut = join(tempDir('rp-eval-'), 'bm25.run');
     const { stdout, code } = await cli(['eval', '--dataset', scifact(), '--split', 'test', '--retriever', 'bm25', '--run-out', runOut, '--json']);
     expect(code).toBe(0);
     const report = JSON.parse(stdout) as EvalJson;

@@ -4,8 +4,8 @@
  * equal to the core's on SciFact for RM3), and `eval --retriever rm3|bo1` / `--analyzer wordpiece` print
  * the SciFact test figures of the README table.
  */
-import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { tempDir } from '../temp-dir.ts';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { loadBeirDir } from '../../src/cli/dataset.ts';
@@ -21,7 +21,7 @@ import { cli } from './run-cli.ts';
 
 /** The 5 documents of tests/lib/prf/bo1.test.ts, whose Bo1 expansion is worked out there. */
 function solarDataset(): string {
-  const dir = mkdtempSync(join(tmpdir(), 'rp-prf-'));
+  const dir = tempDir('rp-prf-');
   const docs = [
     ['d1', 'solar panel energy panel'],
     ['d2', 'solar energy storage'],

@@ -5,8 +5,8 @@
  * exactly those 10 documents, so its recall equals the first stage's recall@10 (the ceiling eval prints).
  */
 import { AutoTokenizer, env } from '@huggingface/transformers';
-import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { tempDir } from '../temp-dir.ts';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { crossEncoderTokenWeight, CROSS_ALPHA, CROSS_BETA } from '../../scripts/models/tiny-cross-encoder.ts';
@@ -26,7 +26,7 @@ const DOCS = [
 const QUERY = 'cancer cells';
 
 function tinyDataset(): string {
-  const dir = mkdtempSync(join(tmpdir(), 'rp-rerank-'));
+  const dir = tempDir('rp-rerank-');
   writeFileSync(join(dir, 'corpus.jsonl'), DOCS.map((doc) => JSON.stringify(doc)).join('\n') + '\n');
   writeFileSync(join(dir, 'queries.jsonl'), `${JSON.stringify({ _id: 'q1', text: QUERY })}\n`);
   mkdirSync(join(dir, 'qrels'));

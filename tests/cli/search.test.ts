@@ -3,8 +3,8 @@
  * dataset (the index of tests/lib/bm25/weighted-search.test.ts, words instead of letters), and on SciFact,
  * where a plain query prints exactly what the BM25 reference ranks.
  */
-import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { tempDir } from '../temp-dir.ts';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { loadBeirDir } from '../../src/cli/dataset.ts';
@@ -34,7 +34,7 @@ interface SearchJson {
  *   hand in tests/lib/bm25/weighted-search.test.ts: d2 0.4787763, d1 0.4140823, d3 0.3648844.
  */
 function tinyDataset(): string {
-  const dir = mkdtempSync(join(tmpdir(), 'rp-search-'));
+  const dir = tempDir('rp-search-');
   const docs = [
     { _id: 'd1', title: '', text: 'alpha beta' },
     { _id: 'd2', title: '', text: 'alpha gamma gamma' },

@@ -3,7 +3,6 @@
  * 9.0.8's expected outputs in shared/trec_eval: the lines of the supported measures must be
  * byte-identical and in the same order.
  */
-import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parseTrecEvalArgs } from '../../src/cli/trec-eval.ts';
 import { shared } from '../shared-dir.ts';

@@ -32,7 +32,7 @@ import { openEmbeddingWorker, type EmbeddingWorkerHandle } from '../workers/embe
 import type { WorkerHost } from '../workers/worker-host.ts';
 import { createDenseWorker } from '../workers/worker-scripts.ts';
 import { WorkerCrashedError } from '../workers/worker-watch.ts';
-import type { DenseBackend, DenseOpenInfo, DenseProgress, EngineJob, JobSink } from './backends.ts';
+import type { DenseBackend, DenseOpenInfo, DenseProgress, JobSink } from './backends.ts';
 import type { DenseWorkerApi } from '../../../workers/dense.worker.ts';
 import { ModelLoadJob } from './model-load-job.ts';
 import { raceAbort } from './race-abort.ts';

@@ -13,7 +13,7 @@ import { parseQueries } from '../../../src/lib/data/queries.ts';
 import { createParseLog } from '../../../src/lib/data/record-stream.ts';
 import type { ByteSource } from '../../../src/lib/data/lines.ts';
 import { shared } from '../../shared-dir.ts';
-import { chunked, collect, encode } from './sources.ts';
+import { chunked, encode } from './sources.ts';
 
 /** The first lines of SciFact's corpus (with its non-ASCII characters) plus hand-made awkward lines, CRLF. */
 function corpusSample(): Uint8Array {

@@ -7,8 +7,8 @@
  * TREC_EVAL_908=/path/to/trec_eval; without it the suite is skipped with a printed notice.
  */
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
+import { tempDir } from '../../temp-dir.ts';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { readTrecPrefs, readTrecQrelsPrefs } from '../../../src/lib/data/trec-prefs.ts';
@@ -96,7 +96,7 @@ async function ours(format: Format, c: Case): Promise<string> {
 
 describe.skipIf(!binary).each(['qrels', 'qrels_jg', 'prefs', 'qrels_prefs'] as const)('trec_eval 9.0.8 binary vs evaluate, -R %s', (format) => {
   it('prints the same output on 150 random cases', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'trec-eval-oracle-'));
+    const dir = tempDir('trec-eval-oracle-');
     const random = new SeededRandom(format.length * 7919);
     let compared = 0;
     for (let i = 0; i < 150; i++) {

@@ -3,15 +3,15 @@
  * every file an npm script names exists. The script's file had never been committed (the `dist/` ignore rule
  * matched `scripts/dist/` too), so the workflow's `npm run -s check:dist` would have failed on GitHub.
  */
-import { mkdtempSync, readFileSync, writeFileSync, existsSync, mkdirSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, writeFileSync, existsSync, mkdirSync } from 'node:fs';
+import { tempDir } from '../../temp-dir.ts';
 import { join } from 'node:path';
 import { expect, test } from 'vitest';
 import { checkDist } from '../../../scripts/dist/check-dist.ts';
 import { repoRoot } from '../../shared-dir.ts';
 
 test('a build within the rules passes and lists its largest files; a file over 25 MiB is named; no build is a problem', () => {
-  const dir = mkdtempSync(join(tmpdir(), 'rp-check-dist-'));
+  const dir = tempDir('rp-check-dist-');
   mkdirSync(join(dir, 'assets'));
   writeFileSync(join(dir, 'index.html'), '<!doctype html>');
   writeFileSync(join(dir, 'assets', 'big.bin'), Buffer.alloc(2_000_000));
