@@ -9,7 +9,8 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { build, preview, type PreviewServer } from 'vite';
+import { preview, type PreviewServer } from 'vite';
+import { productionBuild } from './production-build.ts';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { loadBeirDir } from '../../src/cli/dataset.ts';
 import { englishAnalyzer } from '../../src/lib/analysis/english-analyzer.ts';
@@ -51,7 +52,7 @@ async function openPage(session: BrowserSession): Promise<void> {
 
 beforeAll(async () => {
   outDir = mkdtempSync(join(tmpdir(), 'rp-bm25-page-'));
-  await build({
+  await productionBuild({
     configFile: false,
     root: pageDir,
     logLevel: 'warn',

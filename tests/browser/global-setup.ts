@@ -1,6 +1,7 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { build, preview, type PreviewServer } from 'vite';
+import { preview, type PreviewServer } from 'vite';
+import { productionBuild } from './production-build.ts';
 import type { TestProject } from 'vitest/node';
 import { DEFAULT_MODELS_DIR, MODEL_JOBS } from '../../scripts/models/build-models.ts';
 import { skipWithout } from '../requirements.ts';
@@ -39,7 +40,7 @@ export default async function setup(project: TestProject): Promise<() => Promise
   // The Content-Security-Policy allows our origin and the hub; the tests' local hub and model servers
   // listen on 127.0.0.1 with a free port (scripts/vite/content-security-policy.ts).
   process.env.RP_EXTRA_CONNECT_SRC ??= TEST_CONNECT_SRC;
-  if (!process.env.RP_SKIP_BUILD) await build({ root: repoRoot, logLevel: 'warn' });
+  if (!process.env.RP_SKIP_BUILD) await productionBuild({ root: repoRoot, logLevel: 'warn' });
   server = await preview({ root: repoRoot, preview: { port: 0, host: '127.0.0.1', strictPort: false } });
   const url = server.resolvedUrls?.local[0];
   if (!url) throw new Error('vite preview did not report a local URL');

@@ -9,7 +9,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { build } from 'vite';
+import { productionBuild } from './production-build.ts';
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { repoRoot } from '../shared-dir.ts';
 import { settled } from './app-page.ts';
@@ -26,7 +26,7 @@ const requested: string[] = [];
 
 beforeAll(async () => {
   outDir = mkdtempSync(join(tmpdir(), 'rp-static-'));
-  await build({ root: repoRoot, base: BASE, logLevel: 'warn', build: { outDir, emptyOutDir: true } });
+  await productionBuild({ root: repoRoot, base: BASE, logLevel: 'warn', build: { outDir, emptyOutDir: true } });
   server = await serveStatic(outDir, BASE);
   session = await launch();
   session.context.on('request', (request) => requested.push(request.url()));

@@ -7,10 +7,10 @@
  * libfastutil-java`); without them it prints a notice and is skipped.
  */
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync } from 'node:fs';
+import { tempDir } from '../../temp-dir.ts';
 import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { bagOfTerms } from '../../../src/lib/bm25/bm25-query.ts';
 import { buildBm25Index } from '../../../src/lib/bm25/bm25-index.ts';
 import { bm25FeedbackIndex } from '../../../src/lib/prf/feedback-index.ts';
@@ -45,10 +45,9 @@ function floatHex(value: number): string {
 }
 
 describe.skipIf(missing.length > 0)('RM3 relevance model against the JVM (fastutil, HashSet)', () => {
-  const work = mkdtempSync(join(tmpdir(), 'rm3-oracle-'));
-  afterAll(() => rmSync(work, { recursive: true, force: true }));
-
   it('keeps the same terms, in the same order, with the same float weights on every SciFact test query', async () => {
+    // Made in the test, not the suite's body: Vitest runs a skipped suite's body but not its hooks.
+    const work = tempDir('rm3-oracle-');
     execFileSync('javac', ['-cp', FASTUTIL_JAR, '-d', work, join(repoRoot, 'scripts', 'prf', 'Rm3ModelOracle.java')], { stdio: 'pipe' });
     const { collection, docs } = await analyzedSciFact();
     const bm25 = buildBm25Index(docs);

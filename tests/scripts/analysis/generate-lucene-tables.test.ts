@@ -11,10 +11,10 @@
  * says so.
  */
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { tempDir } from '../../temp-dir.ts';
 import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { repoRoot } from '../../shared-dir.ts';
 
 const LUCENE_JAR = process.env.LUCENE_CORE_JAR ?? '/usr/share/java/lucene-core-8.7.0.jar';
@@ -75,10 +75,9 @@ describe('the comparison itself', () => {
 });
 
 describe.skipIf(missing.length > 0)('GenerateLuceneTables.java reproduces the committed tables', () => {
-  const work = mkdtempSync(join(tmpdir(), 'lucene-tables-'));
-  afterAll(() => rmSync(work, { recursive: true, force: true }));
-
   it('compiles against Lucene and writes standard-tokenizer-dfa.ts and java-character.ts identical to the committed ones', () => {
+    // Made in the test, not the suite's body: Vitest runs a skipped suite's body but not its hooks.
+    const work = tempDir('lucene-tables-');
     const classes = join(work, 'classes');
     const out = join(work, 'out');
     mkdirSync(classes, { recursive: true });

@@ -1,0 +1,16 @@
+/**
+ * The app the browser tests open is the bundle `npm run build` makes (global-setup.ts builds it with
+ * productionBuild): under Vitest's NODE_ENV=test, Vite had built Svelte's development runtime instead.
+ */
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { expect, it } from 'vitest';
+import { repoRoot } from '../shared-dir.ts';
+
+it('serves the production build: no script carries Svelte’s development warnings', () => {
+  const assets = join(repoRoot, 'dist', 'assets');
+  const scripts = readdirSync(assets).filter((file) => file.endsWith('.js'));
+  expect(scripts.length).toBeGreaterThan(5);
+  // Svelte's development runtime prefixes its console warnings with "[svelte]"; the production one does not.
+  expect(scripts.filter((file) => readFileSync(join(assets, file), 'utf8').includes('[svelte] '))).toEqual([]);
+});
