@@ -6,9 +6,8 @@
  * are compared with the TypeScript reference BM25 run in Node on the same analyzer (src/lib/bm25), which
  * itself equals Lucene 8.7 on SciFact.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { tempDir } from '../temp-dir.ts';
 import { preview, type PreviewServer } from 'vite';
 import { productionBuild } from './production-build.ts';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
@@ -51,7 +50,7 @@ async function openPage(session: BrowserSession): Promise<void> {
 }
 
 beforeAll(async () => {
-  outDir = mkdtempSync(join(tmpdir(), 'rp-bm25-page-'));
+  outDir = tempDir('rp-bm25-page-');
   await productionBuild({
     configFile: false,
     root: pageDir,
@@ -71,7 +70,6 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await server?.close();
-  if (outDir) rmSync(outDir, { recursive: true, force: true });
 });
 
 describe('BM25 worker in chromium', () => {

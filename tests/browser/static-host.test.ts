@@ -6,9 +6,7 @@
  * outside the sub-path, and without cross-origin isolation; a model with an ONNX session must run on
  * single-threaded WASM and say so.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { tempDir } from '../temp-dir.ts';
 import { productionBuild } from './production-build.ts';
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { repoRoot } from '../shared-dir.ts';
@@ -25,7 +23,7 @@ let session: BrowserSession;
 const requested: string[] = [];
 
 beforeAll(async () => {
-  outDir = mkdtempSync(join(tmpdir(), 'rp-static-'));
+  outDir = tempDir('rp-static-');
   await productionBuild({ root: repoRoot, base: BASE, logLevel: 'warn', build: { outDir, emptyOutDir: true } });
   server = await serveStatic(outDir, BASE);
   session = await launch();
@@ -35,7 +33,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await session?.close();
   await server?.close();
-  if (outDir) rmSync(outDir, { recursive: true, force: true });
 });
 
 /** Requests that left the sub-path of our origin (data: and blob: URLs stay in the page). */

@@ -1,15 +1,14 @@
-import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { tempDir } from '../temp-dir.ts';
+import { describe, expect, it } from 'vitest';
 import { CliError } from '../../src/cli/cli-error.ts';
 import { findBeirFiles, loadBeirDir } from '../../src/cli/dataset.ts';
 import { ParseError } from '../../src/lib/data/errors.ts';
 import { shared } from '../shared-dir.ts';
 
 const scifact = shared('beir', 'scifact');
-const scratch = mkdtempSync(join(tmpdir(), 'beir-dir-'));
-afterAll(() => rmSync(scratch, { recursive: true, force: true }));
+const scratch = tempDir('beir-dir-');
 
 /** A dataset folder of symlinks to the shared files (nothing copied), with `files` relative to scifact. */
 function layout(name: string, files: Record<string, string>): string {

@@ -2,11 +2,10 @@
  * `trec-eval -m judged.k` (Pyserini's extension, printed `judged_k`) run with a user's arguments (in-process through runCli), on a small
  * hand-computed collection, and next to trec_eval's own measures, whose lines must not change.
  */
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
-import { rmSync } from 'node:fs';
+import { tempDir } from '../temp-dir.ts';
+import { describe, expect, it } from 'vitest';
 import { shared } from '../shared-dir.ts';
 import { cli, type CliResult } from './run-cli.ts';
 import { outputLines } from '../lib/eval/fixtures.ts';
@@ -16,8 +15,7 @@ function trecEval(args: readonly string[]): Promise<CliResult> {
   return cli(['trec-eval', ...args]);
 }
 
-const dir = mkdtempSync(join(tmpdir(), 'judged-'));
-afterAll(() => rmSync(dir, { recursive: true, force: true }));
+const dir = tempDir('judged-');
 
 // q1: a relevant, b judged 0, c judged -1; q2: d; q3: e (not in the run); q4 is ranked but not judged.
 const qrelsPath = join(dir, 'qrels');

@@ -1,11 +1,10 @@
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, expect, test } from 'vitest';
+import { tempDir } from '../temp-dir.ts';
+import { expect, test } from 'vitest';
 import { buildModels } from '../../scripts/models/build-models.ts';
 
-const out = mkdtempSync(join(tmpdir(), 'rp-models-'));
-afterAll(() => rmSync(out, { recursive: true, force: true }));
+const out = tempDir('rp-models-');
 
 test('npm run models writes the transformers.js layout once, then skips until forced', () => {
   expect(buildModels({ out, only: ['tiny-bert'] })).toEqual(['tiny-bert']);

@@ -2,12 +2,12 @@
  * The GloVe static-model generator on a small hand-made vocabulary: SIF weights, the vocabulary filter,
  * the ONNX graph (run on onnxruntime-node) and the tokenizer files (loaded by transformers.js).
  */
-import { mkdtempSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { tempDir } from '../temp-dir.ts';
 import { AutoTokenizer, env } from '@huggingface/transformers';
 import * as ort from 'onnxruntime-node';
-import { afterAll, expect, test } from 'vitest';
+import { expect, test } from 'vitest';
 import {
   buildStaticTable,
   harmonic,
@@ -20,8 +20,7 @@ import {
   type GloveVectors,
 } from '../../scripts/models/glove-static.ts';
 
-const dir = mkdtempSync(join(tmpdir(), 'rp-glove-'));
-afterAll(() => rmSync(dir, { recursive: true, force: true }));
+const dir = tempDir('rp-glove-');
 
 // Ranks 1..6; "," and "don't" cannot come out of the BERT pre-tokenizer as one piece.
 const glove: GloveVectors = {

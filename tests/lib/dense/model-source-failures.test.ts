@@ -5,11 +5,11 @@
  * HTML page), and hub-layout downloads from a local server answering 404 or from a closed port (a network
  * error). The browser's own versions of these failures are in tests/browser/failures.test.ts.
  */
-import { cpSync, mkdtempSync, readFileSync, rmSync, unlinkSync, writeFileSync } from 'node:fs';
+import { cpSync, readFileSync, unlinkSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { tempDir } from '../../temp-dir.ts';
 import { env } from '@huggingface/transformers';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { MODELS_DIR } from '../../../src/cli/dense.ts';
@@ -41,12 +41,10 @@ async function loadFailure(spec: ModelSpec, dtype: 'fp32' | 'q8' = 'fp32'): Prom
 
 beforeAll(() => {
   ensureModels('tiny-bert');
-  root = mkdtempSync(join(tmpdir(), 'rp-broken-models-'));
+  root = tempDir('rp-broken-models-');
   // transformers.js keeps files it read in a cache folder in Node: keep each test's files its own.
   env.cacheDir = join(root, '.cache');
 });
-
-afterAll(() => rmSync(root, { recursive: true, force: true }));
 
 describe('local model folders broken on purpose (onnxruntime-node)', () => {
   test('the intact copy loads (the broken ones below differ from it in one file only)', async () => {

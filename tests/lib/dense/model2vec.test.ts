@@ -3,10 +3,10 @@
  * model: its vectors must equal those of the same word table run through the pooled static path, and a
  * hand-computed mean.
  */
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, expect, test } from 'vitest';
+import { tempDir } from '../../temp-dir.ts';
+import { expect, test } from 'vitest';
 import { loadEmbedder } from '../../../src/lib/dense/embedder.ts';
 import { configureModelSource } from '../../../src/lib/dense/model-source.ts';
 import { customModelSpec } from '../../../src/lib/dense/registry.ts';
@@ -14,8 +14,7 @@ import { matrixRow } from '../../../src/lib/dense/vector-matrix.ts';
 import { buildStaticTable, staticModelFp32, wordTokenizerConfig, wordTokenizerJson } from '../../../scripts/models/glove-static.ts';
 import { writeModel2vecModel } from './model2vec-fixture.ts';
 
-const dir = mkdtempSync(join(tmpdir(), 'rp-m2v-'));
-afterAll(() => rmSync(dir, { recursive: true, force: true }));
+const dir = tempDir('rp-m2v-');
 
 const words = ['the', 'cat', 'sat', 'on', 'mat', 'zinc'];
 const vectors = Float32Array.from({ length: words.length * 4 }, (_, i) => Math.sin(i + 1));
