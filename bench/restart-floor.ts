@@ -9,7 +9,8 @@
  */
 import { createServer, type Server } from 'node:http';
 import { performance } from 'node:perf_hooks';
-import { launch, waitInPage } from '../tests/browser/harness.ts';
+import { columnsReady } from '../tests/browser/app-page.ts';
+import { launch, type BrowserSession } from '../tests/browser/harness.ts';
 
 /** The worker: reads its value (storing it on the first visit) and answers with ten rows. */
 function workerScript(bytes: number): string {
@@ -76,16 +77,8 @@ async function serve(bytes: number): Promise<{ url: string; server: Server }> {
 /** Milliseconds from the navigation after a browser restart to the three lists drawn. */
 export async function restartFloorMs(bytes: number): Promise<number> {
   const { url, server } = await serve(bytes);
-  const drawn = (session: Awaited<ReturnType<typeof launch>>) =>
-    waitInPage(
-      session.page,
-      () => {
-        const columns = [...document.querySelectorAll<HTMLElement>('article.column')];
-        return columns.length === 3 && columns.every((column) => column.dataset['status'] === 'ready');
-      },
-      null,
-      { timeout: 60_000, interval: 10 },
-    );
+  // The page marks its lists as the app marks its columns, so the app's own wait applies.
+  const drawn = (session: BrowserSession) => columnsReady(session.page, 3, { timeout: 60_000, interval: 10 });
   let session = await launch({ asUser: true });
   try {
     await session.page.goto(url);
