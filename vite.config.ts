@@ -6,15 +6,19 @@ import { distSizePlugin } from './scripts/vite/dist-size.ts';
 import { dropBundledOrtWasm } from './scripts/vite/onnx-wasm.ts';
 
 /**
- * Cross-origin isolation lets onnxruntime-web run WASM on several threads (SharedArrayBuffer).
- * `credentialless` instead of `require-corp` keeps cross-origin fetches of hub model files working
- * (they are requested without credentials, so no CORP header is needed on them). Static hosts that cannot
- * send these headers get the same app with single-threaded WASM (workers/onnx-runtime.ts).
+ * Cross-origin isolation lets onnxruntime-web run WASM on several threads (SharedArrayBuffer). It is opt-in
+ * (`RP_CROSS_ORIGIN_ISOLATION=1 npm start`, or the same for `npm run preview`): Chromium gives an isolated
+ * page a renderer process of its own, picked only once the response's headers are read, so every page open
+ * starts a second renderer. That cost 150–200 ms of a restart on the test machine (restarts alternated with
+ * and without the headers, README "Deploy"), and the threads serve only ONNX models running on WASM: not BM25,
+ * not the default static model, not WebGPU. `credentialless` instead of `require-corp` keeps cross-origin
+ * fetches of hub model files working (they are requested without credentials, so no CORP header is needed on
+ * them). Without isolation the app is the same, with single-threaded WASM (workers/onnx-runtime.ts).
  */
-const isolation = {
-  'Cross-Origin-Opener-Policy': 'same-origin',
-  'Cross-Origin-Embedder-Policy': 'credentialless',
-};
+const isolation: Record<string, string> =
+  process.env['RP_CROSS_ORIGIN_ISOLATION'] === '1'
+    ? { 'Cross-Origin-Opener-Policy': 'same-origin', 'Cross-Origin-Embedder-Policy': 'credentialless' }
+    : {};
 
 export default defineConfig({
   // Served under a sub-path (GitHub Pages: /<repository>/) with BASE_PATH or `vite build --base` (scripts/vite/base-path.ts).

@@ -15,7 +15,7 @@
  * holds one model on one device, so the first session decides the build.
  *
  * numThreads stays at onnxruntime-web's default (half the cores, at most 4) on a cross-origin-isolated page
- * (the COOP/COEP headers of vite.config.ts): on the shared 2-core test machine, 2 threads made the tiny
+ * (COOP/COEP headers, opt-in in vite.config.ts): on the shared 2-core test machine, 2 threads made the tiny
  * model 4–6× slower in bench:embed (thread hand-offs per small operator). Without isolation (any static
  * host: GitHub Pages, Cloudflare Pages without a _headers file) there is no SharedArrayBuffer, so it is set
  * to 1 outright: onnxruntime would otherwise warn that threads cannot start, and the column says

@@ -29,8 +29,6 @@ declare global {
 }
 
 const pageDir = join(repoRoot, 'tests', 'browser', 'bm25-selftest');
-// The app's cross-origin isolation headers (vite.config.ts), so the worker runs as it will in the app.
-const headers = { 'Cross-Origin-Opener-Policy': 'same-origin', 'Cross-Origin-Embedder-Policy': 'credentialless' };
 
 let outDir: string;
 let server: PreviewServer;
@@ -58,7 +56,7 @@ beforeAll(async () => {
     worker: { format: 'es' },
     build: { outDir, emptyOutDir: true, target: 'es2022' },
   });
-  server = await preview({ configFile: false, root: pageDir, logLevel: 'warn', build: { outDir }, preview: { port: 0, host: '127.0.0.1', headers } });
+  server = await preview({ configFile: false, root: pageDir, logLevel: 'warn', build: { outDir }, preview: { port: 0, host: '127.0.0.1' } });
   pageUrl = `${server.resolvedUrls!.local[0]!.replace(/\/$/, '')}/index.html`;
 
   scifact = await loadBeirDir(shared('beir', 'scifact'), { splits: ['test'] });

@@ -42,7 +42,7 @@ async function statusOf(page: Page, n: number, wanted: string, timeout = 120_000
   await expect.poll(() => column(page, n).getAttribute('data-status'), { timeout }).toBe(wanted);
 }
 
-/** Serves `pattern` from the app with `change` applied to the body (headers kept: COEP, the CSP header). */
+/** Serves `pattern` from the app with `change` applied to the body (headers kept). */
 const CRASHING_BM25 = '**/assets/bm25.worker-*.js';
 const CRASHING_IMPORT = '**/assets/import.worker-*.js';
 

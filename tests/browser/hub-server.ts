@@ -103,7 +103,7 @@ const CORS = {
   'Access-Control-Allow-Methods': 'GET, HEAD, OPTIONS',
   'Access-Control-Allow-Headers': '*',
   'Access-Control-Expose-Headers': 'Content-Length, X-Linked-Size',
-  // The app is cross-origin isolated (COEP credentialless); allow being fetched from it.
+  // An app served cross-origin isolated (COEP credentialless, RP_CROSS_ORIGIN_ISOLATION=1) may fetch it too.
   'Cross-Origin-Resource-Policy': 'cross-origin',
 };
 
