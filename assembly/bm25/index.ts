@@ -13,7 +13,7 @@ export {
 } from './builder';
 export { clauseBuffer, excludedBuffer, normInverseTable, paramsChanged } from './scoring';
 export { resultDocs, resultScores, search } from './search';
-export { allocateIndex, freeIndex } from './postings';
+export { allocateIndex, checkPostings, freeIndex } from './postings';
 import { Postings } from './postings';
 
 /** Pointers and sizes of the index arrays, for the host to fill (loading) or read (saving). */

@@ -125,6 +125,23 @@ export function freeIndex(): void {
   Postings.numDocs = Postings.numTerms = Postings.numPostings = Postings.numOverflow = 0;
 }
 
+/**
+ * Checks what the host copied in, over every posting, in compiled code (a stored index may be corrupt, and a
+ * docid past the last document would send a search outside its arrays): returns the first posting whose
+ * docid is not below numDocs, -2 when the count of overflow bytes is not the overflow table's length, and
+ * -1 when both hold. The host checks the per-term and per-document arrays itself (index-parts.ts).
+ */
+export function checkPostings(): i32 {
+  const numDocs = Postings.numDocs;
+  const numPostings = Postings.numPostings;
+  let overflow: u32 = 0;
+  for (let p: u32 = 0; p < numPostings; p++) {
+    if (load<u32>(Postings.docs + (<usize>p << 2)) >= numDocs) return <i32>p;
+    if (<u32>load<u8>(Postings.freqs + <usize>p) == FREQ_OVERFLOW) overflow++;
+  }
+  return overflow == Postings.numOverflow ? -1 : -2;
+}
+
 /** Frequency of posting p: its byte, or for FREQ_OVERFLOW the overflow table's entry. */
 // @ts-ignore: decorator
 @inline

@@ -259,7 +259,7 @@ export class Bm25Service {
       try {
         const decoded = decodeBm25Index(found.row.data);
         if (JSON.stringify(decoded.settings) !== JSON.stringify(found.row.settings)) throw new Error('embedded settings differ from the row');
-        const index = Bm25WasmIndex.fromParts(await this.module(), decoded.parts);
+        const index = Bm25WasmIndex.fromParts(await this.module(), decoded.parts, { termOrder: decoded.termOrder });
         return this.keep(request.collectionId, index, settings, analyzer, {
           source: 'stored',
           storedBytes: found.row.bytes,

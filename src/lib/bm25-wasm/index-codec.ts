@@ -1,4 +1,4 @@
-import type { Bm25IndexParts } from './index-parts.ts';
+import { termOrderOf, type Bm25IndexParts } from './index-parts.ts';
 
 /**
  * The stored form of a BM25 index: one ArrayBuffer (what `IndexRow.data` holds in IndexedDB).
@@ -9,8 +9,11 @@ import type { Bm25IndexParts } from './index-parts.ts';
  *   header                H bytes of UTF-8 JSON: settings, counts, byte lengths of the string sections
  *   sections, each starting on a 4-byte boundary, in this order:
  *     docLengths u32[numDocs] · starts u32[numTerms + 1] · docs u32[numPostings] ·
- *     overflowAt u32[numOverflow] · overflowFreq u32[numOverflow] · norms u8[numDocs] ·
- *     freqs u8[numPostings] · docIds (UTF-8 JSON array) · terms (UTF-8 JSON array)
+ *     overflowAt u32[numOverflow] · overflowFreq u32[numOverflow] · termOrder u32[numTerms] ·
+ *     norms u8[numDocs] · freqs u8[numPostings] · docIds (UTF-8 JSON array) · terms (UTF-8 JSON array)
+ *
+ * termOrder is the term ordinals sorted by term (`termOrderOf`, since version 2): an opened index looks a
+ * query's terms up in it by binary search, with no map of every term to build first.
  *
  * Numbers are little-endian (typed arrays in the platform's order: every browser and WebAssembly host is
  * little-endian). Strings are JSON so that any id — lone surrogates included — comes back unchanged.
@@ -18,7 +21,7 @@ import type { Bm25IndexParts } from './index-parts.ts';
  */
 
 /** Bump when the layout, the kernel's arithmetic or the analysis behind stored indexes changes. */
-export const BM25_INDEX_FORMAT_VERSION = 1;
+export const BM25_INDEX_FORMAT_VERSION = 2;
 
 const MAGIC = 'RPBM25IX';
 
@@ -43,6 +46,8 @@ export interface DecodedIndex {
   version: number;
   settings: Record<string, unknown>;
   parts: Bm25IndexParts;
+  /** Term ordinals sorted by term (not yet checked: `Bm25WasmIndex.fromParts` does). */
+  termOrder: Uint32Array;
 }
 
 const align4 = (offset: number) => (offset + 3) & ~3;
@@ -69,6 +74,7 @@ export function encodeBm25Index(parts: Bm25IndexParts, settings: Record<string, 
     parts.docs,
     parts.overflowAt,
     parts.overflowFreq,
+    termOrderOf(parts.terms),
     parts.norms,
     parts.freqs,
     docIds,
@@ -140,6 +146,7 @@ export function decodeBm25Index(buffer: ArrayBuffer): DecodedIndex {
   const docs = u32(numPostings);
   const overflowAt = u32(numOverflow);
   const overflowFreq = u32(numOverflow);
+  const termOrder = u32(numTerms);
   const norms = u8(numDocs);
   const freqs = u8(numPostings);
   const decoder = new TextDecoder();
@@ -149,6 +156,7 @@ export function decodeBm25Index(buffer: ArrayBuffer): DecodedIndex {
   return {
     version,
     settings: header.settings,
+    termOrder,
     parts: {
       docIds,
       terms,

@@ -19,6 +19,8 @@ export interface Bm25KernelExports {
   builderReset(): void;
   allocateIndex(numDocs: number, numTerms: number, numPostings: number, numOverflow: number): void;
   freeIndex(): void;
+  /** -1: the copied postings are sound; a posting index: its docid is out of range; -2: overflow count differs. */
+  checkPostings(): number;
   indexDocLengths(): number;
   indexNorms(): number;
   indexStarts(): number;

@@ -11,7 +11,7 @@ import {
   type Bm25Params,
 } from '../bm25/bm25-similarity.ts';
 import type { Hit } from '../types.ts';
-import { bm25IndexFromParts, partsProblem, type Bm25IndexParts } from './index-parts.ts';
+import { bm25IndexFromParts, partsProblem, postingsProblem, termOrderProblem, type Bm25IndexParts } from './index-parts.ts';
 import { Bm25Kernel } from './kernel.ts';
 
 /**
@@ -30,6 +30,11 @@ export interface Bm25WasmSearchOptions extends Bm25SearchOptions {
 export interface FromPartsOptions {
   /** Term → ordinal, when the caller already has it (the builder does), to skip rebuilding it. */
   termLookup?: Map<string, number>;
+  /**
+   * Term ordinals sorted by term (a stored index keeps them, index-codec.ts): terms are then found by binary
+   * search, and no map is built. Without either, a map is built at the first lookup.
+   */
+  termOrder?: Uint32Array;
   /** Skip the consistency check (only for parts the builder just produced). */
   trusted?: boolean;
 }
@@ -50,20 +55,22 @@ export class Bm25WasmIndex {
   readonly docCount: number;
   readonly sumTotalTermFreq: number;
   private readonly kernel: Bm25Kernel;
-  private readonly termLookup: Map<string, number>;
+  private termLookup: Map<string, number> | undefined;
+  private readonly termOrder: Uint32Array | undefined;
   private docLookup: Map<string, number> | undefined;
   /** Document frequencies by term ordinal, kept on the host so weighting a query needs no kernel call. */
   private readonly docFreqs: Uint32Array;
   private readonly avgdl: number;
   private paramsKey = '';
 
-  private constructor(kernel: Bm25Kernel, parts: Bm25IndexParts, termLookup?: Map<string, number>) {
+  private constructor(kernel: Bm25Kernel, parts: Bm25IndexParts, termLookup?: Map<string, number>, termOrder?: Uint32Array) {
     this.kernel = kernel;
     this.docIds = parts.docIds;
     this.terms = parts.terms;
     this.docCount = parts.docCount;
     this.sumTotalTermFreq = parts.sumTotalTermFreq;
-    this.termLookup = termLookup ?? new Map(parts.terms.map((term, ordinal) => [term, ordinal]));
+    this.termLookup = termLookup;
+    this.termOrder = termLookup === undefined ? termOrder : undefined;
     this.docFreqs = new Uint32Array(parts.terms.length);
     for (let t = 0; t < parts.terms.length; t++) this.docFreqs[t] = parts.starts[t + 1]! - parts.starts[t]!;
     this.avgdl = parts.docCount > 0 ? bm25AvgFieldLength(parts.sumTotalTermFreq, parts.docCount) : 1;
@@ -74,9 +81,10 @@ export class Bm25WasmIndex {
    * foreign stored index must never be searched), unless `trusted` (the builder's own output).
    */
   static fromParts(module: WebAssembly.Module, parts: Bm25IndexParts, options: FromPartsOptions = {}): Bm25WasmIndex {
+    const invalid = (problem: string) => new RangeError(`not a valid BM25 index: ${problem}`);
     if (!options.trusted) {
-      const problem = partsProblem(parts);
-      if (problem !== null) throw new RangeError(`not a valid BM25 index: ${problem}`);
+      const problem = partsProblem(parts) ?? (options.termOrder === undefined ? null : termOrderProblem(parts.terms, options.termOrder));
+      if (problem !== null) throw invalid(problem);
     }
     const kernel = new Bm25Kernel(module);
     const k = kernel.exports;
@@ -91,7 +99,14 @@ export class Bm25WasmIndex {
     kernel.u8(k.indexFreqs(), numPostings).set(parts.freqs);
     kernel.u32(k.indexOverflowAt(), parts.overflowAt.length).set(parts.overflowAt);
     kernel.u32(k.indexOverflowFreq(), parts.overflowFreq.length).set(parts.overflowFreq);
-    return new Bm25WasmIndex(kernel, parts, options.termLookup);
+    if (!options.trusted) {
+      const problem = postingsProblem(k.checkPostings());
+      if (problem !== null) {
+        k.freeIndex();
+        throw invalid(problem);
+      }
+    }
+    return new Bm25WasmIndex(kernel, parts, options.termLookup, options.termOrder);
   }
 
   get numDocs(): number {
@@ -113,7 +128,22 @@ export class Bm25WasmIndex {
 
   /** Term ordinal, or -1 when no document has the term. */
   termOrdinal(term: string): number {
-    return this.termLookup.get(term) ?? -1;
+    const order = this.termOrder;
+    if (order === undefined) {
+      this.termLookup ??= new Map(this.terms.map((known, ordinal) => [known, ordinal]));
+      return this.termLookup.get(term) ?? -1;
+    }
+    let low = 0;
+    let high = order.length - 1;
+    while (low <= high) {
+      const mid = (low + high) >>> 1;
+      const ordinal = order[mid]!;
+      const known = this.terms[ordinal]!;
+      if (known === term) return ordinal;
+      if (known < term) low = mid + 1;
+      else high = mid - 1;
+    }
+    return -1;
   }
 
   /** Number of documents holding term ordinal `ordinal`. */
@@ -177,8 +207,8 @@ export class Bm25WasmIndex {
     const weights = this.kernel.f32(ptr, 2 * bag.length);
     let count = 0;
     for (const { term, weight: boost } of bag) {
-      const ordinal = this.termLookup.get(term);
-      if (ordinal === undefined) continue;
+      const ordinal = this.termOrdinal(term);
+      if (ordinal < 0) continue;
       ordinals[2 * count] = ordinal;
       weights[2 * count + 1] = bm25Weight(boost, bm25Idf(this.docFreqs[ordinal]!, this.docCount));
       count += 1;

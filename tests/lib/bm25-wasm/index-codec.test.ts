@@ -8,7 +8,7 @@ import {
   encodeBm25Index,
   peekBm25Index,
 } from '../../../src/lib/bm25-wasm/index-codec.ts';
-import { partsFromBm25Index } from '../../../src/lib/bm25-wasm/index-parts.ts';
+import { partsFromBm25Index, termOrderOf } from '../../../src/lib/bm25-wasm/index-parts.ts';
 import { Bm25WasmBuilder } from '../../../src/lib/bm25-wasm/wasm-builder.ts';
 import { Bm25WasmIndex } from '../../../src/lib/bm25-wasm/wasm-index.ts';
 import { kernelModule } from './fixtures.ts';
@@ -47,12 +47,26 @@ describe('stored BM25 index (index-codec)', () => {
     expect(peekBm25Index(buffer)).toEqual({ version: BM25_INDEX_FORMAT_VERSION, settings: SETTINGS });
   });
 
-  it('loads back into a kernel that searches exactly like the reference', async () => {
-    const loaded = Bm25WasmIndex.fromParts(await kernelModule(), decodeBm25Index(encodeBm25Index((await builtIndex()).toParts(), SETTINGS)).parts);
+  it('loads back into a kernel that searches exactly like the reference, with or without the stored term order', async () => {
+    const decoded = decodeBm25Index(encodeBm25Index((await builtIndex()).toParts(), SETTINGS));
+    const module = await kernelModule();
+    const byOrder = Bm25WasmIndex.fromParts(module, decoded.parts, { termOrder: decoded.termOrder });
+    const byMap = Bm25WasmIndex.fromParts(module, decoded.parts);
     const reference = buildBm25Index(DOCS);
-    for (const terms of [['cell'], ['gene', 'protein'], ['細胞', 'cell', 'cell']]) {
-      expect(loaded.search({ terms })).toEqual(searchBm25(reference, { terms }));
+    for (const terms of [['cell'], ['gene', 'protein'], ['細胞', 'cell', 'cell'], ['naïve', 'ß', 'absent']]) {
+      expect(byOrder.search({ terms })).toEqual(searchBm25(reference, { terms }));
+      expect(byMap.search({ terms })).toEqual(searchBm25(reference, { terms }));
     }
+  });
+
+  it('stores the term ordinals sorted by term, and finds every term (and no other) by binary search in them', async () => {
+    const decoded = decodeBm25Index(encodeBm25Index((await builtIndex()).toParts(), SETTINGS));
+    const { terms } = decoded.parts;
+    expect(Array.from(decoded.termOrder)).toEqual(Array.from(termOrderOf(terms)));
+    expect(Array.from(decoded.termOrder, (t) => terms[t])).toEqual([...terms].sort());
+    const loaded = Bm25WasmIndex.fromParts(await kernelModule(), decoded.parts, { termOrder: decoded.termOrder });
+    terms.forEach((term, ordinal) => expect(loaded.termOrdinal(term), term).toBe(ordinal));
+    for (const absent of ['', 'a', 'cel', 'cells', 'zzz', '細', '\uffff']) expect(loaded.termOrdinal(absent), absent).toBe(-1);
   });
 
   it('encodes an index copied from the reference the same way as the built one', async () => {
@@ -78,5 +92,24 @@ describe('stored BM25 index (index-codec)', () => {
     expect(() => Bm25WasmIndex.fromParts(module, badNorm)).toThrow(/norm of document 3/);
     const badStarts = { ...parts, starts: parts.starts.slice(0, -1) };
     expect(() => Bm25WasmIndex.fromParts(module, badStarts)).toThrow(/term offsets/);
+    // An overflow byte with no entry in the overflow table (the kernel counts them).
+    const big = parts.overflowAt[0]!;
+    const lostOverflow = { ...parts, freqs: parts.freqs.map((freq, p) => (p === big - 1 || p === big + 1 ? 255 : freq)) };
+    expect(() => Bm25WasmIndex.fromParts(module, lostOverflow)).toThrow(/overflow table does not match/);
+  });
+
+  it('refuses a stored term order that is not the terms sorted', async () => {
+    const { parts, termOrder } = decodeBm25Index(encodeBm25Index((await builtIndex()).toParts(), SETTINGS));
+    const module = await kernelModule();
+    const swapped = termOrder.slice();
+    [swapped[0], swapped[1]] = [swapped[1]!, swapped[0]!];
+    expect(() => Bm25WasmIndex.fromParts(module, parts, { termOrder: swapped })).toThrow(/term order is not sorted at 1/);
+    const repeated = termOrder.slice();
+    repeated[2] = repeated[1]!;
+    expect(() => Bm25WasmIndex.fromParts(module, parts, { termOrder: repeated })).toThrow(/term order is not sorted/);
+    const past = termOrder.slice();
+    past[0] = parts.terms.length;
+    expect(() => Bm25WasmIndex.fromParts(module, parts, { termOrder: past })).toThrow(/past the last one/);
+    expect(() => Bm25WasmIndex.fromParts(module, parts, { termOrder: termOrder.subarray(1) })).toThrow(/does not match the terms/);
   });
 });
