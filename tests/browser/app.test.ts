@@ -115,3 +115,38 @@ test('Evaluate and Datasets load when first opened; a view whose code cannot be 
   expect(errors.filter((error) => !error.includes('net::ERR_FAILED'))).toEqual([]);
   errors.length = 0;
 });
+
+test('an indeterminate progress bar shows its track for a second before its fill slides (ProgressBar.svelte)', async () => {
+  const fresh = await launch();
+  try {
+    const { page, context, errors } = fresh;
+    // Every progress bar's fill: when it appeared and when it started sliding (ms on the page's clock).
+    await page.addInitScript(() => {
+      const seen = new Map<Element, { added: number; sliding?: number }>();
+      (window as unknown as { rpBars: typeof seen }).rpBars = seen;
+      const note = () => {
+        for (const fill of document.querySelectorAll('[role=progressbar] > .fill')) {
+          const entry = seen.get(fill) ?? { added: performance.now() };
+          if (entry.sliding === undefined && fill.classList.contains('indeterminate')) entry.sliding = performance.now();
+          seen.set(fill, entry);
+        }
+      };
+      new MutationObserver(note).observe(document, { subtree: true, childList: true, attributes: true, attributeFilter: ['class'] });
+    });
+    // The BM25 kernel is held for 2.5 s: the BM25 column waits for its worker with an indeterminate bar.
+    await context.route('**/assets/bm25-*.wasm', async (route) => {
+      await new Promise((resolve) => setTimeout(resolve, 2500));
+      await route.continue();
+    });
+    await page.goto(inject('appUrl'));
+    await settled(page, 3);
+    const bars = await page.evaluate(() => [...(window as unknown as { rpBars: Map<Element, { added: number; sliding?: number }> }).rpBars.values()]);
+    const slid = bars.filter((bar) => bar.sliding !== undefined);
+    expect(slid.length).toBeGreaterThan(0);
+    // INDETERMINATE_DELAY_MS is 1,000; the observer notes a bar a little after its timer starts.
+    for (const bar of slid) expect(bar.sliding! - bar.added).toBeGreaterThanOrEqual(900);
+    expect(errors).toEqual([]);
+  } finally {
+    await fresh.close();
+  }
+});
