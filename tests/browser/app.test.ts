@@ -143,7 +143,7 @@ test('an indeterminate progress bar shows its track for a second before its fill
     const bars = await page.evaluate(() => [...(window as unknown as { rpBars: Map<Element, { added: number; sliding?: number }> }).rpBars.values()]);
     const slid = bars.filter((bar) => bar.sliding !== undefined);
     expect(slid.length).toBeGreaterThan(0);
-    // INDETERMINATE_DELAY_MS is 1,000; the observer notes a bar a little after its timer starts.
+    // INDETERMINATE_DELAY_MS (ProgressBar.svelte) is 1,000; the observer notes a bar a little after its timer starts.
     for (const bar of slid) expect(bar.sliding! - bar.added).toBeGreaterThanOrEqual(900);
     expect(errors).toEqual([]);
   } finally {
