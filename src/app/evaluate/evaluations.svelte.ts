@@ -31,6 +31,8 @@ import {
 import { findRunRow, runOfRow, trecTextOfRow } from '../../lib/storage/runs.ts';
 import type { Qrels, Query } from '../../lib/types.ts';
 import { engine, rankQueriesWithJob } from '../engine/engine.ts';
+import { LatestThrottle } from '../shell/latest-throttle.ts';
+import { PROGRESS_INTERVAL_MS } from '../shell/jobs.svelte.ts';
 import { whenIdle } from '../shell/when-idle.ts';
 import { notices } from '../shell/notices.svelte.ts';
 import { bm25Efficiency, denseEfficiency, rerankEfficiency } from './efficiency-probe.ts';
@@ -369,6 +371,8 @@ class Evaluations {
     const report = (phase: RunProgress['phase'], detail = '', done = 0) => {
       this.progress = { step, steps, label, phase, detail, done, total };
     };
+    // Chunks come back every 10–15 ms: their count is drawn at most PROGRESS_INTERVAL_MS apart.
+    const ranked = new LatestThrottle<number>((done) => report('ranking', '', done), PROGRESS_INTERVAL_MS);
     report('preparing');
     const prepareStarted = performance.now();
     await engine.prepare(collectionId, retriever, { signal, onPrepare: (status) => report('preparing', status.message) });
@@ -391,10 +395,10 @@ class Evaluations {
         title: `Evaluating ${label} · ${total.toLocaleString('en-US')} queries`,
         onProgress: (done) => {
           marks.push({ done, at: performance.now() });
-          report('ranking', '', done);
+          ranked.push(done);
         },
       },
-    );
+    ).finally(() => ranked.cancel());
     const efficiency: EfficiencyRecord = {
       rankMs: ms,
       prepareMs,

@@ -1,8 +1,9 @@
 /**
  * Long-running work (imports, downloads, index builds, embedding, evaluations) shown in one tray with a
  * progress bar and a cancel button each. Whoever starts the work reports progress through the handle; the
- * tray only presents.
+ * tray only presents, at most PROGRESS_INTERVAL_MS apart (the latest report wins, the last is never lost).
  */
+import { LatestThrottle } from './latest-throttle.ts';
 
 export type JobStatus = 'running' | 'done' | 'failed' | 'cancelled';
 
@@ -33,6 +34,9 @@ export interface JobHandle {
 /** How long finished jobs stay visible. */
 const LINGER_MS = 4000;
 
+/** The shortest time between two progress redraws of a job (latest-throttle.ts says why). */
+export const PROGRESS_INTERVAL_MS = 250;
+
 export class Jobs {
   list = $state<Job[]>([]);
   #nextId = 1;
@@ -55,7 +59,19 @@ export class Jobs {
       cancel: options.cancellable === false ? undefined : () => controller.abort(new DOMException(`${title}: cancelled`, 'AbortError')),
     });
     const job = () => this.list.find((j) => j.id === id);
+    // What the reports so far say (a report without a total or detail keeps the last one given).
+    const reported: { done: number; total?: number; detail?: string } = { done: 0 };
+    const progress = new LatestThrottle<typeof reported>(({ done, total, detail }) => {
+      const j = job();
+      if (!j || j.status !== 'running') return;
+      j.done = done;
+      if (total !== undefined) j.total = total;
+      if (detail !== undefined) j.detail = detail;
+      const seconds = (performance.now() - startedAt) / 1000;
+      j.rate = seconds > 0.2 ? done / seconds : undefined;
+    }, PROGRESS_INTERVAL_MS);
     const settle = (status: JobStatus, detail: string) => {
+      progress.flush();
       const j = job();
       if (!j || j.status !== 'running') return;
       j.status = status;
@@ -66,13 +82,10 @@ export class Jobs {
     return {
       signal: controller.signal,
       progress: (done, total, detail) => {
-        const j = job();
-        if (!j || j.status !== 'running') return;
-        j.done = done;
-        if (total !== undefined) j.total = total;
-        if (detail !== undefined) j.detail = detail;
-        const seconds = (performance.now() - startedAt) / 1000;
-        j.rate = seconds > 0.2 ? done / seconds : undefined;
+        reported.done = done;
+        if (total !== undefined) reported.total = total;
+        if (detail !== undefined) reported.detail = detail;
+        progress.push(reported);
       },
       finish: (detail = '') => settle('done', detail),
       fail: (error) => {
