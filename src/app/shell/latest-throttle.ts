@@ -4,8 +4,8 @@
  *
  * Why progress goes through it: every applied update redraws text, and an evaluation's chunks of 50 queries
  * come back every 10–15 ms. Drawing each one took CPU that the ranking worker needed on a two-core machine:
- * the BM25 column of an evaluation took a median 84 ms with a redraw per chunk and 68 ms with at most four
- * redraws a second (eight evaluations each, alternating builds; README "Benchmarks").
+ * the BM25 column of an evaluation took medians of 76–84 ms with a redraw per chunk and 67–68.5 ms with at
+ * most four redraws a second (two sets of eight evaluations each, alternating builds; README "Benchmarks").
  */
 export class LatestThrottle<T> {
   #lastApplied = Number.NEGATIVE_INFINITY;
