@@ -14,3 +14,10 @@ it('serves the production build: no script carries Svelte’s development warnin
   // Svelte's development runtime prefixes its console warnings with "[svelte]"; the production one does not.
   expect(scripts.filter((file) => readFileSync(join(assets, file), 'utf8').includes('[svelte] '))).toEqual([]);
 });
+
+it('writes every script in ASCII (vite.config.ts `charset`), so Chromium decodes none into a two-byte string', () => {
+  const assets = join(repoRoot, 'dist', 'assets');
+  const scripts = readdirSync(assets).filter((file) => file.endsWith('.js') || file.endsWith('.mjs'));
+  expect(scripts.length).toBeGreaterThan(5);
+  expect(scripts.filter((file) => /[^\x00-\x7f]/.test(readFileSync(join(assets, file), 'utf8')))).toEqual([]);
+});
