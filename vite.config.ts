@@ -37,7 +37,7 @@ export default defineConfig({
   optimizeDeps: { exclude: ['onnxruntime-web', 'hnswlib-wasm'] },
   build: {
     target: 'es2022',
-    rollupOptions: {
+    rolldownOptions: {
       // The playground and a device diagnostics page (WebGPU/WASM probe, embedding self-test).
       input: { main: 'index.html', diagnostics: 'diagnostics.html' },
       output: { charset: 'ascii' },
