@@ -21,3 +21,12 @@ it('writes every script in ASCII (vite.config.ts `charset`), so Chromium decodes
   expect(scripts.length).toBeGreaterThan(5);
   expect(scripts.filter((file) => /[^\x00-\x7f]/.test(readFileSync(join(assets, file), 'utf8')))).toEqual([]);
 });
+
+it('loads no decompressor with the first screen: fflate comes when a gzip or zip file is read', () => {
+  const html = readFileSync(join(repoRoot, 'dist', 'index.html'), 'utf8');
+  // The entry script and the modules Vite preloads with it: everything a page load evaluates before the app runs.
+  const firstScreen = [...html.matchAll(/<(?:script type="module"[^>]*\ssrc|link rel="modulepreload"[^>]*\shref)="[^"]*\/(assets\/[^"]+\.js)"/g)].map((match) => match[1]!);
+  expect(firstScreen.length).toBeGreaterThan(5);
+  // An error message of fflate's inflater (node_modules/fflate): its tables took 10–20 ms of every page load to build.
+  expect(firstScreen.filter((file) => readFileSync(join(repoRoot, 'dist', file), 'utf8').includes('invalid block type'))).toEqual([]);
+});

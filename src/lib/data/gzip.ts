@@ -1,4 +1,3 @@
-import { Gunzip } from 'fflate';
 import { ParseError } from './errors.ts';
 
 /**
@@ -136,6 +135,9 @@ function gzipFailure(error: unknown, file: string): ParseError {
  * decompressed file is ever held whole. Throws `ParseError` (`truncated-gzip` / `invalid-gzip`, line 0).
  */
 export async function* gunzip(chunks: AsyncIterable<Uint8Array>, file: string): AsyncGenerator<Uint8Array> {
+  // Loaded when a gzip stream is met: every page imports this module (through the line reader of imported
+  // runs), and fflate's tables took 10-20 ms of the page's thread to build at each load.
+  const { Gunzip } = await import('fflate');
   const out: Uint8Array[] = [];
   const window = new InputWindow();
   let tally: MemberTally = { crc: 0, size: 0 };
