@@ -30,3 +30,10 @@ it('loads no decompressor with the first screen: fflate comes when a gzip or zip
   // An error message of fflate's inflater (node_modules/fflate): its tables took 10–20 ms of every page load to build.
   expect(firstScreen.filter((file) => readFileSync(join(repoRoot, 'dist', file), 'utf8').includes('invalid block type'))).toEqual([]);
 });
+
+it('starts the import worker without a decompressor: fflate comes with the first gzip or zip file', () => {
+  const assets = join(repoRoot, 'dist', 'assets');
+  const worker = readdirSync(assets).filter((file) => /^import\.worker-.*\.js$/.test(file));
+  expect(worker).toHaveLength(1);
+  expect(readFileSync(join(assets, worker[0]!), 'utf8').includes('invalid block type')).toBe(false);
+});

@@ -1,4 +1,3 @@
-import { Gunzip } from 'fflate';
 import type { CollectionMeta } from '../storage/collections.ts';
 import { hasGzipMagic } from '../data/gzip.ts';
 import { byteChunks } from '../data/lines.ts';
@@ -73,7 +72,9 @@ async function headOf(entry: LocalEntry): Promise<Uint8Array> {
 }
 
 /** The start of a gzip stream, decompressed as far as the bytes go. */
-function gunzipStart(bytes: Uint8Array): Uint8Array {
+async function gunzipStart(bytes: Uint8Array): Promise<Uint8Array> {
+  // fflate loads when a compressed file is met (as in src/lib/data/gzip.ts): most imports are plain text.
+  const { Gunzip } = await import('fflate');
   const out: Uint8Array[] = [];
   try {
     new Gunzip((chunk) => out.push(chunk)).push(bytes, false);
@@ -101,7 +102,7 @@ export async function sampleEntry(entry: LocalEntry): Promise<FileSample> {
   const gzip = hasGzipMagic(raw);
   const parquet = raw.length >= 4 && raw[0] === 0x50 && raw[1] === 0x41 && raw[2] === 0x52 && raw[3] === 0x31;
   if (parquet) return { path: entry.path, size: entry.size, gzip, parquet };
-  const text = new TextDecoder('utf-8').decode(gzip ? gunzipStart(raw) : raw);
+  const text = new TextDecoder('utf-8').decode(gzip ? await gunzipStart(raw) : raw);
   const complete = text.includes('\n') ? text.slice(0, text.lastIndexOf('\n')) : text;
   return { path: entry.path, size: entry.size, gzip, parquet, head: complete };
 }

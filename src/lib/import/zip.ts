@@ -1,4 +1,3 @@
-import { Inflate } from 'fflate';
 import { ParseError } from '../data/errors.ts';
 import { crc32 } from '../data/gzip.ts';
 import { byteChunks } from '../data/lines.ts';
@@ -139,7 +138,8 @@ export async function* zipEntryBytes(blob: Blob, entry: ZipEntry, zipName: strin
   let crc = 0;
   let size = 0;
   const out: Uint8Array[] = [];
-  const inflater = entry.method === 8 ? new Inflate((chunk) => out.push(chunk)) : undefined;
+  // fflate loads when a deflated entry is met (as in src/lib/data/gzip.ts), not with the import worker.
+  const inflater = entry.method === 8 ? new (await import('fflate')).Inflate((chunk) => out.push(chunk)) : undefined;
   const take = (chunk: Uint8Array) => {
     crc = crc32(crc, chunk);
     size += chunk.length;
