@@ -38,7 +38,6 @@ const args = new Set(argv);
 const only = argv.find((arg) => arg.startsWith('--only='))?.slice('--only='.length).split(',');
 const runs = (step: string): boolean => only === undefined || only.includes(step);
 const json = args.has('--json');
-
 const MB = 1e6;
 const MiB = 1024 * 1024;
 
