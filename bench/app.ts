@@ -64,14 +64,19 @@ interface Figure {
 
 const figures: Figure[] = [];
 
+/** Whether `value` meets the figure's goal (which must be set): at most it, or at least it for `atLeast`. */
+function meetsGoal(figure: Figure, value: number): boolean {
+  return figure.atLeast ? value >= figure.goal! : value <= figure.goal!;
+}
+
 function report(figure: Figure): void {
   figures.push(figure);
   if (json) return;
-  const met = figure.goal === undefined ? '' : (figure.atLeast ? figure.value >= figure.goal : figure.value <= figure.goal) ? '  met' : '  NOT MET';
+  const met = figure.goal === undefined ? '' : meetsGoal(figure, figure.value) ? '  met' : '  NOT MET';
   const goal = figure.goal === undefined ? '' : `  (goal ${figure.atLeast ? '≥' : '≤'} ${figure.goal} ${figure.unit})`;
   const ratio = figure.ratio ? `  = ${figure.ratio.value.toFixed(1)} × ${figure.ratio.to}` : '';
   console.log(`${figure.step.padEnd(66)} ${format(figure.value).padStart(9)} ${figure.unit}${goal}${met}${ratio}`);
-  if (figure.samples) console.log(`${''.padEnd(66)} each: ${figure.samples.map(format).join(', ')}${figure.goal === undefined ? '' : ` (${figure.samples.filter((value) => value <= figure.goal!).length} of ${figure.samples.length} within the goal)`}`);
+  if (figure.samples) console.log(`${''.padEnd(66)} each: ${figure.samples.map(format).join(', ')}${figure.goal === undefined ? '' : ` (${figure.samples.filter((value) => meetsGoal(figure, value)).length} of ${figure.samples.length} within the goal)`}`);
 }
 
 function format(value: number): string {
