@@ -60,6 +60,34 @@ export async function settled(page: Page, columns = 3, interval = 100): Promise<
   );
 }
 
+/**
+ * Deletes the rankings the app saved (src/app/engine/saved-rankings.ts), for tests of how columns prepare: a
+ * screen seen before would otherwise show its saved rankings first. Nothing to do before the page is on the
+ * app (no database yet).
+ */
+export async function forgetSavedRankings(page: Page, appUrl: string): Promise<void> {
+  if (!page.url().startsWith(appUrl)) return;
+  await page.evaluate(async () => {
+    if (!(await indexedDB.databases()).some((info) => info.name === 'retrieval-playground')) return;
+    const db = await new Promise<IDBDatabase>((resolve, reject) => {
+      const request = indexedDB.open('retrieval-playground');
+      request.onsuccess = () => resolve(request.result);
+      request.onerror = () => reject(request.error);
+    });
+    try {
+      if (!db.objectStoreNames.contains('savedRankings')) return;
+      const tx = db.transaction('savedRankings', 'readwrite');
+      tx.objectStore('savedRankings').clear();
+      await new Promise((resolve, reject) => {
+        tx.oncomplete = resolve;
+        tx.onerror = () => reject(tx.error);
+      });
+    } finally {
+      db.close();
+    }
+  });
+}
+
 /** Rows of one table of the app's database, read with plain IndexedDB in the page (binary fields left out). */
 export async function rows<T = Record<string, unknown>>(page: Page, table: string, database = 'retrieval-playground'): Promise<T[]> {
   return page.evaluate(

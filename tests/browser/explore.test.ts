@@ -26,7 +26,7 @@ import { lexiconEnhancedDense } from '../../src/lib/fusion/ledr.ts';
 import type { Hit, Qrels, Run } from '../../src/lib/types.ts';
 import { skipWithout } from '../requirements.ts';
 import { repoRoot } from '../shared-dir.ts';
-import { recordedJobs, recordJobs, settled } from './app-page.ts';
+import { recordedJobs, recordJobs, rows, settled } from './app-page.ts';
 import { ARTIFACTS_DIR, launch, screenshot, type BrowserSession } from './harness.ts';
 
 const MODEL = 'local/glove-100d-sif';
@@ -261,6 +261,10 @@ describe.skipIf(skipNoModel)('Explore view (starter collection, BM25 | GloVe | L
     await expect.poll(() => new URL(page.url()).searchParams.getAll('col').length).toBe(3);
     const before = page.url();
     expect(new URL(before).searchParams.get('qid')).toBe('q03');
+    // The page saves the rankings on screen when idle (src/app/engine/saved-rankings.ts): one per column and
+    // settings (the columns on screen, and the earlier tests' columns that ranked q03).
+    const savedOfQ03 = async () => (await rows<{ key: string }>(page, 'savedRankings')).filter((row) => row.key.includes('\u0000q03\u0000')).length;
+    await expect.poll(savedOfQ03, { timeout: 10_000 }).toBeGreaterThanOrEqual(3);
     const started = Date.now();
     await page.reload();
     await settled(page);
@@ -268,7 +272,11 @@ describe.skipIf(skipNoModel)('Explore view (starter collection, BM25 | GloVe | L
     expect(page.url()).toBe(before);
     expect(await page.locator('article.column h2').allTextContents()).toEqual(['BM25 (k1 2, b 0.4)', 'Dense: glove-100d-sif', 'LEDR (K 1000)']);
     expect(await page.getByLabel('Query text').inputValue()).toBe(starter.queries.get('q03')!.text);
+    // Shown as saved, with the numbers of the references.
+    expect((await page.locator('article.column .status').allTextContents()).map((status) => status.includes('saved ranking'))).toEqual([true, true, true]);
     expect(await shownMetrics(page, 0)).toEqual(expectedMetrics('q03', bm25Hits('q03', 2, 0.4)));
+    expect(await shownMetrics(page, 1)).toEqual(expectedMetrics('q03', denseRun.get('q03')!));
+    expect(await shownMetrics(page, 2)).toEqual(expectedMetrics('q03', ledrRun.get('q03')!));
     await page.waitForTimeout(1000);
     const jobs = await recordedJobs(page);
     expect(jobs.filter((t) => /^(Building|Embedding)/.test(t))).toEqual([]);
@@ -278,6 +286,13 @@ describe.skipIf(skipNoModel)('Explore view (starter collection, BM25 | GloVe | L
     // that a visit with stored collections checks for 3 s after its start (datasets.svelte.ts).
     await page.waitForTimeout(Math.max(0, started + 3500 - Date.now()));
     expect(page.workers().map((worker) => worker.url()).filter((url) => url.includes('/import.worker'))).toEqual([]);
+    // The next query is ranked by the workers, which opened meanwhile.
+    await page.locator('body').click({ position: { x: 5, y: 300 } });
+    await page.keyboard.press('j');
+    await expect.poll(() => new URL(page.url()).searchParams.get('qid')).toBe('q04');
+    await settled(page);
+    expect((await page.locator('article.column .status').allTextContents()).some((status) => status.includes('saved ranking'))).toBe(false);
+    expect(await shownMetrics(page, 0)).toEqual(expectedMetrics('q04', bm25Hits('q04', 2, 0.4)));
     expect(errors).toEqual([]);
   });
 });

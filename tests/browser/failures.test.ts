@@ -16,9 +16,9 @@
  * Failures are made with playwright: routes that answer for the app's files, and code run inside a worker.
  */
 import type { BrowserContext, Locator, Page, Route, Worker } from 'playwright-core';
-import { afterAll, beforeAll, expect, inject, test } from 'vitest';
+import { afterAll, beforeAll, beforeEach, expect, inject, test } from 'vitest';
 import { skipWithout } from '../requirements.ts';
-import { rows, settled } from './app-page.ts';
+import { forgetSavedRankings, rows, settled } from './app-page.ts';
 import { fetchRouted, launch, screenshot, type BrowserSession } from './harness.ts';
 import { startHubServer, type HubServer } from './hub-server.ts';
 
@@ -101,6 +101,11 @@ beforeAll(async () => {
       }
     }).observe(document, { subtree: true, childList: true });
   }, AUTO_CANCEL);
+});
+
+// These tests are about columns preparing (and failing to): no saved ranking may answer first.
+beforeEach(async () => {
+  await forgetSavedRankings(session.page, appUrl);
 });
 
 afterAll(async () => {

@@ -218,16 +218,17 @@ test('a reload in the middle of embedding resumes at the last stored checkpoint'
 
 test('two tabs on one collection: the BM25 index is built once and the corpus embedded once; the second tab waits, then loads', async () => {
   const { page, context } = session;
-  // Forget the vectors of the previous test, so that both tabs need them.
+  // Forget the vectors of the previous test, and the rankings it saved, so that both tabs need them.
   await page.evaluate(async () => {
     const db = await new Promise<IDBDatabase>((resolve, reject) => {
       const request = indexedDB.open('retrieval-playground');
       request.onsuccess = () => resolve(request.result);
       request.onerror = () => reject(request.error);
     });
-    const tx = db.transaction(['embeddingSets', 'embeddingChunks'], 'readwrite');
+    const tx = db.transaction(['embeddingSets', 'embeddingChunks', 'savedRankings'], 'readwrite');
     tx.objectStore('embeddingSets').clear();
     tx.objectStore('embeddingChunks').clear();
+    tx.objectStore('savedRankings').clear();
     await new Promise((resolve) => (tx.oncomplete = resolve));
     db.close();
   });

@@ -14,6 +14,8 @@ export interface RankResult {
   ms: number;
   /** Why the ranking is empty or partial, in words for the person reading the column. */
   note?: string;
+  /** Shown as the last visit saved it (saved-rankings.ts), not ranked now: `ms` is 0. */
+  saved?: true;
 }
 
 /** A query to rank (src/lib/retrievers/ranking.ts): a stored query with its id, or typed text. */

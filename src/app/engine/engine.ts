@@ -13,6 +13,7 @@
 import { retrieverLabel, type RetrieverConfig } from '../../lib/retrievers/config.ts';
 import { database } from '../../lib/storage/db.ts';
 import { loadStoredRun } from '../../lib/storage/runs.ts';
+import { readSavedRanking, saveRankings } from '../../lib/storage/saved-rankings.ts';
 import { datasets } from '../datasets/datasets.svelte.ts';
 import { formatMs } from '../shell/format.ts';
 import { jobs } from '../shell/jobs.svelte.ts';
@@ -22,6 +23,7 @@ import type { QueryInput } from './column-ranking.ts';
 import { DenseWorkers } from './dense-workers.ts';
 import { RerankWorkers } from './rerank-workers.ts';
 import { RetrievalEngine, type RankedRun, type RankQueriesOptions } from './retrieval-engine.ts';
+import { SavedRankings } from './saved-rankings.ts';
 
 // A worker that dies is restarted on next use; the engine prepares its columns again (they show the
 // crash as their error, with Retry), and a notice says what happened.
@@ -56,6 +58,33 @@ const rerank = new RerankWorkers({
   },
 });
 
+// The dev server's code changes under a running build name: there, every page load is a build of its own.
+const build = import.meta.env.DEV ? `dev ${performance.timeOrigin}` : import.meta.env.VITE_APP_BUILD;
+// Safari has no requestIdleCallback: a short timer stands in.
+const whenIdle = (run: () => void) => void (typeof requestIdleCallback === 'function' ? requestIdleCallback(run, { timeout: 500 }) : setTimeout(run, 50));
+
+/** The address whose rankings were saved last, and the build that saved them. */
+const SAVED_SCREEN_KEY = 'retrieval-playground:saved-screen';
+const thisScreen = () => `${build} ${location.search}`;
+
+const savedRankings = new SavedRankings(
+  {
+    read: (key) => readSavedRanking(database(), key),
+    async write(rankings) {
+      await saveRankings(database(), rankings);
+      try {
+        localStorage.setItem(SAVED_SCREEN_KEY, thisScreen());
+      } catch {
+        // Storage disabled: a return visit only prepares its workers sooner.
+      }
+    },
+  },
+  build,
+  whenIdle,
+);
+// A page closed within a moment of its last ranking still saves it.
+addEventListener('pagehide', () => void savedRankings.flush());
+
 export const engine = new RetrievalEngine({
   bm25,
   dense,
@@ -65,7 +94,21 @@ export const engine = new RetrievalEngine({
   collectionName: (collectionId) => datasets.collections.find((c) => c.id === collectionId)?.name ?? collectionId,
   collectionVersion: (collectionId) => datasets.collections.find((c) => c.id === collectionId)?.createdAt,
   onNotice: (message) => notices.info(message),
+  saved: savedRankings,
+  whenIdle,
 });
+
+/** True when this page opens the address whose rankings were saved last (a reload, a browser restart). */
+function savedScreen(): boolean {
+  try {
+    return localStorage.getItem(SAVED_SCREEN_KEY) === thisScreen();
+  } catch {
+    return false;
+  }
+}
+
+// Its columns will likely show saved rankings before any worker is needed: the workers wait (2 s at most).
+if (savedScreen()) engine.holdWorkAhead(2000);
 
 /**
  * `engine.rankQueries` with a job in the tray ("Ranking 300 queries · BM25 (k1 0.9, b 0.4)") whose cancel

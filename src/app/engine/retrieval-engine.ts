@@ -19,6 +19,7 @@ import { EngineResources, type PrepareOptions } from './engine-resources.ts';
 import { explainHit, type HitExplanation } from './hit-explain.ts';
 import { raceAbort } from './race-abort.ts';
 import { RankingMemo } from './ranking-memo.ts';
+import type { SavedRankings } from './saved-rankings.ts';
 
 export type { PrepareStatus } from './engine-resources.ts';
 export type { HitExplanation } from './hit-explain.ts';
@@ -49,6 +50,10 @@ export interface EngineOptions {
   collectionVersion?: (collectionId: string) => string | number | undefined;
   /** Something the person should know that is not an error (a device fallback). */
   onNotice?: (message: string) => void;
+  /** Rankings of single queries kept across visits (saved-rankings.ts); absent: none are kept. */
+  saved?: SavedRankings;
+  /** Runs work once the page has drawn what it has (the page: when idle; default: the next task). */
+  whenIdle?: (run: () => void) => void;
 }
 
 export interface RankOptions extends PrepareOptions {
@@ -77,6 +82,8 @@ export interface RankedRun {
 export class RetrievalEngine {
   private readonly resources: EngineResources;
   private readonly memo: RankingMemo;
+  /** Opened when work held by `holdWorkAhead` may start. */
+  private held: { opened: Promise<void>; open: () => void } | undefined;
 
   constructor(private readonly options: EngineOptions) {
     this.resources = new EngineResources(options);
@@ -87,7 +94,37 @@ export class RetrievalEngine {
 
   /** Opens (loads or builds) everything the column needs; shared between columns with equal settings. */
   prepare(collectionId: string, retriever: RetrieverConfig, options: PrepareOptions = {}): Promise<void> {
+    this.releaseWorkAhead();
     return this.resources.prepare(collectionId, retriever, options);
+  }
+
+  /** `prepare` ahead of the column's first ranking (failures show there), after any work held back. */
+  prepareAhead(collectionId: string, retriever: RetrieverConfig): void {
+    this.afterHeld(() => void this.resources.prepare(collectionId, retriever).catch(() => undefined));
+  }
+
+  /**
+   * Holds back the work done ahead of need (`warm`, `prepareAhead`) while the page shows saved rankings:
+   * their workers' start-up took the two cores from the page (a restart showing saved rankings measured a
+   * median of 946 ms with it, 727 ms without, README "Benchmarks"). It starts once a saved ranking has been
+   * drawn, when anything needs a worker (`prepare`, a ranking not saved), or after `maxMs`.
+   */
+  holdWorkAhead(maxMs: number): void {
+    let open!: () => void;
+    const opened = new Promise<void>((resolve) => (open = resolve));
+    this.held = { opened, open };
+    setTimeout(() => this.releaseWorkAhead(), maxMs);
+  }
+
+  private releaseWorkAhead(): void {
+    const held = this.held;
+    this.held = undefined;
+    held?.open();
+  }
+
+  private afterHeld(work: () => void): void {
+    if (this.held === undefined) work();
+    else void this.held.opened.then(work);
   }
 
   /** True when everything the column needs is open (ranking it involves no build or load). */
@@ -97,11 +134,12 @@ export class RetrievalEngine {
 
   /** Starts the workers, kernels and models these columns will need, before a collection is ready. */
   warm(retrievers: readonly RetrieverConfig[]): void {
-    this.resources.warm(retrievers);
+    this.afterHeld(() => this.resources.warm(retrievers));
   }
 
   /** The person is about to type: the columns' models start loading (EngineResources.expectTyping). */
   expectTyping(retrievers: readonly RetrieverConfig[]): void {
+    this.releaseWorkAhead();
     this.resources.expectTyping(retrievers);
   }
 
@@ -122,12 +160,28 @@ export class RetrievalEngine {
 
   // ---- Ranking ----
 
-  /** Ranks one query with a column (preparing what it needs first); fused hits carry their parts. */
+  /**
+   * Ranks one query with a column (preparing what it needs first); fused hits carry their parts. A column not
+   * prepared yet answers with the ranking saved for the same key when there is one (saved-rankings.ts), and
+   * prepares in the background for the next query.
+   */
   async rankQuery(collectionId: string, retriever: RetrieverConfig, query: QueryInput, options: RankOptions = {}): Promise<RankResult> {
     const depth = options.depth ?? RUN_DEPTH;
+    const { saved } = this.options;
+    const savedKey = saved?.key(collectionId, this.options.collectionVersion?.(collectionId), retriever, query, depth);
+    if (saved !== undefined && savedKey !== undefined && !this.isPrepared(collectionId, retriever)) {
+      const found = await raceAbort(saved.read(savedKey, retriever.kind), options.signal);
+      if (found !== undefined) {
+        // Work held back starts once the answer is drawn; the column prepares then, for its next ranking.
+        (this.options.whenIdle ?? ((run) => setTimeout(run, 0)))(() => this.releaseWorkAhead());
+        this.prepareAhead(collectionId, retriever);
+        return { ...found, ms: 0, saved: true };
+      }
+    }
     await this.prepare(collectionId, retriever, options);
     const started = performance.now();
     const result = await raceAbort(rankOne(this.memo, collectionId, retriever, query, depth, options), options.signal);
+    if (savedKey !== undefined) saved?.save(savedKey, collectionId, result);
     return { ...result, ms: performance.now() - started };
   }
 
@@ -217,5 +271,6 @@ export class RetrievalEngine {
   forget(collectionId: string): void {
     this.resources.forget(collectionId);
     this.memo.forget(collectionId);
+    this.options.saved?.forget(collectionId);
   }
 }

@@ -179,7 +179,7 @@ export async function deleteCollection(db: PlaygroundDatabase, collectionId: str
 }
 
 async function deleteCollectionRows(db: PlaygroundDatabase, collectionId: string): Promise<void> {
-  const tables = [db.collections, db.documentChunks, db.documentDirectories, db.queries, db.qrels, db.indexes, db.embeddingSets, db.embeddingChunks, db.runs, db.judgmentEdits];
+  const tables = [db.collections, db.documentChunks, db.documentDirectories, db.queries, db.qrels, db.indexes, db.embeddingSets, db.embeddingChunks, db.runs, db.judgmentEdits, db.savedRankings];
   await db.transaction('rw', tables, async () => {
     const setKeys = (await db.embeddingSets.where('collectionId').equals(collectionId).primaryKeys()) as string[];
     for (const setKey of setKeys) {
@@ -189,6 +189,7 @@ async function deleteCollectionRows(db: PlaygroundDatabase, collectionId: string
     await db.indexes.where('collectionId').equals(collectionId).delete();
     await db.runs.where('collectionId').equals(collectionId).delete();
     await db.judgmentEdits.where('collectionId').equals(collectionId).delete();
+    await db.savedRankings.where('collectionId').equals(collectionId).delete();
     await collectionRange(db.qrels, '[collectionId+split]', collectionId).delete();
     await collectionRange(db.queries, '[collectionId+id]', collectionId).delete();
     await deleteDocuments(db, collectionId);

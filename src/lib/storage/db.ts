@@ -122,6 +122,18 @@ export interface JudgmentEditRow {
   at: number;
 }
 
+/**
+ * An Explore column's ranking of one query as it was last shown (saved-rankings.ts), so a returning visit
+ * shows it before the workers have started. `value` is the column's result, stored as it was computed.
+ */
+export interface SavedRankingRow {
+  /** Everything the ranking depends on (the app's build, the collection's content, settings, query). */
+  key: string;
+  collectionId: string;
+  value: unknown;
+  savedAt: number;
+}
+
 /** A built index (BM25 postings, HNSW graph, …) serialized to bytes with the settings it was built with. */
 export interface IndexRow {
   /** `${collectionId}|${kind}|${settingsKey}` */
@@ -216,6 +228,7 @@ export class PlaygroundDatabase extends Dexie {
   embeddingChunks!: Table<EmbeddingChunkRow, [string, number]>;
   runs!: Table<RunRow, string>;
   judgmentEdits!: Table<JudgmentEditRow, number>;
+  savedRankings!: Table<SavedRankingRow, string>;
 
   constructor(name = DATABASE_NAME) {
     super(name);
@@ -268,6 +281,8 @@ export class PlaygroundDatabase extends Dexie {
         await transaction.table<EmbeddingChunkRow, [string, number]>('embeddingChunks').where('setKey').anyOf(oldKeys).delete();
         await sets.bulkDelete(oldKeys);
       });
+    // Version 6: the Explore columns' last rankings (saved-rankings.ts).
+    this.version(6).stores({ savedRankings: 'key, collectionId, savedAt' });
   }
 }
 

@@ -1,0 +1,105 @@
+/**
+ * Explore's rankings kept for the next visit (src/lib/storage/saved-rankings.ts holds them). A browser
+ * restarted on a stored collection waited about 1.1 s on the test machine for the column workers to start,
+ * open the index and the vectors and rank (README "Benchmarks"), to show the very rankings the last visit
+ * had shown. A ranking is a function of its inputs, so its key names them all: the app's build, the
+ * collection's content (its import time), the column's settings, the query and the depth. The engine
+ * (retrieval-engine.ts) shows a saved ranking at once and opens the column's index and vectors in the
+ * background, for the next query.
+ *
+ * A write waits until the page is idle (after the rankings are drawn), and takes every ranking saved by then:
+ * the columns' answers to one query go in one transaction. It copies up to a thousand hits per column, a few
+ * milliseconds of the page's thread.
+ */
+import type { RetrieverConfig } from '../../lib/retrievers/config.ts';
+import { settingsKey } from '../../lib/settings-key.ts';
+import { queryKey, type QueryInput, type RankResult } from './column-ranking.ts';
+
+/** A column's result as saved: no timing, it is not ranked again. */
+export type SavedRanking = Omit<RankResult, 'ms' | 'saved'>;
+
+/** Where saved rankings live (the database in the page, a map in tests). */
+export interface SavedRankingStore {
+  read(key: string): Promise<unknown>;
+  write(rankings: Array<{ key: string; collectionId: string; value: SavedRanking }>): Promise<void>;
+}
+
+/**
+ * Whether a column's ranking is a function of its key. Not an imported run (a file imported again under
+ * the same name replaces it), not a cross-encoder's (a hub model may change), not an HNSW search (a graph
+ * built again may answer otherwise).
+ */
+export function savable(retriever: RetrieverConfig): boolean {
+  switch (retriever.kind) {
+    case 'bm25':
+    case 'rm3':
+    case 'bo1':
+      return true;
+    case 'dense':
+    case 'ledr':
+    case 'rrf':
+    case 'convex':
+      return retriever.dense.search === 'exact';
+    default:
+      return false;
+  }
+}
+
+/** A stored value that is a ranking of this kind (anything else is ignored: an older or damaged row). */
+function isSavedRanking(value: unknown, kind: RetrieverConfig['kind']): value is SavedRanking {
+  const ranking = (value as { ranking?: { kind?: unknown; hits?: unknown } } | null)?.ranking;
+  return ranking?.kind === kind && Array.isArray(ranking.hits);
+}
+
+export class SavedRankings {
+  readonly #pending = new Map<string, { collectionId: string; value: SavedRanking }>();
+  #scheduled = false;
+
+  constructor(
+    private readonly store: SavedRankingStore,
+    /** Identifies the app's code: a ranking saved by another build is never shown. */
+    private readonly build: string,
+    /** Runs the write later (the page: when idle). */
+    private readonly later: (write: () => void) => void = (write) => setTimeout(write, 0),
+  ) {}
+
+  /** The key of a column's ranking, or undefined when it is not saved (not savable, collection unknown). */
+  key(collectionId: string, version: string | number | undefined, retriever: RetrieverConfig, query: QueryInput, depth: number): string | undefined {
+    if (version === undefined || !savable(retriever)) return undefined;
+    return [this.build, collectionId, String(version), settingsKey(retriever), queryKey(query), String(depth)].join('\u0000');
+  }
+
+  /** The ranking saved under `key` for a column of `kind`; undefined when none (or the store fails). */
+  async read(key: string, kind: RetrieverConfig['kind']): Promise<SavedRanking | undefined> {
+    const pending = this.#pending.get(key)?.value;
+    if (pending !== undefined) return pending;
+    try {
+      const value = await this.store.read(key);
+      return isSavedRanking(value, kind) ? value : undefined;
+    } catch {
+      // A missing table or a closed database: the column ranks as if nothing were saved.
+      return undefined;
+    }
+  }
+
+  /** Saves a ranking with the next write. */
+  save(key: string, collectionId: string, value: SavedRanking): void {
+    this.#pending.set(key, { collectionId, value });
+    if (this.#scheduled) return;
+    this.#scheduled = true;
+    this.later(() => void this.flush());
+  }
+
+  /** Drops what waits to be saved for a collection (deleted or imported again). */
+  forget(collectionId: string): void {
+    for (const [key, pending] of this.#pending) if (pending.collectionId === collectionId) this.#pending.delete(key);
+  }
+
+  /** Writes what waits to be saved now. A failed write is dropped: the next visit ranks anew. */
+  async flush(): Promise<void> {
+    this.#scheduled = false;
+    const rankings = [...this.#pending].map(([key, { collectionId, value }]) => ({ key, collectionId, value }));
+    this.#pending.clear();
+    if (rankings.length > 0) await this.store.write(rankings).catch(() => undefined);
+  }
+}
