@@ -282,9 +282,10 @@ const RESTARTS = wholeArg('--restarts', 5);
 
 /**
  * How long the screen stays open before the browser is closed for a restart: a person reads it first, and
- * the page saves the rankings it shows when it is idle (src/app/engine/saved-rankings.ts). Not timed.
+ * the page saves the rankings it shows a second after the last one (src/app/engine/saved-rankings.ts). Not
+ * timed.
  */
-const READ_MS = 1000;
+const READ_MS = 2000;
 
 /** Closes the browser (profile kept), measures the floor, starts it again and times `url` → Explore ready. */
 async function restartOnce(session: BrowserSession, url: string, storedBytes: number): Promise<{ session: BrowserSession; ms: number; floorMs: number }> {

@@ -28,7 +28,7 @@ class MapStore implements SavedRankingStore {
 function visit(store: MapStore, options: { build?: string; version?: number; whenIdle?: (run: () => void) => void } = {}) {
   const bm25 = new FakeBm25();
   const dense = new FakeDense();
-  const saved = new SavedRankings(store, options.build ?? 'build-1');
+  const saved = new SavedRankings(store, options.build ?? 'build-1', undefined, 0);
   const engine = new RetrievalEngine({
     bm25,
     dense,
@@ -83,15 +83,19 @@ describe('saved rankings: what is saved and under which key', () => {
     expect(await saved.read('k', 'dense')).toBeUndefined();
   });
 
-  it('rankings saved before the write go in one write; those of a collection forgotten are not written', async () => {
+  it('rankings saved until they rest go in one write; those of a collection forgotten are not written', async () => {
     const store = new MapStore();
     const writes: Array<() => void> = [];
-    const saved = new SavedRankings(store, 'build-1', (write) => writes.push(write));
+    const saved = new SavedRankings(store, 'build-1', (write) => writes.push(write), 20);
     const value = (docId: string): SavedRanking => ({ ranking: { kind: 'bm25', hits: [{ docId, score: 1 }] } });
     saved.save('a', C, value('d1'));
+    await new Promise((resolve) => setTimeout(resolve, 10));
     saved.save('b', C, value('d2'));
     saved.save('c', 'other', value('d3'));
     saved.forget('other');
+    await new Promise((resolve) => setTimeout(resolve, 15));
+    expect(writes).toHaveLength(0);
+    await new Promise((resolve) => setTimeout(resolve, 20));
     expect(writes).toHaveLength(1);
     // Not written yet, but read as saved (a column asking again before the write).
     expect(await saved.read('a', 'bm25')).toEqual(value('d1'));
