@@ -181,7 +181,7 @@ export class RetrievalEngine {
     await this.prepare(collectionId, retriever, options);
     const started = performance.now();
     const result = await raceAbort(rankOne(this.memo, collectionId, retriever, query, depth, options), options.signal);
-    if (savedKey !== undefined) saved?.save(savedKey, collectionId, result);
+    if (savedKey !== undefined) saved?.save(savedKey, collectionId, retriever, result);
     return { ...result, ms: performance.now() - started };
   }
 

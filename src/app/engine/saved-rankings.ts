@@ -7,9 +7,10 @@
  * (retrieval-engine.ts) shows a saved ranking at once and opens the column's index and vectors in the
  * background, for the next query.
  *
- * A write waits until no ranking has come for QUIET_MS and the page is idle, and takes every ranking saved by
- * then: the columns' answers to one query go in one transaction, and typing (a ranking per pause) writes
- * once it stops. A write copies up to a thousand hits per column, milliseconds of the page's thread: written
+ * A write waits until no ranking has come for QUIET_MS and the page is idle, and takes the latest ranking of
+ * each column's settings by then: the columns' answers to one query go in one transaction, and typing (a
+ * ranking per pause) writes once it stops, the last query's rankings only (written all, the 120 rankings of
+ * bench:app's 40 typed queries took more than a second). A write copies up to a thousand hits per column, milliseconds of the page's thread: written
  * after each typed query, it made bench:app's typed queries 2–6 ms slower in the median (23.9 against 18.9
  * ms, three runs each), and written 300 ms after the last ranking, it still met the first typed queries.
  */
@@ -56,7 +57,8 @@ function isSavedRanking(value: unknown, kind: RetrieverConfig['kind']): value is
 }
 
 export class SavedRankings {
-  readonly #pending = new Map<string, { collectionId: string; value: SavedRanking }>();
+  /** The latest ranking to write for each collection and column settings. */
+  readonly #pending = new Map<string, { key: string; collectionId: string; value: SavedRanking }>();
   #quiet: ReturnType<typeof setTimeout> | undefined;
 
   constructor(
@@ -76,8 +78,7 @@ export class SavedRankings {
 
   /** The ranking saved under `key` for a column of `kind`; undefined when none (or the store fails). */
   async read(key: string, kind: RetrieverConfig['kind']): Promise<SavedRanking | undefined> {
-    const pending = this.#pending.get(key)?.value;
-    if (pending !== undefined) return pending;
+    for (const pending of this.#pending.values()) if (pending.key === key) return pending.value;
     try {
       const value = await this.store.read(key);
       return isSavedRanking(value, kind) ? value : undefined;
@@ -88,21 +89,21 @@ export class SavedRankings {
   }
 
   /** Saves a ranking with the next write. */
-  save(key: string, collectionId: string, value: SavedRanking): void {
-    this.#pending.set(key, { collectionId, value });
+  save(key: string, collectionId: string, retriever: RetrieverConfig, value: SavedRanking): void {
+    this.#pending.set(`${collectionId}\u0000${settingsKey(retriever)}`, { key, collectionId, value });
     clearTimeout(this.#quiet);
     this.#quiet = setTimeout(() => this.later(() => void this.flush()), this.quietMs);
   }
 
   /** Drops what waits to be saved for a collection (deleted or imported again). */
   forget(collectionId: string): void {
-    for (const [key, pending] of this.#pending) if (pending.collectionId === collectionId) this.#pending.delete(key);
+    for (const [slot, pending] of this.#pending) if (pending.collectionId === collectionId) this.#pending.delete(slot);
   }
 
   /** Writes what waits to be saved now. A failed write is dropped: the next visit ranks anew. */
   async flush(): Promise<void> {
     clearTimeout(this.#quiet);
-    const rankings = [...this.#pending].map(([key, { collectionId, value }]) => ({ key, collectionId, value }));
+    const rankings = [...this.#pending.values()];
     this.#pending.clear();
     if (rankings.length > 0) await this.store.write(rankings).catch(() => undefined);
   }

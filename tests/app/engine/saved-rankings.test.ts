@@ -83,15 +83,17 @@ describe('saved rankings: what is saved and under which key', () => {
     expect(await saved.read('k', 'dense')).toBeUndefined();
   });
 
-  it('rankings saved until they rest go in one write; those of a collection forgotten are not written', async () => {
+  it('the rankings saved until they rest go in one write, the latest of each column settings; a collection forgotten is not written', async () => {
     const store = new MapStore();
     const writes: Array<() => void> = [];
     const saved = new SavedRankings(store, 'build-1', (write) => writes.push(write), 20);
     const value = (docId: string): SavedRanking => ({ ranking: { kind: 'bm25', hits: [{ docId, score: 1 }] } });
-    saved.save('a', C, value('d1'));
+    const bm25 = defaultRetriever('bm25');
+    saved.save('typed', C, bm25, value('d0'));
+    saved.save('a', C, bm25, value('d1'));
     await new Promise((resolve) => setTimeout(resolve, 10));
-    saved.save('b', C, value('d2'));
-    saved.save('c', 'other', value('d3'));
+    saved.save('b', C, defaultRetriever('dense'), value('d2'));
+    saved.save('c', 'other', bm25, value('d3'));
     saved.forget('other');
     await new Promise((resolve) => setTimeout(resolve, 15));
     expect(writes).toHaveLength(0);
@@ -102,6 +104,7 @@ describe('saved rankings: what is saved and under which key', () => {
     writes[0]!();
     await tick();
     expect(store.writes).toBe(1);
+    // The earlier ranking of the BM25 settings ('typed') was replaced by the later one before the write.
     expect([...store.rows.keys()]).toEqual(['a', 'b']);
   });
 });
