@@ -103,7 +103,8 @@ beforeAll(async () => {
   }, AUTO_CANCEL);
 });
 
-// These tests are about columns preparing (and failing to): no saved ranking may answer first.
+// These tests are about columns preparing (and failing to): no saved ranking may answer first. A page that
+// is left still saves its last rankings, so no test opens the query its previous test ended on.
 beforeEach(async () => {
   await forgetSavedRankings(session.page, appUrl);
 });
@@ -203,7 +204,8 @@ test('a BM25 worker that throws at top level: the column names it, the rest work
 test('a BM25 worker that throws at top level, then a new query: the restart is lazy, no Retry needed', async () => {
   const { page, context } = session;
   await rewrite(context, CRASHING_BM25, () => `throw new Error('simulated crash at start');\n`);
-  await page.goto(exploreUrl('starter', [BM25_COL], '&q=stale+bread'));
+  // Not the previous test's last query: the page it leaves saves that query's rankings as it goes.
+  await page.goto(exploreUrl('starter', [BM25_COL], '&q=stale+rye+bread'));
   await statusOf(page, 0, 'error', 60_000);
   await context.unroute(CRASHING_BM25);
   await page.getByLabel('Query text').fill('sourdough starter');
