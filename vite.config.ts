@@ -1,6 +1,6 @@
 import { defineConfig } from 'vite';
 import { svelte } from '@sveltejs/vite-plugin-svelte';
-import { appBuild } from './scripts/vite/app-build.ts';
+import { appBuildPlugin } from './scripts/vite/app-build.ts';
 import { basePath, BASE_PATH_ENV } from './scripts/vite/base-path.ts';
 import { contentSecurityPolicyPlugin } from './scripts/vite/content-security-policy.ts';
 import { distSizePlugin } from './scripts/vite/dist-size.ts';
@@ -26,9 +26,8 @@ export default defineConfig({
   base: basePath(process.env[BASE_PATH_ENV]),
   // The Content-Security-Policy (scripts/vite/content-security-policy.ts); RP_EXTRA_CONNECT_SRC adds hosts.
   // distSizePlugin fails a build over the static-host size rules (scripts/vite/dist-size.ts).
-  plugins: [svelte(), contentSecurityPolicyPlugin(), distSizePlugin()],
-  // Names the build in the keys of saved rankings (src/app/engine/saved-rankings.ts).
-  define: { 'import.meta.env.VITE_APP_BUILD': JSON.stringify(appBuild(import.meta.dirname)) },
+  // appBuildPlugin names the build in the keys of saved rankings (src/app/engine/saved-rankings.ts).
+  plugins: [svelte(), contentSecurityPolicyPlugin(), distSizePlugin(), appBuildPlugin(import.meta.dirname)],
   // The workers load onnxruntime's wasm builds gzip-compressed (workers/onnx-runtime.ts): the 26.9 MB asyncify original stays out.
   // Output in ASCII (non-ASCII characters escaped): Chromium then decodes a script into one-byte strings
   // instead of two-byte ones, which V8 also scans faster (README "Benchmarks").
