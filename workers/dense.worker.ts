@@ -103,8 +103,7 @@ function shippedVectorsOf(request: LoadRequest): ((collectionId: string) => Prom
  * When a static table starts loading: when something must be embedded (a typed query, a corpus or query
  * set not stored), or when the page says text is about to be typed (`loadModel`: the query box took the
  * focus). Stored corpus and query vectors need no table, so a visit that only steps through stored queries
- * or evaluates them never loads its 22 MB: its fetch and parse took about 0.8 s of CPU after every page load
- * when it loaded once the page had ranked.
+ * or evaluates them never loads its 22 MB, whose fetch and parse would cost every page load CPU.
  */
 class DeferredLoad {
   constructor(private start: (() => void) | undefined) {}

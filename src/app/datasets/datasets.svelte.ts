@@ -189,8 +189,8 @@ class DatasetsState {
 
   /**
    * The rollback runs in the import worker, which is started for it only when a collection is left
-   * importing: a visit without one (nearly every visit) starts no worker, where the worker's start, its
-   * database and the empty check took about a quarter of a second of CPU after each page load.
+   * importing: a visit without one (nearly every visit) starts no worker, whose start, database and empty
+   * check would cost every page load CPU.
    */
   async #rollBack(): Promise<void> {
     if (!(await hasUnfinishedImports(database()))) return;

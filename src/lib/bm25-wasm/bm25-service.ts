@@ -212,8 +212,8 @@ export class Bm25Service {
   }
 
   /**
-   * Fetches and compiles the kernel and opens the database connection ahead of the first index: a first
-   * open of the connection took 40–50 ms of a first visit's index open, while the worker sat idle before it.
+   * Fetches and compiles the kernel and opens the database connection ahead of the first index, while the
+   * worker would otherwise sit idle.
    */
   async warm(): Promise<void> {
     await Promise.all([this.module(), this.db.open()]);
@@ -228,7 +228,7 @@ export class Bm25Service {
   async settingsFor(collectionId: string, analyzer: Bm25AnalyzerName = 'english'): Promise<Bm25IndexSettings> {
     if (!isBm25AnalyzerName(analyzer)) throw new RangeError(`unknown analyzer "${String(analyzer)}" (known: ${bm25AnalyzerNames.join(', ')})`);
     // A stored collection's row says how many documents it holds; counting them reads the directory of
-    // every id (50 ms and more of a restart). A corpus stored without a ready row (tests, self-tests) is counted.
+    // every id, on a restart's path. A corpus stored without a ready row (tests, self-tests) is counted.
     const collection = await this.db.collections.get(collectionId);
     const docCount = collection?.status === 'ready' ? collection.docCount : await countDocuments(this.db, collectionId);
     return { analyzer, field: 'title+text', collection: { docCount, createdAt: collection?.createdAt ?? null } };
@@ -436,8 +436,7 @@ export class Bm25Service {
   /**
    * Runs the search path (analysis, kernel, packing) on made-up queries of the open index's own terms, in
    * slices of a few ms that let waiting requests in between, so that the first real queries after an open
-   * run compiled code. In a fresh worker an evaluation's first chunk of 50 SciFact queries took 2–4 times
-   * as long as its later ones: the kernel runs in WebAssembly's baseline tier until it is found hot, and the
+   * run compiled code: the kernel runs in WebAssembly's baseline tier until it is found hot, and the
    * analyzer is JavaScript seen for a handful of queries. Results are not affected; nothing is kept.
    */
   async warmSearch(collectionId: string, options: { queries?: number; sliceMs?: number } = {}): Promise<number> {

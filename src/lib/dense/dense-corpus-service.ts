@@ -623,8 +623,7 @@ export class DenseCorpusService {
    * Runs exact search on a few of the corpus's own rows as queries, four at a time (one pass of the
    * kernel) between other requests, and LEDR's fusion of what they find, once the corpus is open: the
    * matrix's WebAssembly kernel is made (a copy of the matrix) and the code compiled before real queries
-   * come. Without it, an evaluation's first chunk of 50 SciFact queries took 140–180 ms in a fresh worker,
-   * the later ones 15–50 ms. Nothing is kept; HNSW search is not warmed.
+   * come, so an evaluation's first chunk is not the slowest. Nothing is kept; HNSW search is not warmed.
    */
   async warmSearch(collectionId: string, options: { queries?: number; k?: number } = {}): Promise<number> {
     const corpus = this.corpora.get(collectionId);

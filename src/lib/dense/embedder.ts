@@ -350,9 +350,8 @@ export class ModelLoadError extends Error {
 
 /**
  * The adaptive sizer's largest batch for a transformer, in tokens at the model's maxLength (64 texts of tiny
- * BERT's 128, 16 of a 512-token model). Tiny BERT on Chromium's WASM ran 900 docs/s at 16, 1,040 at 32,
- * 1,020–1,130 at 64: nothing more to gain past that, while a batch of 512 allocates tensors of tens of MB,
- * whose page faults on a busy 2-core machine made the browser tests that embed SciFact slower, not faster.
+ * BERT's 128, 16 of a 512-token model): larger batches were no faster, and their tensors of tens of MB made
+ * the browser tests that embed SciFact slower.
  */
 export const MAX_BATCH_TOKENS = 64 * 128;
 

@@ -61,9 +61,8 @@ function inScoreOrder(rows: Int32Array, scores: Float64Array): RankedRows {
 /**
  * The positions of `scores` ordered by score descending, equal scores in position order (a stable sort;
  * -0 and 0 are equal, as in comparisons). No score may be NaN. A least-significant-digit radix sort, a
- * byte per pass, on each score's bits made to sort as unsigned integers in descending order (300 lists of
- * 1,000 in Chromium: 57–73 ms, against 83–115 ms for a comparison sort). Passes where every key has the
- * same byte are skipped.
+ * byte per pass, on each score's bits made to sort as unsigned integers in descending order (faster than a
+ * comparison sort on lists of 1,000). Passes where every key has the same byte are skipped.
  */
 export function orderByScore(scores: Float64Array): Int32Array {
   const k = scores.length;
@@ -141,8 +140,7 @@ function medianOf(a: number, b: number, c: number): number {
 }
 
 /**
- * A few of many rows: most rows then cost a heap one comparison, less than a selection's or a sort's passes
- * (in Node, 5,183 rows: k 10 0.03 ms by the heap against 0.10 ms; k 1,000 0.35 ms against 0.19 ms).
+ * A few of many rows: most rows then cost a heap one comparison, less than a selection's or a sort's passes.
  */
 export function fewOfMany(k: number, n: number): boolean {
   return k * 20 <= n;

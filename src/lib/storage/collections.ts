@@ -115,8 +115,7 @@ const NON_ASCII = /[^\x00-\x7f]/;
 
 /**
  * UTF-8 length of a string (a lone surrogate counts as the 3 bytes of U+FFFD). An ASCII string is its
- * length: the regular expression's scan costs about half of Chromium's `encodeInto` (51,830 SciFact
- * documents, four in five of them ASCII: 230–380 ms against 260–760 ms in a page). Others are written into
+ * length: the regular expression's scan is cheaper than Chromium's `encodeInto`. Others are written into
  * a scratch buffer by the engine's encoder, several times faster than counting in JavaScript; strings too
  * long for the buffer are counted.
  */

@@ -302,8 +302,7 @@ async function databaseNames(): Promise<Set<string> | undefined> {
 
 /**
  * Deletes the legacy databases (their content is a cache: it is recomputed when needed). Only those the
- * browser lists: deleting one that is not there still opens the browser's backing store, about 100 ms of
- * a restart's CPU in Chromium (a trace of bench:app's restart).
+ * browser lists: deleting one that is not there still opens the browser's backing store, on a restart's path.
  */
 export async function dropLegacyDatabases(): Promise<void> {
   const names = await databaseNames();

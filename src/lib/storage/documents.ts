@@ -14,19 +14,9 @@ import type { DocumentChunkRow, DocumentDirectoryRow, DocumentRow, PlaygroundDat
  * chunk's first ord, for looking documents up by id (Explore shows the hits of a ranking); each realm keeps
  * the directory it read while the collection stays the same.
  *
- * The chunk size is a compromise measured in a Chromium worker on the 51,830 SciFact documents (80 MB),
- * writing them, reading them all, and looking up 30 documents at random (two runs each):
- *
- *   chunk text     write          read all       30 lookups
- *   128 k units    2.0–2.2 s      1.9–2.1 s      117–129 ms
- *   256 k          1.1–1.5 s      0.9–1.5 s      109–162 ms
- *   512 k          1.3–1.6 s      0.7–1.0 s      188–253 ms
- *   1 M            1.7–2.0 s      0.8–1.1 s      412–464 ms
- *
- * The cost is mostly per row (Chromium keeps a value over 64 kB as a blob of its own). Lookups read each
- * chunk they touch whole, so they get slower: in the app, a typed query's hits on that collection (spread
- * over many chunks) showed their documents 15–45 ms later than with chunks of 128 k (bench/profile-large.ts
- * --typed). Whole-corpus readers read 4 chunks per request; lookups keep the chunks they read
+ * The chunk size balances writes and whole-corpus reads, whose cost in Chromium is mostly per row, against
+ * lookups, which read each chunk they touch whole (DESIGN.md, "Decisions"). Whole-corpus readers read 4
+ * chunks per request; lookups keep the chunks they read
  * (`CACHED_CHUNKS`), so the hits of the next query often cost nothing, and a collection of SciFact's size
  * stays in memory whole. Readers never depend on the chunk size: batches are cut to what they ask for, and
  * collections stored in smaller chunks read as before.
