@@ -5,7 +5,7 @@
  */
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { cpus, totalmem } from 'node:os';
+import { cpus, loadavg, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { CHROMIUM } from '../tests/browser/harness.ts';
 import { repoRoot } from '../tests/shared-dir.ts';
@@ -44,6 +44,8 @@ export interface BenchResult {
   commit: string | null;
   /** CPU, cores, memory, OS, Node (and browser) of the machine. */
   machine: string;
+  /** The machine's 1-minute load average when the run finished (other work slows every figure). */
+  loadAverage?: number;
   /** The command as run. */
   command?: string;
   /** A run of some steps only (`--only`, `--skip-*`): the renderer keeps the last full run's other figures. */
@@ -106,6 +108,7 @@ export function writeBenchResult(run: { benchmark: string; figures: BenchFigure[
     date,
     commit: sha,
     machine: machineDescription(run.browser),
+    loadAverage: Number(loadavg()[0]!.toFixed(2)),
     command: `npm run bench:${run.benchmark}${process.argv.length > 2 ? ` -- ${process.argv.slice(2).join(' ')}` : ''}`,
     ...(run.partial ? { partial: true } : {}),
     ...(run.note ? { note: run.note } : {}),

@@ -102,7 +102,13 @@ export function renderTable(results: readonly BenchResult[]): string {
   const runs = [...new Set(current.map(({ run }) => run))];
   lines.push('');
   for (const run of runs) {
-    const facts = [run.date, run.commit ? `commit ${run.commit.slice(0, 7)}` : 'commit not recorded', run.runs && run.runs > 1 ? `${run.runs} runs (ranges)` : '', run.machine].filter((fact) => fact !== '');
+    const facts = [
+      run.date,
+      run.commit ? `commit ${run.commit.slice(0, 7)}` : 'commit not recorded',
+      run.runs && run.runs > 1 ? `${run.runs} runs (ranges)` : '',
+      run.machine,
+      run.loadAverage === undefined ? '' : `load average ${run.loadAverage}`,
+    ].filter((fact) => fact !== '');
     lines.push(`- ${run.benchmark}: ${facts.join('; ')}`);
   }
   return lines.join('\n');

@@ -106,6 +106,7 @@ describe('bench-table', () => {
     expect(run!.benchmark).toBe('ann');
     expect(run!.date).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\dZ$/);
     expect(run!.machine).toMatch(/cores, \d+ GiB/);
+    expect(run!.loadAverage).toBeGreaterThanOrEqual(0);
     expect(readFileSync(path, 'utf8')).toContain('\n  {"name":"recall@10","unit":"","value":0.9963,"goal":{"min":0.99}}\n');
   });
 
