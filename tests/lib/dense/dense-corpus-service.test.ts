@@ -388,7 +388,8 @@ describe('DenseCorpusService without the model', () => {
   it('other models store no query set (their queries are embedded when asked)', async () => {
     await addQueries();
     await new DenseCorpusService({ db, embedder: new TrigramEmbedder('cpu'), locks: null }).open(EXACT);
-    await new Promise((resolve) => setTimeout(resolve, 20));
+    // A static table's queries embedded with its corpus are stored before `open` answers (above): by then,
+    // another model has stored none.
     expect((await listEmbeddingSets(db, C)).map((set) => set.part)).toEqual(['corpus']);
   });
 
