@@ -19,10 +19,10 @@ import {
   type DenseProgress,
   type DenseSearchOptions,
   type HnswFiles,
-} from '../src/lib/dense/dense-corpus-service.ts';
+} from '../src/lib/services/dense-corpus-service.ts';
 import type { EmbedProgress } from '../src/lib/dense/batching.ts';
 import { HnswIndex, loadHnswlibModule } from '../src/lib/dense/hnsw-index.ts';
-import { packedBuffers, type PackedCandidates } from '../src/lib/retrievers/packed-hits.ts';
+import { packedBuffers, type PackedCandidates } from '../src/lib/hits/packed-hits.ts';
 import type { VectorMatrix } from '../src/lib/dense/vector-matrix.ts';
 import type { HnswSettings } from '../src/lib/retrievers/config.ts';
 import { database } from '../src/lib/storage/db.ts';

@@ -4,7 +4,7 @@
  * its workers, so both rank through `rankBatch` and write the same run for the same settings.
  */
 import type { Analyzer } from '../lib/analysis/analyzer.ts';
-import type { PrfRequest } from '../lib/bm25-wasm/bm25-service.ts';
+import type { PrfRequest } from '../lib/prf/prf-request.ts';
 import { indexCorpus } from '../lib/bm25/bm25-corpus.ts';
 import type { Bm25Index } from '../lib/bm25/bm25-index.ts';
 import { bagOfTerms } from '../lib/bm25/bm25-query.ts';
@@ -24,7 +24,7 @@ import type { Bm25Settings, DenseSettings, RerankSettings } from '../lib/retriev
 import type { RankSearch } from '../lib/retrievers/rank.ts';
 import type { RankQuery } from '../lib/retrievers/ranking.ts';
 import type { Doc, Hit } from '../lib/types.ts';
-import type { Candidates } from '../lib/retrievers/packed-hits.ts';
+import type { Candidates } from '../lib/hits/packed-hits.ts';
 import { loadAnalyzer, type CliAnalyzerName } from './analyzer.ts';
 import { loadNodeEmbedder, provideIndexedDb, resolveNodeModel } from './dense.ts';
 

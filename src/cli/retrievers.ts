@@ -6,7 +6,7 @@
  * (rerank.ts) over that first stage.
  */
 import type { Bm25AnalyzerName } from '../lib/analysis/analyzers.ts';
-import type { PrfRequest } from '../lib/bm25-wasm/bm25-service.ts';
+import type { PrfRequest } from '../lib/prf/prf-request.ts';
 import type { Bm25Params } from '../lib/bm25/bm25-similarity.ts';
 import type { EmbeddingDtype } from '../lib/dense/registry.ts';
 import type { Normalization } from '../lib/fusion/normalize.ts';

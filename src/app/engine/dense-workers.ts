@@ -20,13 +20,13 @@
  * next ranking tries again in a fresh one, and every call that waited for it fails with the load's message.
  */
 import * as Comlink from 'comlink';
-import type { DenseCorpusRequest } from '../../lib/dense/dense-corpus-service.ts';
+import type { DenseCorpusRequest } from '../../lib/services/dense-corpus-service.ts';
 import type { EmbeddingDevice } from '../../lib/dense/embedder.ts';
 import type { ModelSourceConfig } from '../../lib/dense/model-source.ts';
 import { resolveModelSpec } from '../../lib/dense/registry.ts';
 import type { DenseSettings } from '../../lib/retrievers/config.ts';
-import { rowRankings, type RowRanking } from '../../lib/eval/row-ranking.ts';
-import { packCandidates, unpackRanking, unpackScores, type Candidates, type PackedCandidates } from '../../lib/retrievers/packed-hits.ts';
+import { rowRankings, type RowRanking } from '../../lib/hits/row-ranking.ts';
+import { packCandidates, unpackRanking, unpackScores, type Candidates, type PackedCandidates } from '../../lib/hits/packed-hits.ts';
 import type { Hit } from '../../lib/types.ts';
 import { openEmbeddingWorker, type EmbeddingWorkerHandle } from '../workers/embedding-client.ts';
 import type { WorkerHost } from '../workers/worker-host.ts';

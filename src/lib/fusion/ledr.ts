@@ -1,10 +1,10 @@
 import type { Hit } from '../types.ts';
 import type { FusedHit } from './fused-hit.ts';
 import { assertCount, assertUniqueIds, compareCodePoints, rankFused, topOf } from './fused-hit.ts';
-import { cutRows, firstRepeatedRow, type RowRanking } from '../eval/row-ranking.ts';
-import { knownDistinct, markDistinct } from '../eval/distinct-hits.ts';
-import { pickHits } from '../retrievers/hit-rows.ts';
-import { orderByScore } from '../retrievers/top-of-scores.ts';
+import { cutRows, firstRepeatedRow, type RowRanking } from '../hits/row-ranking.ts';
+import { knownDistinct, markDistinct } from '../hits/distinct-hits.ts';
+import { pickHits } from '../hits/hit-rows.ts';
+import { orderByScore } from '../hits/top-of-scores.ts';
 
 /** LaPraDoR's cut-off: BM25 scores past the top 1,000 are set to 0. */
 export const DEFAULT_LEDR_BM25_DEPTH = 1000;

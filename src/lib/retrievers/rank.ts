@@ -12,17 +12,17 @@
  * - RRF and convex fuse the BM25 and dense top max(depth, RUN_DEPTH); LEDR scores the BM25 top K only;
  * - a dense search gives no hits for a query vector of zeros (a static model that knows none of the words).
  */
-import type { PrfRequest } from '../bm25-wasm/bm25-service.ts';
+import type { PrfRequest } from '../prf/prf-request.ts';
 import { convexCombination } from '../fusion/convex.ts';
 import { ledrCandidateRows, lexiconEnhancedDense, lexiconEnhancedDenseHits } from '../fusion/ledr.ts';
-import { cutRows, filterRows, type RankedList, type RowRanking } from '../eval/row-ranking.ts';
+import { cutRows, filterRows, type RankedList, type RowRanking } from '../hits/row-ranking.ts';
 import { reciprocalRankFusion } from '../fusion/rrf.ts';
 import type { PrfResult } from '../prf/prf-result.ts';
 import { rerank } from '../rerank/rerank.ts';
 import type { Hit, Run } from '../types.ts';
-import type { Candidates } from './packed-hits.ts';
+import type { Candidates } from '../hits/packed-hits.ts';
 import { preparedSettings, RUN_DEPTH, type Bm25Settings, type DenseSettings, type RerankSettings, type RetrieverConfig } from './config.ts';
-import { cutHits, withoutDoc } from './hit-rows.ts';
+import { cutHits, withoutDoc } from '../hits/hit-rows.ts';
 import { emptyRanking, plainHits, type ColumnRanking, type RankQuery } from './ranking.ts';
 
 /** What ranking needs from the indexes and models; every list is aligned with the queries or texts given. */

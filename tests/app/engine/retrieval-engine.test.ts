@@ -5,7 +5,7 @@ import { reciprocalRankFusion } from '../../../src/lib/fusion/rrf.ts';
 import { defaultRetriever, RUN_DEPTH, type RetrieverConfig } from '../../../src/lib/retrievers/config.ts';
 import { plainHits } from '../../../src/app/engine/column-ranking.ts';
 import { RetrievalEngine } from '../../../src/app/engine/retrieval-engine.ts';
-import { isRowRanking, runOfRanked } from '../../../src/lib/eval/row-ranking.ts';
+import { isRowRanking, runOfRanked } from '../../../src/lib/hits/row-ranking.ts';
 import { DOCS, FakeBm25, FakeDense, FakeJobs, FakeRowsBm25, FakeRowsDense, FakeRuns, Gate } from './fakes.ts';
 
 const C = 'starter';

@@ -9,7 +9,7 @@ import { englishAnalyzer } from '../../../src/lib/analysis/english-analyzer.ts';
 import { buildBm25Index, type Bm25Index } from '../../../src/lib/bm25/bm25-index.ts';
 import { bagOfTerms } from '../../../src/lib/bm25/bm25-query.ts';
 import { searchBm25 } from '../../../src/lib/bm25/bm25-search.ts';
-import { Bm25Service } from '../../../src/lib/bm25-wasm/bm25-service.ts';
+import { Bm25Service } from '../../../src/lib/services/bm25-service.ts';
 import { searchBo1 } from '../../../src/lib/prf/bo1.ts';
 import { bm25FeedbackIndex } from '../../../src/lib/prf/feedback-index.ts';
 import { searchRm3 } from '../../../src/lib/prf/rm3.ts';

@@ -4,13 +4,13 @@
  * imported runs, and the plain variant without parts.
  */
 import { describe, expect, it } from 'vitest';
-import type { PrfRequest } from '../../../src/lib/bm25-wasm/bm25-service.ts';
+import type { PrfRequest } from '../../../src/lib/prf/prf-request.ts';
 import { defaultRetriever, RUN_DEPTH, type Bm25Settings, type DenseSettings, type RetrieverConfig } from '../../../src/lib/retrievers/config.ts';
 import { rankBatch, rankBatchHits, rankBatchLists, type RankSearch, type RowSearch } from '../../../src/lib/retrievers/rank.ts';
-import { hitsOf, isRowRanking, type RowRanking } from '../../../src/lib/eval/row-ranking.ts';
+import { hitsOf, isRowRanking, type RowRanking } from '../../../src/lib/hits/row-ranking.ts';
 import type { RankQuery } from '../../../src/lib/retrievers/ranking.ts';
 import type { Hit, Run } from '../../../src/lib/types.ts';
-import type { Candidates } from '../../../src/lib/retrievers/packed-hits.ts';
+import type { Candidates } from '../../../src/lib/hits/packed-hits.ts';
 import { lexiconEnhancedDenseHits } from '../../../src/lib/fusion/ledr.ts';
 
 /** Documents d0…d9; BM25 scores them 10…1 in order, dense 1.0…0.1 in reverse order. */

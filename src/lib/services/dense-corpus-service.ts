@@ -19,15 +19,15 @@
  * The set is named by the collection's content fingerprint (computed at import), so a re-imported or
  * changed corpus is embedded again, while a reload finds the vectors without reading a document.
  */
-import type { EmbedProgress } from './batching.ts';
-import type { Embedder } from './embedder.ts';
-import { passageText, queryText, vectorSettings } from './embedding-text.ts';
-import type { ShippedVectors } from './shipped-vectors.ts';
-import { denseTopKMany } from './dense-top-k.ts';
+import type { EmbedProgress } from '../dense/batching.ts';
+import type { Embedder } from '../dense/embedder.ts';
+import { passageText, queryText, vectorSettings } from '../dense/embedding-text.ts';
+import type { ShippedVectors } from '../dense/shipped-vectors.ts';
+import { denseTopKMany } from '../dense/dense-top-k.ts';
 import { lexiconEnhancedDenseRows } from '../fusion/ledr.ts';
-import { rowIndex } from './exact-search.ts';
-import { HnswIndex } from './hnsw-index.ts';
-import { dotWithRow, matrixRow, type VectorMatrix } from './vector-matrix.ts';
+import { rowIndex } from '../dense/exact-search.ts';
+import { HnswIndex } from '../dense/hnsw-index.ts';
+import { dotWithRow, matrixRow, type VectorMatrix } from '../dense/vector-matrix.ts';
 import type { HnswSettings } from '../retrievers/config.ts';
 import {
   packCandidates,
@@ -37,7 +37,7 @@ import {
   type PackedCandidates,
   type Candidates,
   type PackedHits,
-} from '../retrievers/packed-hits.ts';
+} from '../hits/packed-hits.ts';
 import { loadQueries, readDocumentBatches } from '../storage/collections.ts';
 import type { CollectionRow, EmbeddingSetRow, PlaygroundDatabase } from '../storage/db.ts';
 import {

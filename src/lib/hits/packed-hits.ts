@@ -8,8 +8,8 @@
  * Scores are doubles, so BM25's floats and the dense dot products cross unchanged.
  */
 import type { Hit } from '../types.ts';
-import { markDistinct } from '../eval/distinct-hits.ts';
-import { firstRepeatedRow, hitsOf, rankedLength, rowRankings, type RowRanking } from '../eval/row-ranking.ts';
+import { markDistinct } from './distinct-hits.ts';
+import { firstRepeatedRow, hitsOf, rankedLength, rowRankings, type RowRanking } from './row-ranking.ts';
 import { rememberRows, rowsOf } from './hit-rows.ts';
 
 export interface PackedHits {

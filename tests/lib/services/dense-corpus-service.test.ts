@@ -8,14 +8,14 @@ import { resolveModelSpec } from '../../../src/lib/dense/registry.ts';
 import { dot, type VectorMatrix } from '../../../src/lib/dense/vector-matrix.ts';
 import { DEFAULT_HNSW } from '../../../src/lib/retrievers/config.ts';
 import { lexiconEnhancedDenseHits } from '../../../src/lib/fusion/ledr.ts';
-import { unpackHits } from '../../../src/lib/retrievers/packed-hits.ts';
+import { unpackHits } from '../../../src/lib/hits/packed-hits.ts';
 import { deleteCollection } from '../../../src/lib/storage/collections.ts';
 import { PlaygroundDatabase } from '../../../src/lib/storage/db.ts';
 import { putDocuments } from '../../../src/lib/storage/documents.ts';
 import { findEmbeddingSet, listEmbeddingSets } from '../../../src/lib/storage/embedding-sets.ts';
 import { EmbeddingStorageFullError } from '../../../src/lib/storage/quota.ts';
 import { MemoryLocks } from '../storage/memory-locks.ts';
-import { DenseCorpusService, type DenseProgress, type HnswFiles } from '../../../src/lib/dense/dense-corpus-service.ts';
+import { DenseCorpusService, type DenseProgress, type HnswFiles } from '../../../src/lib/services/dense-corpus-service.ts';
 import { DOCS, Gate, trigramVector } from '../../app/engine/fakes.ts';
 
 // DenseCorpusService (the dense column worker's work) on fake-indexeddb, with a deterministic embedder

@@ -8,11 +8,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { englishAnalyzer } from '../../../src/lib/analysis/english-analyzer.ts';
 import { buildBm25Index, type Bm25Index } from '../../../src/lib/bm25/bm25-index.ts';
 import { searchBm25 } from '../../../src/lib/bm25/bm25-search.ts';
-import { BM25_INDEX_KIND, Bm25Service, bm25DocText, type IndexProgress } from '../../../src/lib/bm25-wasm/bm25-service.ts';
+import { BM25_INDEX_KIND, Bm25Service, bm25DocText, type IndexProgress } from '../../../src/lib/services/bm25-service.ts';
 import { PlaygroundDatabase } from '../../../src/lib/storage/db.ts';
 import { putDocuments } from '../../../src/lib/storage/documents.ts';
 import type { Query } from '../../../src/lib/types.ts';
-import { analyzedSciFact, kernelModule } from './fixtures.ts';
+import { analyzedSciFact, kernelModule } from '../bm25-wasm/fixtures.ts';
 
 const COLLECTION = 'beir/scifact';
 let db: PlaygroundDatabase;

@@ -28,15 +28,16 @@ import type { PlaygroundDatabase } from '../storage/db.ts';
 import { countDocuments, readDocumentColumns } from '../storage/documents.ts';
 import { findIndex, indexRowKey, saveIndex, type IndexLookup, type IndexSpec } from '../storage/index-store.ts';
 import { defaultLocks, lockNames, withWorkLock, type WorkLocks } from '../storage/work-locks.ts';
-import type { PackedHits } from '../retrievers/packed-hits.ts';
-import { searchBo1, type Bo1Options } from '../prf/bo1.ts';
+import type { PackedHits } from '../hits/packed-hits.ts';
+import { searchBo1 } from '../prf/bo1.ts';
 import { feedbackIndexOf, type FeedbackIndex } from '../prf/feedback-index.ts';
+import type { PrfRequest } from '../prf/prf-request.ts';
 import type { PrfResult } from '../prf/prf-result.ts';
-import { searchRm3, type Rm3Options } from '../prf/rm3.ts';
+import { searchRm3 } from '../prf/rm3.ts';
 import type { Doc, Hit, Run } from '../types.ts';
-import { BM25_INDEX_FORMAT_VERSION, decodeBm25Index, encodeBm25Index } from './index-codec.ts';
-import { Bm25WasmBuilder } from './wasm-builder.ts';
-import { Bm25WasmIndex } from './wasm-index.ts';
+import { BM25_INDEX_FORMAT_VERSION, decodeBm25Index, encodeBm25Index } from '../bm25-wasm/index-codec.ts';
+import { Bm25WasmBuilder } from '../bm25-wasm/wasm-builder.ts';
+import { Bm25WasmIndex } from '../bm25-wasm/wasm-index.ts';
 
 export const BM25_INDEX_KIND = 'bm25';
 
@@ -132,9 +133,6 @@ export interface WeightedQueryInput {
 function isWeighted(query: QueryInput | WeightedQueryInput): query is WeightedQueryInput {
   return 'weighted' in query;
 }
-
-/** A pseudo-relevance-feedback request: the method and its parameters (absent ones: the method's defaults). */
-export type PrfRequest = ({ method: 'rm3' } & Omit<Rm3Options, 'k'>) | ({ method: 'bo1' } & Omit<Bo1Options, 'k'>);
 
 export interface Bm25ServiceOptions {
   db: PlaygroundDatabase;
