@@ -220,14 +220,6 @@ const api = {
     });
   },
 
-  /** LEDR's fused rankings of candidate rows with their BM25 scores, as rows of `docIds` (typed arrays). */
-  fuseLedr(collectionId: string, texts: string[], candidates: PackedCandidates, bm25: Float64Array, limit: number) {
-    return session.run(async () => {
-      const packed = await corpus().fuseLedr(collectionId, texts, candidates, bm25, limit);
-      return Comlink.transfer(packed, packedBuffers(packed));
-    });
-  },
-
   /** Loads the cross-encoder of a Re-rank column (one per worker; a second call with another model fails). */
   async loadReranker(request: RerankerLoadRequest, onDownload?: DownloadListener): Promise<RerankerInfo> {
     if (crossEncoder) {

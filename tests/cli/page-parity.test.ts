@@ -45,7 +45,7 @@ let out: string;
 /** The BM25 worker's work (bm25.worker.ts) without the worker. */
 function bm25Backend(service: Bm25Service): Bm25Backend {
   const request = (queries: Parameters<Bm25Backend['search']>[2]) =>
-    queries.map(({ id, text, weighted }) => ({ ...(id === undefined ? {} : { id }), ...(weighted === undefined ? { text } : { weighted }) }));
+    queries.map(({ id, text, weighted }) => ({ ...(id === undefined ? {} : { id }), text, ...(weighted === undefined ? {} : { weighted }) }));
   return {
     open: (collectionId, analyzer, onProgress, signal) => service.openIndex({ collectionId, analyzer }, onProgress, signal),
     warm: () => {},

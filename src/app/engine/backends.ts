@@ -74,8 +74,6 @@ export interface DenseBackend {
   score(collectionId: string, settings: DenseSettings, texts: readonly string[], candidates: Candidates): Promise<ArrayLike<number>[]>;
   /** `search` as rankings of rows (row-ranking.ts), for evaluations (absent: they make hits). */
   searchRows?(collectionId: string, settings: DenseSettings, texts: readonly string[], k: number): Promise<RowRanking[]>;
-  /** LEDR's first `limit` fused rows of each text from its candidates (BM25's `searchRows`, top K), fused where the vectors are (absent: fused on the page). */
-  ledrRows?(collectionId: string, settings: DenseSettings, texts: readonly string[], candidates: readonly RowRanking[], limit: number): Promise<RowRanking[]>;
 }
 
 /** How a cross-encoder was opened. */

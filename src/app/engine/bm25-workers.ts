@@ -139,9 +139,9 @@ export class Bm25Workers implements Bm25Backend {
 }
 
 /** Only the fields the worker reads cross the boundary: the weighted bag when there is one, else the text. */
-function workerQueries(queries: readonly QueryInput[]): Array<{ id?: string; text: string } | { id?: string; weighted: readonly QueryTermWeight[] }> {
+function workerQueries(queries: readonly QueryInput[]): QueryInput[] {
   return queries.map(({ id, text, weighted }) => {
-    const body = weighted === undefined ? { text } : { weighted };
+    const body = weighted === undefined ? { text } : { text: '', weighted };
     return id === undefined ? body : { id, ...body };
   });
 }

@@ -314,27 +314,6 @@ export class DenseWorkers implements DenseBackend {
     return unpackScores(packed.offsets, scores);
   }
 
-  /**
-   * LEDR's fused rankings, fused in the worker that holds the vectors: the candidates (BM25's top K of
-   * each text, distinct) cross as rows of this table with their BM25 scores, the first `limit` fused rows
-   * come back. A candidate without a vector fails here, by name, as lexiconEnhancedDenseHits fails.
-   */
-  async ledrRows(collectionId: string, settings: DenseSettings, texts: readonly string[], candidates: readonly RowRanking[], limit: number): Promise<RowRanking[]> {
-    const { ids, rowOf } = await this.table(collectionId, settings);
-    const packed = packCandidates(candidates, rowOf);
-    const missing = packed.rows.indexOf(-1);
-    if (missing >= 0) {
-      let list = 0;
-      while (packed.offsets[list + 1]! <= missing) list++;
-      const { table, rows } = candidates[list]!;
-      throw new RangeError(`no dense score for BM25 candidate "${table[rows[missing - packed.offsets[list]!]!]}"`);
-    }
-    const bm25 = new Float64Array(packed.rows.length);
-    candidates.forEach((list, q) => bm25.set(list.scores, packed.offsets[q]!));
-    const fused = await this.query(settings, (api) => api.fuseLedr(collectionId, [...texts], transferred(packed), Comlink.transfer(bm25, [bm25.buffer]), limit));
-    return rowRankings(fused, ids);
-  }
-
   /** The corpus's document ids in the model's worker, fetched once per open. */
   private table(collectionId: string, settings: DenseSettings): Promise<DocTable> {
     const key = `${workerKey(settings)}|${collectionId}`;

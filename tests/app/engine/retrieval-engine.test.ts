@@ -269,7 +269,8 @@ describe('RetrievalEngine: many queries', () => {
     }
     // BM25 searched once per chunk of its own column: LEDR's candidates and RRF's input are its rankings.
     expect(bm25.searches).toHaveLength(2);
-    expect(dense.ledrFusions).toBe(2);
+    // LEDR's candidates were scored once per chunk (fused on the page, as rows).
+    expect(dense.scores).toBe(2);
   });
 
   it('a LEDR column evaluated after a BM25 column with the same settings reuses its rankings (no second search)', async () => {

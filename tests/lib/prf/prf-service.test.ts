@@ -70,7 +70,7 @@ describe('pseudo-relevance feedback in the BM25 service', () => {
   });
 
   it('passes parameters through and takes weighted queries', () => {
-    const result = service.searchPrf(COLLECTION, { weighted: [{ term: 'microrna', weight: 2 }] }, { method: 'rm3', fbTerms: 3, fbDocs: 2, originalQueryWeight: 0.8 }, { k: 5 });
+    const result = service.searchPrf(COLLECTION, { text: '', weighted: [{ term: 'microrna', weight: 2 }] }, { method: 'rm3', fbTerms: 3, fbDocs: 2, originalQueryWeight: 0.8 }, { k: 5 });
     expect(result.feedbackDocIds).toHaveLength(2);
     // The query term, and at most 3 model terms.
     expect(result.expanded.length).toBeLessThanOrEqual(4);

@@ -219,9 +219,9 @@ describe('Bm25Service (the BM25 worker) over IndexedDB', () => {
       { term: 'tumor', weight: 0.5 },
     ]);
     const expected = searchBm25(reference, { weighted: parsed.terms }, { k: 20 });
-    const hits = service.search(COLLECTION, { weighted: parsed.terms }, { k: 20 });
+    const hits = service.search(COLLECTION, { text: '', weighted: parsed.terms }, { k: 20 });
     expect(hits).toEqual(expected);
-    expect(service.searchMany(COLLECTION, [{ id: 'w', weighted: parsed.terms }], { k: 20 }).get('w')).toEqual(expected);
+    expect(service.searchMany(COLLECTION, [{ id: 'w', text: '', weighted: parsed.terms }], { k: 20 }).get('w')).toEqual(expected);
     const explanation = service.explain(COLLECTION, parsed.terms, hits[0]!.docId);
     expect(explanation.score).toBe(hits[0]!.score);
     expect(explanation.terms.map((t) => [t.term, t.boost])).toEqual([['microrna', 2], ['cancer', 1], ['tumor', 0.5]]);
