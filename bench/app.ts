@@ -20,7 +20,7 @@ import type { Page } from 'playwright-core';
 import { build, preview, type PreviewServer } from 'vite';
 import { loadBeirDir } from '../src/cli/dataset.ts';
 import { englishAnalyzer } from '../src/lib/analysis/english-analyzer.ts';
-import { bm25DocText } from '../src/lib/bm25-wasm/bm25-service.ts';
+import { bm25DocText } from '../src/lib/services/bm25-service.ts';
 import { BM25_WASM_URL } from '../src/lib/bm25-wasm/kernel-url.ts';
 import { encodeBm25Index } from '../src/lib/bm25-wasm/index-codec.ts';
 import { Bm25WasmBuilder } from '../src/lib/bm25-wasm/wasm-builder.ts';

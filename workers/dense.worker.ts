@@ -19,10 +19,10 @@ import {
   type DenseProgress,
   type DenseSearchOptions,
   type HnswFiles,
-} from '../src/lib/dense/dense-corpus-service.ts';
+} from '../src/lib/services/dense-corpus-service.ts';
 import type { EmbedProgress } from '../src/lib/dense/batching.ts';
 import { HnswIndex, loadHnswlibModule } from '../src/lib/dense/hnsw-index.ts';
-import { packedBuffers, type PackedCandidates } from '../src/lib/retrievers/packed-hits.ts';
+import { packedBuffers, type PackedCandidates } from '../src/lib/hits/packed-hits.ts';
 import type { VectorMatrix } from '../src/lib/dense/vector-matrix.ts';
 import type { HnswSettings } from '../src/lib/retrievers/config.ts';
 import { database } from '../src/lib/storage/db.ts';
@@ -216,14 +216,6 @@ const api = {
     return session.run(async () => {
       const scores = await corpus().scoreRows(collectionId, texts, candidates);
       return Comlink.transfer(scores, [scores.buffer]);
-    });
-  },
-
-  /** LEDR's fused rankings of candidate rows with their BM25 scores, as rows of `docIds` (typed arrays). */
-  fuseLedr(collectionId: string, texts: string[], candidates: PackedCandidates, bm25: Float64Array, limit: number) {
-    return session.run(async () => {
-      const packed = await corpus().fuseLedr(collectionId, texts, candidates, bm25, limit);
-      return Comlink.transfer(packed, packedBuffers(packed));
     });
   },
 

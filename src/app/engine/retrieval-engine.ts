@@ -9,9 +9,9 @@
  * - ranking (engine-ranking.ts): `rankBatch` of src/lib/retrievers/rank.ts — the CLI's ranking too;
  * - explanations (hit-explain.ts): why a document scores what it does.
  */
-import type { IndexInfo } from '../../lib/bm25-wasm/bm25-service.ts';
+import type { IndexInfo } from '../../lib/services/bm25-service.ts';
 import { RUN_DEPTH, type DenseSettings, type RerankSettings, type RetrieverConfig, type Bm25Settings } from '../../lib/retrievers/config.ts';
-import type { RankedList } from '../../lib/eval/row-ranking.ts';
+import type { RankedList } from '../../lib/hits/row-ranking.ts';
 import type { Bm25Backend, DenseBackend, DenseOpenInfo, JobSink, RerankBackend, RerankerOpenInfo, RerankScoreProgress, RunBackend } from './backends.ts';
 import type { QueryInput, RankResult } from './column-ranking.ts';
 import { rankChunk, rankOne } from './engine-ranking.ts';

@@ -12,7 +12,7 @@
  */
 import { packRun, storedRun } from '../../lib/data/packed-run.ts';
 import { condenseRun, judgedAtK, type JudgedCoverage } from '../../lib/eval/judged.ts';
-import type { RankedRun } from '../../lib/eval/row-ranking.ts';
+import type { RankedRun } from '../../lib/hits/row-ranking.ts';
 import { summarizeLatency, timesFromProgress } from '../../lib/eval/latency.ts';
 import { evaluateRunReport, type RunReport } from '../../lib/eval/run-report.ts';
 import { fileSlug } from '../../lib/eval/report-export.ts';

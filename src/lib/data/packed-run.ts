@@ -4,8 +4,8 @@
  * arrays (≈ 3.6 MB) instead of 12 MB of TREC text that takes over a second to format; the TREC text is
  * made from it only when someone exports it (src/lib/data/trec.ts).
  */
-import { rankedLength, type RankedRun } from '../eval/row-ranking.ts';
-import { rowsOf } from '../retrievers/hit-rows.ts';
+import { rankedLength, type RankedRun } from '../hits/row-ranking.ts';
+import { rowsOf } from '../hits/hit-rows.ts';
 import type { Hit, Run } from '../types.ts';
 
 export interface PackedRun {

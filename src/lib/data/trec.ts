@@ -1,5 +1,5 @@
-import { formatFixed } from '../eval/c-format.ts';
-import { compareTrecHits } from '../eval/ranking.ts';
+import { formatFixed } from './c-format.ts';
+import { compareTrecHits } from '../hits/trec-order.ts';
 import type { Hit, Qrels, Run } from '../types.ts';
 import { ParseError } from './errors.ts';
 import { readLines, type ByteSource, type ReadLinesOptions } from './lines.ts';

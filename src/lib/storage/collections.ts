@@ -4,12 +4,14 @@ import { packedRunBytes } from '../data/packed-run.ts';
 import type { Judgment } from '../data/qrels.ts';
 import { validateCollection, type CollectionToValidate, type ValidationReport } from '../data/validate.ts';
 import type { Doc, Qrels, Query } from '../types.ts';
-import type { CollectionRow, DocumentChunkRow, PlaygroundDatabase, QrelsRow, QueryRow } from './db.ts';
-import { deleteDocuments, DocumentChunker, loadDocuments, writeDirectory } from './documents.ts';
+import type { CollectionRow, PlaygroundDatabase, QrelsRow, QueryRow } from './db.ts';
+import { DocumentChunker, type DocumentChunkRow } from './document-chunks.ts';
+import { deleteDocuments, loadDocuments, writeDirectory } from './documents.ts';
 
-export { docFromRow, getDocuments, loadDocuments, readDocumentBatches } from './documents.ts';
+export { docFromRow } from './document-chunks.ts';
+export { getDocuments, loadDocuments, readDocumentBatches } from './documents.ts';
 import { embeddingSetBytes } from './embedding-sets.ts';
-import { Fingerprint } from './fingerprint.ts';
+import { Fingerprint } from '../data/fingerprint.ts';
 import { collectionGraphPrefix, deleteGraphFiles } from './hnsw-files.ts';
 import { defaultImportLocks, ifImportIdle, withImportLock, type ImportLocks } from './import-locks.ts';
 import { isQuotaError, StorageFullError, type StorageEstimateLike } from './quota.ts';

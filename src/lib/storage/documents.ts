@@ -1,6 +1,7 @@
-import { Dexie, type Transaction } from 'dexie';
+import { Dexie } from 'dexie';
 import type { Doc } from '../types.ts';
-import type { DocumentChunkRow, DocumentDirectoryRow, DocumentRow, PlaygroundDatabase } from './db.ts';
+import type { PlaygroundDatabase } from './db.ts';
+import { DocumentChunker, docFromRow, type DocumentChunkRow, type DocumentDirectoryRow, type DocumentRow } from './document-chunks.ts';
 
 /**
  * A collection's documents in IndexedDB (the `documentChunks` and `documentDirectories` tables of db.ts).
@@ -22,10 +23,6 @@ import type { DocumentChunkRow, DocumentDirectoryRow, DocumentRow, PlaygroundDat
  * collections stored in smaller chunks read as before.
  */
 
-export const CHUNK_DOCS = 512;
-/** ≈ 512 kB of ASCII text; a chunk always takes at least one document, however long. */
-export const CHUNK_TEXT_UNITS = 512 * 1024;
-
 /** Documents of consecutive ords as columns: ords `start .. start + ids.length - 1`. */
 export interface DocumentColumns {
   start: number;
@@ -36,57 +33,6 @@ export interface DocumentColumns {
   metadata?: Array<Record<string, unknown> | null>;
 }
 
-/** Cuts a stream of documents into chunk rows of a collection, ords counted from `start`. */
-export class DocumentChunker {
-  private ids: string[] = [];
-  private titles: string[] = [];
-  private texts: string[] = [];
-  private metadata: Array<Record<string, unknown> | null> | undefined;
-  private units = 0;
-  private start: number;
-  /** First ord of every chunk made so far. */
-  readonly starts: number[] = [];
-
-  constructor(
-    private readonly collectionId: string,
-    start = 0,
-  ) {
-    this.start = start;
-  }
-
-  /** Ord of the next document added. */
-  get nextOrd(): number {
-    return this.start + this.ids.length;
-  }
-
-  /** Adds a document; returns the chunk it completed, if it completed one. */
-  add(doc: Doc): DocumentChunkRow | undefined {
-    if (doc.metadata !== undefined) {
-      this.metadata ??= new Array<Record<string, unknown> | null>(this.ids.length).fill(null);
-      this.metadata.push(doc.metadata);
-    } else this.metadata?.push(null);
-    this.ids.push(doc.id);
-    this.titles.push(doc.title);
-    this.texts.push(doc.text);
-    this.units += doc.title.length + doc.text.length;
-    return this.ids.length >= CHUNK_DOCS || this.units >= CHUNK_TEXT_UNITS ? this.flush() : undefined;
-  }
-
-  /** The chunk of the documents added since the last one (undefined when there are none). */
-  flush(): DocumentChunkRow | undefined {
-    if (this.ids.length === 0) return undefined;
-    const row: DocumentChunkRow = { collectionId: this.collectionId, start: this.start, ids: this.ids, titles: this.titles, texts: this.texts };
-    if (this.metadata !== undefined) row.metadata = this.metadata;
-    this.starts.push(this.start);
-    this.start += this.ids.length;
-    this.ids = [];
-    this.titles = [];
-    this.texts = [];
-    this.metadata = undefined;
-    this.units = 0;
-    return row;
-  }
-}
 
 function chunkRange(db: PlaygroundDatabase, collectionId: string, from: number) {
   return db.documentChunks.where('[collectionId+start]').between([collectionId, from], [collectionId, Infinity], true, false);
@@ -206,12 +152,6 @@ export function columnRows(collectionId: string, columns: DocumentColumns): Docu
  */
 export async function* readDocumentBatches(db: PlaygroundDatabase, collectionId: string, options: ReadDocumentsOptions = {}): AsyncGenerator<DocumentRow[]> {
   for await (const columns of readDocumentColumns(db, collectionId, { ...options, batchSize: options.batchSize ?? 1000 })) yield columnRows(collectionId, columns);
-}
-
-export function docFromRow(row: DocumentRow): Doc {
-  return row.metadata === undefined
-    ? { id: row.id, title: row.title, text: row.text }
-    : { id: row.id, title: row.title, text: row.text, metadata: row.metadata };
 }
 
 /** Every document in corpus order; index i is the document with ord i. */
@@ -364,38 +304,4 @@ export async function putDocuments(db: PlaygroundDatabase, collectionId: string,
     await db.documentChunks.bulkAdd(rows);
     await writeDirectory(db, collectionId, docs.map((doc) => doc.id), chunker.starts);
   });
-}
-
-/**
- * The version-3 upgrade (db.ts): each collection's one-row-per-document `documents` become chunks and a
- * directory, in ord order, within the upgrade's transaction.
- */
-export async function chunkDocumentRows(transaction: Transaction): Promise<void> {
-  const documents = transaction.table<DocumentRow, [string, number]>('documents');
-  const chunks = transaction.table<DocumentChunkRow, [string, number]>('documentChunks');
-  const directories = transaction.table<DocumentDirectoryRow, string>('documentDirectories');
-  const collections = transaction.table<{ id: string; createdAt: number }, string>('collections');
-  const collectionIds = [...new Set((await documents.orderBy('collectionId').uniqueKeys()) as string[])];
-  for (const collectionId of collectionIds) {
-    const chunker = new DocumentChunker(collectionId);
-    const ids: string[] = [];
-    let nextOrd = 0;
-    for (;;) {
-      const rows = await documents.where('[collectionId+ord]').between([collectionId, nextOrd], [collectionId, Infinity], true, false).limit(1000).toArray();
-      if (rows.length === 0) break;
-      const made: DocumentChunkRow[] = [];
-      for (const row of rows) {
-        // Ords were positions in the corpus with no gaps; a gap (never written by an import) closes up here.
-        const row2 = chunker.add(docFromRow(row));
-        ids.push(row.id);
-        if (row2 !== undefined) made.push(row2);
-      }
-      if (made.length > 0) await chunks.bulkAdd(made);
-      nextOrd = rows[rows.length - 1]!.ord + 1;
-    }
-    const last = chunker.flush();
-    if (last !== undefined) await chunks.add(last);
-    const createdAt = (await collections.get(collectionId))?.createdAt ?? null;
-    await directories.put({ collectionId, ids, starts: chunker.starts, collectionCreatedAt: createdAt });
-  }
 }

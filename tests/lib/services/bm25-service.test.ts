@@ -8,11 +8,11 @@ import { afterAll, beforeAll, describe, expect, it, onTestFinished, vi } from 'v
 import { englishAnalyzer } from '../../../src/lib/analysis/english-analyzer.ts';
 import { buildBm25Index, type Bm25Index } from '../../../src/lib/bm25/bm25-index.ts';
 import { searchBm25 } from '../../../src/lib/bm25/bm25-search.ts';
-import { BM25_INDEX_KIND, Bm25Service, bm25DocText, type IndexProgress } from '../../../src/lib/bm25-wasm/bm25-service.ts';
+import { BM25_INDEX_KIND, Bm25Service, bm25DocText, type IndexProgress } from '../../../src/lib/services/bm25-service.ts';
 import { PlaygroundDatabase } from '../../../src/lib/storage/db.ts';
 import { putDocuments } from '../../../src/lib/storage/documents.ts';
 import type { Query } from '../../../src/lib/types.ts';
-import { analyzedSciFact, kernelModule } from './fixtures.ts';
+import { analyzedSciFact, kernelModule } from '../bm25-wasm/fixtures.ts';
 
 const COLLECTION = 'beir/scifact';
 let db: PlaygroundDatabase;
@@ -224,9 +224,9 @@ describe('Bm25Service (the BM25 worker) over IndexedDB', () => {
       { term: 'tumor', weight: 0.5 },
     ]);
     const expected = searchBm25(reference, { weighted: parsed.terms }, { k: 20 });
-    const hits = service.search(COLLECTION, { weighted: parsed.terms }, { k: 20 });
+    const hits = service.search(COLLECTION, { text: '', weighted: parsed.terms }, { k: 20 });
     expect(hits).toEqual(expected);
-    expect(service.searchMany(COLLECTION, [{ id: 'w', weighted: parsed.terms }], { k: 20 }).get('w')).toEqual(expected);
+    expect(service.searchMany(COLLECTION, [{ id: 'w', text: '', weighted: parsed.terms }], { k: 20 }).get('w')).toEqual(expected);
     const explanation = service.explain(COLLECTION, parsed.terms, hits[0]!.docId);
     expect(explanation.score).toBe(hits[0]!.score);
     expect(explanation.terms.map((t) => [t.term, t.boost])).toEqual([['microrna', 2], ['cancer', 1], ['tumor', 0.5]]);

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { expect, test } from 'vitest';
-import { TopK } from '../../../src/lib/retrievers/top-k.ts';
-import { topOfScores } from '../../../src/lib/retrievers/top-of-scores.ts';
+import { TopK } from '../../../src/lib/hits/top-k.ts';
+import { topOfScores } from '../../../src/lib/hits/top-of-scores.ts';
 
 /** The reference: every row, stably sorted by score descending (lower row first among equals). */
 function fullSort(scores: Float64Array, k: number): Array<{ row: number; score: number }> {

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { DuplicateDocumentError, compareStrcmp, compareTrecHits, rankForEvaluation } from '../../../src/lib/eval/ranking.ts';
+import { DuplicateDocumentError, compareStrcmp, compareTrecHits, rankForEvaluation } from '../../../src/lib/hits/trec-order.ts';
 
 /** strcmp on UTF-8 bytes, done with Node's Buffer: the independent reference. */
 const byteCompare = (a: string, b: string) => Math.sign(Buffer.compare(Buffer.from(a), Buffer.from(b)));

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { TopK } from '../../../src/lib/retrievers/top-k.ts';
+import { TopK } from '../../../src/lib/hits/top-k.ts';
 
 const pair = (id: number, score: number) => ({ id, score });
 

@@ -6,7 +6,7 @@ import {
   queriesIn,
   unpackHits,
   unpackScores,
-} from '../../../src/lib/retrievers/packed-hits.ts';
+} from '../../../src/lib/hits/packed-hits.ts';
 
 const TABLE = ['d0', 'd1', 'd2', 'd3'];
 const typed = (rows: number[], scores: Float32Array | Float64Array) => ({ rows: Int32Array.from(rows), scores });

@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { packRun } from '../../../src/lib/data/packed-run.ts';
-import { knownDistinct, markDistinct } from '../../../src/lib/eval/distinct-hits.ts';
+import { knownDistinct, markDistinct } from '../../../src/lib/hits/distinct-hits.ts';
 import { lexiconEnhancedDenseHits } from '../../../src/lib/fusion/ledr.ts';
-import { cutHits, pickHits, rowsOf, withoutDoc } from '../../../src/lib/retrievers/hit-rows.ts';
-import { packHits, unpackHits } from '../../../src/lib/retrievers/packed-hits.ts';
+import { cutHits, pickHits, rowsOf, withoutDoc } from '../../../src/lib/hits/hit-rows.ts';
+import { packHits, unpackHits } from '../../../src/lib/hits/packed-hits.ts';
 import type { Hit, Run } from '../../../src/lib/types.ts';
 
 const table = ['d0', 'd1', 'd2', 'd3', 'd4'];

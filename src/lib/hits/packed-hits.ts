@@ -8,8 +8,8 @@
  * Scores are doubles, so BM25's floats and the dense dot products cross unchanged.
  */
 import type { Hit } from '../types.ts';
-import { markDistinct } from '../eval/distinct-hits.ts';
-import { firstRepeatedRow, hitsOf, rankedLength, rowRankings, type RowRanking } from '../eval/row-ranking.ts';
+import { markDistinct } from './distinct-hits.ts';
+import { firstRepeatedRow, hitsOf, rankedLength, rowRankings, type RowRanking } from './row-ranking.ts';
 import { rememberRows, rowsOf } from './hit-rows.ts';
 
 export interface PackedHits {
@@ -76,7 +76,7 @@ export interface PackedCandidates {
   rows: Int32Array;
 }
 
-export function packCandidates(candidates: readonly (Candidates[number] | RowRanking)[], rowOf: ReadonlyMap<string, number>): PackedCandidates {
+export function packCandidates(candidates: Candidates, rowOf: ReadonlyMap<string, number>): PackedCandidates {
   const offsets = new Uint32Array(candidates.length + 1);
   candidates.forEach((list, q) => (offsets[q + 1] = offsets[q]! + rankedLength(list)));
   const rows = new Int32Array(offsets[candidates.length]!);
@@ -93,8 +93,8 @@ export function packCandidates(candidates: readonly (Candidates[number] | RowRan
   return { offsets, rows };
 }
 
-/** Candidate documents of each query (a ranking's hits, or bare ids as `{ docId }`). */
-export type Candidates = readonly (readonly { readonly docId: string }[])[];
+/** Candidate documents of each query (a ranking's hits or rows, or bare ids as `{ docId }`). */
+export type Candidates = readonly (readonly { readonly docId: string }[] | RowRanking)[];
 
 const remaps = new WeakMap<readonly string[], WeakMap<ReadonlyMap<string, number>, Int32Array>>();
 

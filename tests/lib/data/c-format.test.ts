@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { formatFixed, padRight } from '../../../src/lib/eval/c-format.ts';
+import { formatFixed, padRight } from '../../../src/lib/data/c-format.ts';
 
 describe('formatFixed = printf("%.Nf")', () => {
   // Expected strings printed by glibc's printf("%.4f %.6f %.0f") for the same doubles.

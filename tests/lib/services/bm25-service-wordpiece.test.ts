@@ -11,7 +11,7 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadableAnalyzers } from '../../../src/lib/analysis/analyzers.ts';
-import { Bm25Service } from '../../../src/lib/bm25-wasm/bm25-service.ts';
+import { Bm25Service } from '../../../src/lib/services/bm25-service.ts';
 import { indexCorpus } from '../../../src/lib/bm25/bm25-corpus.ts';
 import type { Bm25Index } from '../../../src/lib/bm25/bm25-index.ts';
 import { bagOfTerms } from '../../../src/lib/bm25/bm25-query.ts';
@@ -22,7 +22,7 @@ import { bm25FeedbackIndex } from '../../../src/lib/prf/feedback-index.ts';
 import { searchRm3 } from '../../../src/lib/prf/rm3.ts';
 import { PlaygroundDatabase } from '../../../src/lib/storage/db.ts';
 import type { Query } from '../../../src/lib/types.ts';
-import { kernelModule } from './fixtures.ts';
+import { kernelModule } from '../bm25-wasm/fixtures.ts';
 
 const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '../../..');
 const COLLECTION = 'starter';

@@ -19,15 +19,14 @@
  * The set is named by the collection's content fingerprint (computed at import), so a re-imported or
  * changed corpus is embedded again, while a reload finds the vectors without reading a document.
  */
-import type { EmbedProgress } from './batching.ts';
-import type { Embedder } from './embedder.ts';
-import { passageText, queryText, vectorSettings } from './embedding-text.ts';
-import type { ShippedVectors } from './shipped-vectors.ts';
-import { denseTopKMany } from './dense-top-k.ts';
-import { lexiconEnhancedDenseRows } from '../fusion/ledr.ts';
-import { rowIndex } from './exact-search.ts';
-import { HnswIndex } from './hnsw-index.ts';
-import { dotWithRow, matrixRow, type VectorMatrix } from './vector-matrix.ts';
+import type { EmbedProgress } from '../dense/batching.ts';
+import type { Embedder } from '../dense/embedder.ts';
+import { passageText, queryText, vectorSettings } from '../dense/embedding-text.ts';
+import type { ShippedVectors } from '../dense/shipped-vectors.ts';
+import { denseTopKMany } from '../dense/dense-top-k.ts';
+import { rowIndex } from '../dense/exact-search.ts';
+import { HnswIndex } from '../dense/hnsw-index.ts';
+import { dotWithRow, matrixRow, type VectorMatrix } from '../dense/vector-matrix.ts';
 import type { HnswSettings } from '../retrievers/config.ts';
 import {
   packCandidates,
@@ -37,7 +36,7 @@ import {
   type PackedCandidates,
   type Candidates,
   type PackedHits,
-} from '../retrievers/packed-hits.ts';
+} from '../hits/packed-hits.ts';
 import { loadQueries, readDocumentBatches } from '../storage/collections.ts';
 import type { CollectionRow, EmbeddingSetRow, PlaygroundDatabase } from '../storage/db.ts';
 import {
@@ -635,10 +634,9 @@ export class DenseCorpusService {
       const queries = Array.from({ length: Math.min(4, count - ran) }, (_, i) => matrixRow(vectors, ran + i));
       const found = denseTopKMany(vectors, queries, options.k ?? WARM_DEPTH);
       packHits(found);
-      // LEDR's fusion of such a list as candidates (scoreRows' dot products, the fused order).
+      // LEDR's candidates are scored by scoreRows' dot products.
       const { rows } = found[0]!;
-      const similarities = Float64Array.from(rows, (row) => dotWithRow(vectors, row, queries[0]!));
-      lexiconEnhancedDenseRows(rows, Float64Array.from(rows, (_, i) => rows.length - i), similarities, corpus.ids);
+      Float64Array.from(rows, (row) => dotWithRow(vectors, row, queries[0]!));
       ran += queries.length;
       await new Promise((resolve) => setTimeout(resolve, 0));
       if (this.corpora.get(collectionId) !== corpus) break;
@@ -678,22 +676,6 @@ export class DenseCorpusService {
       }
     });
     return scores;
-  }
-
-  /**
-   * LEDR's fused ranking of each text (lexiconEnhancedDenseRows): its candidates are rows of this table
-   * (none -1) with their BM25 scores aligned; the first `limit` fused rows come back packed.
-   */
-  async fuseLedr(collectionId: string, texts: readonly string[], candidates: PackedCandidates, bm25: Float64Array, limit: number): Promise<PackedHits> {
-    const similarities = await this.scoreRows(collectionId, texts, candidates);
-    const { ids } = this.corpus(collectionId);
-    const { offsets, rows } = candidates;
-    return packHits(
-      texts.map((_, q) => {
-        const [start, end] = [offsets[q]!, offsets[q + 1]!];
-        return lexiconEnhancedDenseRows(rows.subarray(start, end), bm25.subarray(start, end), similarities.subarray(start, end), ids, limit);
-      }),
-    );
   }
 
   /** Similarity of each text to each of its candidates (NaN for ids without a vector). */

@@ -7,10 +7,10 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { packRun } from '../../../src/lib/data/packed-run.ts';
 import { condenseRun, judgedAtK } from '../../../src/lib/eval/judged.ts';
-import { DuplicateDocumentError, rankForEvaluation } from '../../../src/lib/eval/ranking.ts';
-import { cutRows, filterRows, hitsOf, rowRankings, runOfRanked, type RankedRun, type RowRanking } from '../../../src/lib/eval/row-ranking.ts';
+import { DuplicateDocumentError, rankForEvaluation } from '../../../src/lib/hits/trec-order.ts';
+import { cutRows, filterRows, hitsOf, rowRankings, runOfRanked, type RankedRun, type RowRanking } from '../../../src/lib/hits/row-ranking.ts';
 import { evaluateRunReport } from '../../../src/lib/eval/run-report.ts';
-import { unpackRanking } from '../../../src/lib/retrievers/packed-hits.ts';
+import { unpackRanking } from '../../../src/lib/hits/packed-hits.ts';
 import type { Qrels } from '../../../src/lib/types.ts';
 
 const TABLE = Array.from({ length: 40 }, (_, i) => `doc${i}`);

@@ -5,8 +5,8 @@
  * and so that the lists derived from them here (a cut, the query's own id dropped, LEDR's fusion) keep
  * their rows, their scores where unchanged, and their distinct mark.
  */
-import { knownDistinct, markDistinct } from '../eval/distinct-hits.ts';
-import { isRowRanking, type RowRanking } from '../eval/row-ranking.ts';
+import { knownDistinct, markDistinct } from './distinct-hits.ts';
+import { isRowRanking, type RowRanking } from './row-ranking.ts';
 import type { Hit } from '../types.ts';
 
 export interface HitRows {

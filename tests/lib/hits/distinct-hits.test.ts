@@ -5,10 +5,10 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { knownDistinct } from '../../../src/lib/eval/distinct-hits.ts';
-import { DuplicateDocumentError, rankForEvaluation } from '../../../src/lib/eval/ranking.ts';
+import { knownDistinct } from '../../../src/lib/hits/distinct-hits.ts';
+import { DuplicateDocumentError, rankForEvaluation } from '../../../src/lib/hits/trec-order.ts';
 import { lexiconEnhancedDenseHits } from '../../../src/lib/fusion/ledr.ts';
-import { packHits, unpackHits } from '../../../src/lib/retrievers/packed-hits.ts';
+import { packHits, unpackHits } from '../../../src/lib/hits/packed-hits.ts';
 
 const TABLE = Array.from({ length: 20 }, (_, i) => `d${i}`);
 

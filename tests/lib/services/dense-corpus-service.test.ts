@@ -7,15 +7,13 @@ import type { HnswIndex } from '../../../src/lib/dense/hnsw-index.ts';
 import { resolveModelSpec } from '../../../src/lib/dense/registry.ts';
 import { dot, type VectorMatrix } from '../../../src/lib/dense/vector-matrix.ts';
 import { DEFAULT_HNSW } from '../../../src/lib/retrievers/config.ts';
-import { lexiconEnhancedDenseHits } from '../../../src/lib/fusion/ledr.ts';
-import { unpackHits } from '../../../src/lib/retrievers/packed-hits.ts';
 import { deleteCollection } from '../../../src/lib/storage/collections.ts';
 import { PlaygroundDatabase } from '../../../src/lib/storage/db.ts';
 import { putDocuments } from '../../../src/lib/storage/documents.ts';
 import { findEmbeddingSet, listEmbeddingSets } from '../../../src/lib/storage/embedding-sets.ts';
 import { EmbeddingStorageFullError } from '../../../src/lib/storage/quota.ts';
 import { MemoryLocks } from '../storage/memory-locks.ts';
-import { DenseCorpusService, type DenseProgress, type HnswFiles } from '../../../src/lib/dense/dense-corpus-service.ts';
+import { DenseCorpusService, type DenseProgress, type HnswFiles } from '../../../src/lib/services/dense-corpus-service.ts';
 import { DOCS, Gate, trigramVector } from '../../app/engine/fakes.ts';
 
 // DenseCorpusService (the dense column worker's work) on fake-indexeddb, with a deterministic embedder
@@ -255,22 +253,6 @@ describe('DenseCorpusService', () => {
     expect(await service.warmSearch(C, { queries: 6, k: 3 })).toBe(6);
     expect(await service.search(C, texts, 5, { search: 'exact', hnsw: DEFAULT_HNSW })).toEqual(before);
     expect(await service.warmSearch('nothing-open')).toBe(0);
-  });
-
-  it('fuses LEDR from candidate rows as lexiconEnhancedDenseHits does from the candidates and their similarities', async () => {
-    const service = new DenseCorpusService({ db, embedder: new TrigramEmbedder(), locks: null });
-    await service.open(EXACT);
-    const ids = service.docIds(C);
-    const texts = ['stale bread loaf', 'exploding star'];
-    // BM25-like candidates: every document in a fixed order, with scores that tie.
-    const candidates = texts.map((_, q) => ids.map((docId, i) => ({ docId, score: 10 - ((i + q) % 3) })));
-    const rows = new Int32Array(candidates.flat().map((hit) => ids.indexOf(hit.docId)));
-    const offsets = new Uint32Array([0, ids.length, 2 * ids.length]);
-    const bm25 = new Float64Array(candidates.flat().map((hit) => hit.score));
-    const fused = unpackHits(await service.fuseLedr(C, texts, { offsets, rows }, bm25, 4), ids);
-    const similarities = await service.score(C, texts, candidates);
-    expect(fused).toEqual(candidates.map((hits, q) => lexiconEnhancedDenseHits(hits, similarities[q]!, { limit: 4 })));
-    expect(fused[0]).toHaveLength(4);
   });
 
   it('builds an HNSW graph once, records it (storage panel, deletion), loads it back in a new worker, and stops the ranking at efSearch', async () => {

@@ -28,15 +28,17 @@ import type { PlaygroundDatabase } from '../storage/db.ts';
 import { countDocuments, readDocumentColumns } from '../storage/documents.ts';
 import { findIndex, indexRowKey, saveIndex, type IndexLookup, type IndexSpec } from '../storage/index-store.ts';
 import { defaultLocks, lockNames, withWorkLock, type WorkLocks } from '../storage/work-locks.ts';
-import type { PackedHits } from '../retrievers/packed-hits.ts';
-import { searchBo1, type Bo1Options } from '../prf/bo1.ts';
+import type { PackedHits } from '../hits/packed-hits.ts';
+import { searchBo1 } from '../prf/bo1.ts';
 import { feedbackIndexOf, type FeedbackIndex } from '../prf/feedback-index.ts';
+import type { PrfRequest } from '../prf/prf-request.ts';
 import type { PrfResult } from '../prf/prf-result.ts';
-import { searchRm3, type Rm3Options } from '../prf/rm3.ts';
+import type { RankQuery } from '../retrievers/ranking.ts';
+import { searchRm3 } from '../prf/rm3.ts';
 import type { Doc, Hit, Run } from '../types.ts';
-import { BM25_INDEX_FORMAT_VERSION, decodeBm25Index, encodeBm25Index } from './index-codec.ts';
-import { Bm25WasmBuilder } from './wasm-builder.ts';
-import { Bm25WasmIndex } from './wasm-index.ts';
+import { BM25_INDEX_FORMAT_VERSION, decodeBm25Index, encodeBm25Index } from '../bm25-wasm/index-codec.ts';
+import { Bm25WasmBuilder } from '../bm25-wasm/wasm-builder.ts';
+import { Bm25WasmIndex } from '../bm25-wasm/wasm-index.ts';
 
 export const BM25_INDEX_KIND = 'bm25';
 
@@ -116,25 +118,6 @@ export interface SearchRequestOptions extends Partial<Bm25Params> {
   /** Drop the document whose id equals the query id; default true (as `searchBm25`). */
   ignoreIdenticalIds?: boolean;
 }
-
-/** A query typed as text: analyzed with the index's analyzer, each term weighted by its count. */
-export interface QueryInput {
-  id?: string;
-  text: string;
-}
-
-/** A query given as a weighted bag of index terms (weights ≥ 0; a repeated term's weights add up). */
-export interface WeightedQueryInput {
-  id?: string;
-  weighted: readonly QueryTermWeight[];
-}
-
-function isWeighted(query: QueryInput | WeightedQueryInput): query is WeightedQueryInput {
-  return 'weighted' in query;
-}
-
-/** A pseudo-relevance-feedback request: the method and its parameters (absent ones: the method's defaults). */
-export type PrfRequest = ({ method: 'rm3' } & Omit<Rm3Options, 'k'>) | ({ method: 'bo1' } & Omit<Bo1Options, 'k'>);
 
 export interface Bm25ServiceOptions {
   db: PlaygroundDatabase;
@@ -415,7 +398,7 @@ export class Bm25Service {
   }
 
   /** Top-k hits of one query (text analyzed here, in the worker; or a weighted bag). */
-  search(collectionId: string, query: QueryInput | WeightedQueryInput, options: SearchRequestOptions = {}): Hit[] {
+  search(collectionId: string, query: RankQuery, options: SearchRequestOptions = {}): Hit[] {
     const { index, analyzer } = this.opened(collectionId);
     return index.search(bm25Query(query, analyzer), searchOptions(options));
   }
@@ -423,7 +406,7 @@ export class Bm25Service {
   /** Runs many queries (an evaluation run); queries need ids. */
   searchMany(
     collectionId: string,
-    queries: readonly ((QueryInput | WeightedQueryInput) & { id: string })[],
+    queries: readonly (RankQuery & { id: string })[],
     options: SearchRequestOptions = {},
   ): Run {
     const { index, analyzer } = this.opened(collectionId);
@@ -471,7 +454,7 @@ export class Bm25Service {
   }
 
   /** `searchMany` as packed rows of `docIds` (an evaluation's chunk crosses the worker boundary as typed arrays). */
-  searchManyPacked(collectionId: string, queries: readonly (QueryInput | WeightedQueryInput)[], options: SearchRequestOptions = {}): PackedHits {
+  searchManyPacked(collectionId: string, queries: readonly RankQuery[], options: SearchRequestOptions = {}): PackedHits {
     const { index, analyzer } = this.opened(collectionId);
     const bm25Options = searchOptions(options);
     // Each query's hits go straight from the kernel's buffers into the packed arrays, grown when a deep k
@@ -528,7 +511,7 @@ export class Bm25Service {
    * RM3 or Bo1 for one query (text, analyzed here, or a weighted bag): the expanded weighted query, the
    * feedback documents and the second pass's top k.
    */
-  searchPrf(collectionId: string, query: QueryInput | WeightedQueryInput, prf: PrfRequest, options: SearchRequestOptions = {}): PrfResult {
+  searchPrf(collectionId: string, query: RankQuery, prf: PrfRequest, options: SearchRequestOptions = {}): PrfResult {
     const { analyzer } = this.opened(collectionId);
     const bm25 = bm25Query(query, analyzer);
     const bag = queryTermWeights(bm25);
@@ -539,7 +522,7 @@ export class Bm25Service {
   }
 
   /** `searchPrf` for many queries (an evaluation's chunk), in the order given. */
-  searchPrfMany(collectionId: string, queries: readonly (QueryInput | WeightedQueryInput)[], prf: PrfRequest, options: SearchRequestOptions = {}): PrfResult[] {
+  searchPrfMany(collectionId: string, queries: readonly RankQuery[], prf: PrfRequest, options: SearchRequestOptions = {}): PrfResult[] {
     return queries.map((query) => this.searchPrf(collectionId, query, prf, options));
   }
 
@@ -558,8 +541,8 @@ function grown<T extends Uint32Array | Float64Array>(array: T, size: number): T 
   return larger;
 }
 
-function bm25Query(query: QueryInput | WeightedQueryInput, analyzer: Analyzer): Bm25Query {
-  return isWeighted(query) ? { id: query.id, weighted: query.weighted } : { id: query.id, terms: analyzer.analyze(query.text) };
+function bm25Query(query: RankQuery, analyzer: Analyzer): Bm25Query {
+  return query.weighted !== undefined ? { id: query.id, weighted: query.weighted } : { id: query.id, terms: analyzer.analyze(query.text) };
 }
 
 function searchOptions(options: SearchRequestOptions): Bm25SearchOptions {
