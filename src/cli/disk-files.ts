@@ -68,13 +68,15 @@ export async function diskInputs(path: string): Promise<DiskInputs | undefined> 
 
 /**
  * The plan with its files named by their place on disk (messages then name a path the shell can open), and
- * plain files streamed in large chunks; zip entries keep their own reading.
+ * large plain files streamed in large chunks; zip entries keep their own reading.
  */
 export function onDisk(plan: ImportPlan, inputs: DiskInputs): ImportPlan {
   const plain = new Set(inputs.inputs.map((input) => input.path));
   const place = (file: ImportFile): ImportFile => {
     const path = join(inputs.base, file.name);
-    const opened = plain.has(file.name) ? { open: async () => createReadStream(path, { highWaterMark: READ_CHUNK }) } : {};
+    // Small files stay on the Blob's stream: a 1 MiB read buffer per .txt document costs more than it saves.
+    const large = plain.has(file.name) && (file.size ?? 0) >= READ_CHUNK;
+    const opened = large ? { open: async () => createReadStream(path, { highWaterMark: READ_CHUNK }) } : {};
     return { ...file, name: path, ...opened };
   };
   return {
