@@ -239,6 +239,12 @@ describe('--dataset: what cannot be read is said clearly', () => {
     expect(stderr).toBe(`error: ${dir} has no judgments for split "test" (splits: dev)\n`);
   });
 
+  it('records whose id field cannot be guessed: which field to name (the page asks in its preview)', async () => {
+    const file = join(folder('no-id', { 'c.jsonl': '{"key":"same","passage":"p","title":"t"}\n{"key":"same","passage":"q","title":"u"}\n' }), 'c.jsonl');
+    const { stderr } = await cli(['search', '--dataset', file, '--query', 'p']);
+    expect(stderr).toBe(`error: c.jsonl: choose the field that holds the document id (in ${file})\n`);
+  });
+
   it('files that make no collection: the classification’s reason', async () => {
     const dir = folder('two-corpora', { 'a/corpus.jsonl': beirFiles(DOCS)['corpus.jsonl']!, 'b/corpus.jsonl': beirFiles(DOCS)['corpus.jsonl']! });
     const { stderr } = await cli(['search', '--dataset', dir, '--query', 'coffee']);
