@@ -14,7 +14,7 @@ import { retrieverLabel, type RetrieverConfig } from '../../lib/retrievers/confi
 import { database } from '../../lib/storage/db.ts';
 import { loadStoredRun } from '../../lib/storage/runs.ts';
 import { readSavedRanking, saveRankings } from '../../lib/storage/saved-rankings.ts';
-import { datasets } from '../datasets/datasets.svelte.ts';
+import { collections } from '../collection/collections.svelte.ts';
 import { formatMs } from '../shell/format.ts';
 import { jobs } from '../shell/jobs.svelte.ts';
 import { notices } from '../shell/notices.svelte.ts';
@@ -91,8 +91,8 @@ export const engine = new RetrievalEngine({
   rerank,
   runs: { load: (collectionId, runKey) => loadStoredRun(database(), collectionId, runKey) },
   jobs,
-  collectionName: (collectionId) => datasets.collections.find((c) => c.id === collectionId)?.name ?? collectionId,
-  collectionVersion: (collectionId) => datasets.collections.find((c) => c.id === collectionId)?.createdAt,
+  collectionName: (collectionId) => collections.list.find((c) => c.id === collectionId)?.name ?? collectionId,
+  collectionVersion: (collectionId) => collections.list.find((c) => c.id === collectionId)?.createdAt,
   onNotice: (message) => notices.info(message),
   saved: savedRankings,
   whenIdle,

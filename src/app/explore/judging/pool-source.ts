@@ -3,8 +3,8 @@
  * pooling and the shuffle): the union of every column's top k for the query, once each column has ranked
  * exactly this query; or the documents a person picked, shuffled the same way.
  */
-import { poolDocuments } from '../../lib/judging/pool.ts';
-import type { Hit } from '../../lib/types.ts';
+import { poolDocuments } from '../../../lib/judging/pool.ts';
+import type { Hit } from '../../../lib/types.ts';
 
 /** What the pool needs of a column: its state and the ranking it shows, with the query that ranking is of. */
 export interface PoolColumn {
