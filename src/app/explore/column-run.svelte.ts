@@ -46,7 +46,7 @@ export class ColumnRun {
   #last: ColumnRequest | undefined;
   #latest = new LatestRequest<ColumnRequest, RankResult>(
     (request, signal) =>
-      engine.rankQuery(request.collectionId, request.retriever, request.query, {
+      engine().rankQuery(request.collectionId, request.retriever, request.query, {
         signal,
         onPrepare: (status) => {
           if (!signal.aborted) this.prepare = status;
@@ -62,7 +62,7 @@ export class ColumnRun {
         // column's debounce ends in a task of its own: a first answer arriving between them was drawn alone
         // (up to 30 ms on a cold page) before the other columns could even start.
         results.started(this);
-        this.status = engine.isPrepared(request.collectionId, request.retriever) ? 'ranking' : 'preparing';
+        this.status = engine().isPrepared(request.collectionId, request.retriever) ? 'ranking' : 'preparing';
       },
       onStart: () => {
         results.started(this);
@@ -99,7 +99,7 @@ export class ColumnRun {
       previous.collectionId !== request.collectionId ||
       previous.query.id !== request.query.id ||
       previous.retriever.kind !== request.retriever.kind ||
-      !engine.isPrepared(request.collectionId, request.retriever);
+      !engine().isPrepared(request.collectionId, request.retriever);
     if (this.#latest.ask(key, request, immediate)) this.#last = request;
   }
 
