@@ -8,7 +8,8 @@
  */
 import type { RetrieverConfig } from '../../lib/retrievers/config.ts';
 import { settingsKey } from '../../lib/settings-key.ts';
-import { queryKey, type QueryInput, type RankResult } from '../engine/column-ranking.ts';
+import type { RankQuery } from '../../lib/retrievers/ranking.ts';
+import { queryKey, type RankResult } from '../engine/column-ranking.ts';
 import { engine } from '../engine/engine.ts';
 import { DEBOUNCE_MS, LatestRequest } from '../engine/latest-request.ts';
 import type { RerankScoreProgress } from '../engine/backends.ts';
@@ -20,7 +21,7 @@ export type ColumnStatus = 'idle' | 'preparing' | 'ranking' | 'ready' | 'error';
 export interface ColumnRequest {
   collectionId: string;
   retriever: RetrieverConfig;
-  query: QueryInput;
+  query: RankQuery;
 }
 
 /**
@@ -38,7 +39,7 @@ export class ColumnRun {
   status = $state<ColumnStatus>('idle');
   result = $state.raw<RankResult | null>(null);
   /** The query the result ranks (it may lag behind the box while a new ranking is computed). */
-  resultQuery = $state.raw<QueryInput | null>(null);
+  resultQuery = $state.raw<RankQuery | null>(null);
   error = $state<string | null>(null);
   prepare = $state.raw<PrepareStatus | null>(null);
   /** A Re-rank column's scoring of the query's pairs while it runs. */
