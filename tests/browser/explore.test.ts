@@ -283,7 +283,7 @@ describe.skipIf(skipNoModel)('Explore view (starter collection, BM25 | GloVe | L
     console.log(`[explore] reload: ${ready} ms to three ranked columns; jobs shown: ${JSON.stringify(jobs)}`);
     await screenshot(page, 'explore-reload');
     // A visit with nothing left importing starts no import worker: not for the page, nor for the rollback
-    // that a visit with stored collections checks for 3 s after its start (datasets.svelte.ts).
+    // that a visit with stored collections checks for 3 s after its start (collection/collections.svelte.ts).
     await page.waitForTimeout(Math.max(0, started + 3500 - Date.now()));
     expect(page.workers().map((worker) => worker.url()).filter((url) => url.includes('/import.worker'))).toEqual([]);
     // The next query is ranked by the workers, which opened meanwhile.
