@@ -137,8 +137,11 @@ export class Bm25Workers implements Bm25Backend {
   }
 }
 
+/** A query as the BM25 worker takes it (its service's text or weighted query): the one type of that boundary. */
+type Bm25WorkerQuery = Parameters<Bm25WorkerApi['searchManyPacked']>[1][number];
+
 /** Only the fields the worker reads cross the boundary: the weighted bag when there is one, else the text. */
-function workerQueries(queries: readonly RankQuery[]): Array<{ id?: string; text: string } | { id?: string; weighted: readonly QueryTermWeight[] }> {
+function workerQueries(queries: readonly RankQuery[]): Bm25WorkerQuery[] {
   return queries.map(({ id, text, weighted }) => {
     const body = weighted === undefined ? { text } : { weighted };
     return id === undefined ? body : { id, ...body };
