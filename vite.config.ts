@@ -10,8 +10,7 @@ import { dropBundledOrtWasm } from './scripts/vite/onnx-wasm.ts';
  * Cross-origin isolation lets onnxruntime-web run WASM on several threads (SharedArrayBuffer). It is opt-in
  * (`RP_CROSS_ORIGIN_ISOLATION=1 npm start`, or the same for `npm run preview`): Chromium gives an isolated
  * page a renderer process of its own, picked only once the response's headers are read, so every page open
- * starts a second renderer. That cost 150–200 ms of a restart on the test machine (restarts alternated with
- * and without the headers, README "Deploy"), and the threads serve only ONNX models running on WASM: not BM25,
+ * starts a second renderer (DESIGN.md, "Decisions"), and the threads serve only ONNX models running on WASM: not BM25,
  * not the default static model, not WebGPU. `credentialless` instead of `require-corp` keeps cross-origin
  * fetches of hub model files working (they are requested without credentials, so no CORP header is needed on
  * them). Without isolation the app is the same, with single-threaded WASM (workers/onnx-runtime.ts).
@@ -30,7 +29,7 @@ export default defineConfig({
   plugins: [svelte(), contentSecurityPolicyPlugin(), distSizePlugin(), appBuildPlugin(import.meta.dirname)],
   // The workers load onnxruntime's wasm builds gzip-compressed (workers/onnx-runtime.ts): the 26.9 MB asyncify original stays out.
   // Output in ASCII (non-ASCII characters escaped): Chromium then decodes a script into one-byte strings
-  // instead of two-byte ones, which V8 also scans faster (README "Benchmarks").
+  // instead of two-byte ones, which V8 also scans faster.
   worker: { format: 'es', plugins: () => [dropBundledOrtWasm()], rolldownOptions: { output: { charset: 'ascii' } } },
   server: { headers: isolation },
   preview: { headers: isolation },

@@ -16,6 +16,7 @@ import type { ScoredRow } from '../src/lib/dense/exact-search.ts';
 import { matrixRow, type VectorMatrix } from '../src/lib/dense/vector-matrix.ts';
 import { shared } from '../tests/shared-dir.ts';
 import { buildModels } from '../scripts/models/build-models.ts';
+import { writeBenchResult } from './results-file.ts';
 
 const K = 10;
 const EF_SWEEP = [16, 32, 64, 100, 128, 200];
@@ -114,6 +115,14 @@ async function main(): Promise<void> {
   };
   const goal = figures[0]!.defaultEf;
   const summary = { goal: { recallAt10: goal.recallAt10, msPerQuery: goal.msPerQuery, met: goal.recallAt10 >= 0.99 && goal.msPerQuery < 1 } };
+  writeBenchResult({
+    benchmark: 'ann',
+    figures: figures.flatMap((f) => [
+      { name: `HNSW recall@10, efSearch ${f.hnsw.params.efSearch} (${f.corpus}, ${f.docs} docs)`, unit: '', value: f.defaultEf.recallAt10, ...(f === figures[0] ? { goal: { min: 0.99 } } : {}) },
+      { name: `HNSW search, efSearch ${f.hnsw.params.efSearch} (${f.corpus})`, unit: 'ms/query', value: f.defaultEf.msPerQuery, ...(f === figures[0] ? { goal: { max: 1 } } : {}), peers: { 'exact search': f.exactMsPerQuery } },
+      { name: `HNSW build, M ${f.hnsw.params.M}, efConstruction ${f.hnsw.params.efConstruction} (${f.corpus})`, unit: 'ms', value: f.hnsw.buildMs },
+    ]),
+  });
   if (values.json) {
     print(JSON.stringify({ bench: 'ann', k: K, figures, ratios, ...summary }, null, 1));
   } else {

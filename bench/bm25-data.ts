@@ -6,7 +6,7 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { loadBeirDir } from '../src/cli/dataset.ts';
 import { englishAnalyzer } from '../src/lib/analysis/english-analyzer.ts';
-import { bm25DocText } from '../src/lib/bm25-wasm/bm25-service.ts';
+import { bm25DocText } from '../src/lib/services/bm25-service.ts';
 import type { Qrels } from '../src/lib/types.ts';
 import { shared } from '../tests/shared-dir.ts';
 import type { BenchDoc, BenchQuery } from './bm25-systems.ts';

@@ -23,6 +23,7 @@ import { repoRoot } from '../tests/shared-dir.ts';
 import { writeAnalyzedSciFact } from './bm25-data.ts';
 import type { RunFigures } from './bm25-run.ts';
 import { SYSTEMS, type SystemKey } from './bm25-systems.ts';
+import { writeBenchResult, type BenchFigure } from './results-file.ts';
 
 const { values } = parseArgs({
   options: {
@@ -126,6 +127,7 @@ async function main(): Promise<void> {
       }
     }
     const ratios = Object.fromEntries(scales.map((scale) => [`x${scale}`, ratiosAt(results, scale)]));
+    writeBenchResult({ benchmark: 'bm25', partial: values.systems !== SYSTEMS.map((system) => system.key).join(','), figures: resultFigures(results) });
     if (values.json) {
       const systemsJson = Object.fromEntries(
         systems.map((system) => [
@@ -147,6 +149,32 @@ async function main(): Promise<void> {
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
+}
+
+/** Ours (the WASM kernel) with the JavaScript libraries as peers, per scale: query mean, build, index memory; nDCG@10 at ×1. */
+function resultFigures(results: Map<SystemKey, Map<number, Outcome>>): BenchFigure[] {
+  const figures: BenchFigure[] = [];
+  const at = (key: SystemKey, scale: number) => {
+    const outcome = results.get(key)?.get(scale);
+    return outcome && !('error' in outcome) ? outcome : undefined;
+  };
+  const peerKeys = systems.filter((system) => system.key !== 'wasm' && system.key !== 'ts');
+  const peersOf = (scale: number, pick: (outcome: RunFigures) => number | null) =>
+    Object.fromEntries(peerKeys.flatMap((system) => {
+      const outcome = at(system.key, scale);
+      const value = outcome ? pick(outcome) : null;
+      return value === null ? [] : [[system.label, value]];
+    }));
+  for (const scale of scales) {
+    const ours = at('wasm', scale);
+    if (!ours) continue;
+    const corpus = `SciFact ×${scale}`;
+    figures.push({ name: `BM25 query, mean, top 1000 (${corpus})`, unit: 'ms', value: ours.query_ms_mean, goal: { max: 0.5, ofBestPeer: true }, peers: peersOf(scale, (o) => o.query_ms_mean) });
+    figures.push({ name: `BM25 index build (${corpus})`, unit: 'ms', value: ours.index_ms, goal: { max: 0.5, ofBestPeer: true }, peers: peersOf(scale, (o) => o.index_ms) });
+    figures.push({ name: `BM25 index memory (${corpus})`, unit: 'MiB', value: ours.index_bytes / 2 ** 20, peers: peersOf(scale, (o) => o.index_bytes / 2 ** 20) });
+    if (ours.ndcg_cut_10 !== null) figures.push({ name: `BM25 nDCG@10 (${corpus} test)`, unit: '', value: ours.ndcg_cut_10, goal: { min: 0.6789 }, peers: peersOf(scale, (o) => o.ndcg_cut_10) });
+  }
+  return figures;
 }
 
 function printTable(results: Map<SystemKey, Map<number, Outcome>>, ratios: Record<string, ScaleRatios>): void {

@@ -29,6 +29,7 @@ import type { DiagnosticsApi } from '../src/diagnostics/api.ts';
 import { buildModels } from '../scripts/models/build-models.ts';
 import { launch, waitInPage } from '../tests/browser/harness.ts';
 import { repoRoot, shared } from '../tests/shared-dir.ts';
+import { chromiumVersion, writeBenchResult, type BenchFigure } from './results-file.ts';
 
 declare global {
   interface Window {
@@ -162,6 +163,25 @@ function vsNaive(run: BenchRun): number {
   return auto / naive;
 }
 
+/** The default model's load and docs/s; each run's adaptive batching with the naive loop as its peer (goal ≥ 2× it where batching applies). */
+function resultFigures(s: StaticFigures, runs: BenchRun[]): BenchFigure[] {
+  const figures: BenchFigure[] = [
+    { name: `default model load (${s.model}, Node)`, unit: 'ms', value: s.loadMs, goal: { max: s.goal.maxLoadMs } },
+    { name: `default model, all ${s.docs} SciFact documents, best of 3 (Node)`, unit: 'docs/s', value: s.bestDocsPerSecond, goal: { min: s.goal.minDocsPerSecond } },
+  ];
+  for (const run of runs) {
+    const docsPerSecond = (mode: 'naive' | 'batched') => run.rows.find((r) => r.mode === mode && (mode === 'naive' || r.batchSize === 'auto'))!.docsPerSecond;
+    figures.push({
+      name: `embedding, adaptive batches (${run.runtime} / ${run.model} / ${run.device})`,
+      unit: 'docs/s',
+      value: docsPerSecond('batched'),
+      ...(batchable(run) ? { goal: { min: 2, ofBestPeer: true } } : {}),
+      peers: { 'naive loop': docsPerSecond('naive') },
+    });
+  }
+  return figures;
+}
+
 /** Results go to stdout; everything else (progress, library chatter) to stderr. */
 function print(text: string): void {
   process.stdout.write(`${text}\n`);
@@ -216,6 +236,12 @@ async function main(): Promise<void> {
   const ratios = { vs_naive: Object.fromEntries(runs.map((run) => [ratioKey(run), vsNaive(run)])) };
   const exempt = runs.filter((run) => !batchable(run)).map(ratioKey);
   const goalMet = runs.filter(batchable).every((run) => vsNaive(run) >= 2);
+  writeBenchResult({
+    benchmark: 'embed',
+    partial: values['skip-browser'],
+    ...(values['skip-browser'] ? {} : { browser: `${chromiumVersion()}, WebGPU adapter: ${adapter}` }),
+    figures: resultFigures(staticFigures, runs),
+  });
   if (values.json) {
     print(
       JSON.stringify(

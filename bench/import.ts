@@ -24,6 +24,7 @@ import { planRecords } from '../src/lib/import/records.ts';
 import { importCollection } from '../src/lib/storage/collections.ts';
 import { PlaygroundDatabase } from '../src/lib/storage/db.ts';
 import { gzipped, PeakMeter, syntheticCorpus } from './import-corpus.ts';
+import { writeBenchResult } from './results-file.ts';
 
 const { values } = parseArgs({ options: { mb: { type: 'string', default: '200' }, json: { type: 'boolean', default: false } } });
 const bytes = Number(values.mb) * 1024 * 1024;
@@ -134,6 +135,15 @@ const scenarios: Array<Promise<Figures> | (() => Promise<Figures>)> = [
 
 const results: Figures[] = [];
 for (const scenario of scenarios) results.push(await (typeof scenario === 'function' ? scenario() : scenario));
+
+writeBenchResult({
+  benchmark: 'import',
+  note: `a ${values.mb} MiB generated corpus, never written to disk`,
+  figures: results.flatMap((r) => [
+    { name: `${r.scenario}: throughput (${values.mb} MiB corpus${r.gzipMB === undefined ? '' : `, ${r.gzipMB.toFixed(0)} MiB gzip`})`, unit: 'MiB/s', value: r.mbPerSecond },
+    { name: `${r.scenario}: peak heap`, unit: 'MiB', value: r.peakHeapMB },
+  ]),
+});
 
 if (values.json) {
   console.log(JSON.stringify({ gcExposed: gc !== undefined, results }, null, 2));

@@ -27,6 +27,7 @@ import { lexiconEnhancedDense } from '../src/lib/fusion/ledr.ts';
 import { docScorerFor, rerank, rerankDocText } from '../src/lib/rerank/rerank.ts';
 import { buildModels } from '../scripts/models/build-models.ts';
 import { shared } from '../tests/shared-dir.ts';
+import { writeBenchResult } from './results-file.ts';
 
 interface Latency {
   meanMs: number;
@@ -116,6 +117,21 @@ async function main(): Promise<void> {
     ledr: { ...ledr, model: 'local/glove-100d-sif', corpusEmbedMs },
     rerank: rerankRows.map((row) => ({ model: 'local/tiny-cross-encoder', ...row, ratioVsLedr: row.latency.meanMs / ledr.meanMs })),
   };
+  writeBenchResult({
+    benchmark: 'rerank',
+    partial: queries.length < 300,
+    figures: [
+      {
+        name: `LEDR per query, BM25 top ${ledrK} × GloVe SIF cosine (SciFact test, Node)`,
+        unit: 'ms',
+        value: ledr.meanMs,
+        peers: {
+          [`BM25 top ${ledrK} alone`]: result.bm25.meanMs,
+          ...Object.fromEntries(rerankRows.map((row) => [`re-rank BM25 top ${depth}, tiny cross-encoder ${row.dtype}`, row.latency.meanMs])),
+        },
+      },
+    ],
+  });
   if (values.json) {
     process.stdout.write(`${JSON.stringify(result)}\n`);
     return;

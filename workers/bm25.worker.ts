@@ -9,9 +9,9 @@
  *   const hits = await bm25.call((api) => api.search(collectionId, { text: 'query' }, { k: 100, k1: 0.9, b: 0.4 }));
  */
 import * as Comlink from 'comlink';
-import { Bm25Service, type IndexProgress, type OpenIndexRequest } from '../src/lib/bm25-wasm/bm25-service.ts';
+import { Bm25Service, type IndexProgress, type OpenIndexRequest } from '../src/lib/services/bm25-service.ts';
 import { fetchBm25Kernel } from '../src/lib/bm25-wasm/kernel-url.ts';
-import { packedBuffers } from '../src/lib/retrievers/packed-hits.ts';
+import { packedBuffers } from '../src/lib/hits/packed-hits.ts';
 import { database } from '../src/lib/storage/db.ts';
 import { withOrderedProgress } from './ordered-progress.ts';
 import './policy-violations.ts';

@@ -19,10 +19,10 @@ import {
   type DenseProgress,
   type DenseSearchOptions,
   type HnswFiles,
-} from '../src/lib/dense/dense-corpus-service.ts';
+} from '../src/lib/services/dense-corpus-service.ts';
 import type { EmbedProgress } from '../src/lib/dense/batching.ts';
 import { HnswIndex, loadHnswlibModule } from '../src/lib/dense/hnsw-index.ts';
-import { packedBuffers, type PackedCandidates } from '../src/lib/retrievers/packed-hits.ts';
+import { packedBuffers, type PackedCandidates } from '../src/lib/hits/packed-hits.ts';
 import type { VectorMatrix } from '../src/lib/dense/vector-matrix.ts';
 import type { HnswSettings } from '../src/lib/retrievers/config.ts';
 import { database } from '../src/lib/storage/db.ts';
@@ -103,8 +103,7 @@ function shippedVectorsOf(request: LoadRequest): ((collectionId: string) => Prom
  * When a static table starts loading: when something must be embedded (a typed query, a corpus or query
  * set not stored), or when the page says text is about to be typed (`loadModel`: the query box took the
  * focus). Stored corpus and query vectors need no table, so a visit that only steps through stored queries
- * or evaluates them never loads its 22 MB: its fetch and parse took about 0.8 s of CPU after every page load
- * when it loaded once the page had ranked.
+ * or evaluates them never loads its 22 MB, whose fetch and parse would cost every page load CPU.
  */
 class DeferredLoad {
   constructor(private start: (() => void) | undefined) {}
@@ -217,14 +216,6 @@ const api = {
     return session.run(async () => {
       const scores = await corpus().scoreRows(collectionId, texts, candidates);
       return Comlink.transfer(scores, [scores.buffer]);
-    });
-  },
-
-  /** LEDR's fused rankings of candidate rows with their BM25 scores, as rows of `docIds` (typed arrays). */
-  fuseLedr(collectionId: string, texts: string[], candidates: PackedCandidates, bm25: Float64Array, limit: number) {
-    return session.run(async () => {
-      const packed = await corpus().fuseLedr(collectionId, texts, candidates, bm25, limit);
-      return Comlink.transfer(packed, packedBuffers(packed));
     });
   },
 

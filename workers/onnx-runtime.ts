@@ -5,18 +5,17 @@
  *
  * Two of onnxruntime's builds ship, gzip-compressed (npm run build:ort), and prepareOnnxRuntime hands the
  * one a worker needs to onnxruntime as `wasmBinary`, before the first session:
- * - a model on WASM gets the plain build (14.3 MB). It starts in about half the time of the other one
- *   (tiny BERT on the test machine: 1.3–1.9 s against 3.7 s; bench:embed prints each model's load), because
- *   V8 compiles the functions onnxruntime calls when they are first called, and asyncify's instrumentation
- *   makes some of them huge;
+ * - a model on WASM gets the plain build (14.3 MB). It starts faster (bench:embed prints each model's load),
+ *   because V8 compiles the functions onnxruntime calls when they are first called, and asyncify's
+ *   instrumentation makes some of them huge;
  * - a model on WebGPU gets the asyncify build (WebGPU + WASM, 26.9 MB: over the 25 MiB per-file limit of
  *   static hosts, so it could not ship uncompressed anyway).
  * The page chooses each model's device before its worker loads it (src/lib/dense/device.ts), and a worker
  * holds one model on one device, so the first session decides the build.
  *
  * numThreads stays at onnxruntime-web's default (half the cores, at most 4) on a cross-origin-isolated page
- * (COOP/COEP headers, opt-in in vite.config.ts): on the shared 2-core test machine, 2 threads made the tiny
- * model 4–6× slower in bench:embed (thread hand-offs per small operator). Without isolation (any static
+ * (COOP/COEP headers, opt-in in vite.config.ts); on two cores, threads slow a small model down (thread
+ * hand-offs per small operator). Without isolation (any static
  * host: GitHub Pages, Cloudflare Pages without a _headers file) there is no SharedArrayBuffer, so it is set
  * to 1 outright: onnxruntime would otherwise warn that threads cannot start, and the column says
  * "wasm (1 thread)".

@@ -55,8 +55,8 @@ export const REFERENCE_MODELS_DIR = join(repoRoot, '.cache', 'models');
 const GLOVE_MAX_LENGTH = 2048;
 /**
  * Tokens kept in the compact SIF model ([PAD], [UNK] and the most frequent words): the smallest cut measured
- * whose SciFact test nDCG@10 stays within 0.003 of the full fp32 model's 0.3047 (README, "The default
- * dense model"). SIF weighting favours rare words, so the cut cannot be small.
+ * whose SciFact test nDCG@10 stays within 0.003 of the full fp32 model's 0.3047 (DESIGN.md, "Decisions").
+ * SIF weighting favours rare words, so the cut cannot be small.
  */
 export const GLOVE_SIF_KEEP = 200_000;
 

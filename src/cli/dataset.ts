@@ -1,109 +1,60 @@
 /**
- * Node side of the BEIR loader: finds the files of a dataset folder and streams them from disk into the
- * pure loader (src/lib/data/beir.ts).
+ * `--dataset PATH` for the CLI: whatever the page's "Import from this computer" takes (a BEIR folder or
+ * zip, a Pyserini JSON collection as one file or a folder of parts, a folder of .txt/.md files, CSV,
+ * parquet, gzipped or not) is read by the page's own code: the files are classified by
+ * src/lib/import/classify.ts (through local.ts), planned by `localImportPlan` and parsed by `planRecords`,
+ * exactly as the import worker does; only the records land in memory instead of IndexedDB. The Node side
+ * (walking a folder, file-backed Blobs, file streams) is in disk-files.ts.
  *
- * Layout (as BEIR's zips unpack): `corpus.jsonl`, `queries.jsonl`, `qrels/<split>.tsv`, each optionally
- * gzipped (`.gz`). When both the plain and the gzipped file exist the plain one is read (no inflating).
+ * A dataset needs documents only. Queries and judgments are optional: `search` works on a plain corpus,
+ * and asking for a split the dataset does not judge is a CliError that says so.
  */
-import { createReadStream } from 'node:fs';
-import { readdir, stat } from 'node:fs/promises';
-import { dirname, join, resolve } from 'node:path';
+import { basename, dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { loadBeir, type BeirCollection, type LoadOptions, type NamedByteSource } from '../lib/data/beir.ts';
+import type { BeirCollection } from '../lib/data/beir.ts';
+import type { ErrorPolicy } from '../lib/data/record-stream.ts';
+import { validateCollection } from '../lib/data/validate.ts';
+import type { ImportPlan } from '../lib/import/import-file.ts';
+import { expandInputs, inspectEntries, localImportPlan } from '../lib/import/local.ts';
+import { planRecords } from '../lib/import/records.ts';
+import type { Inspection } from '../lib/import/classify.ts';
+import type { CollectionRecords } from '../lib/storage/collections.ts';
+import type { Doc, Qrels, Query } from '../lib/types.ts';
 import { CliError } from './cli-error.ts';
+import { diskInputs, onDisk } from './disk-files.ts';
 
-export interface BeirFiles {
+export interface LoadDatasetOptions {
+  /**
+   * Splits whose judgments are read (e.g. `['test']`); default: every split. A split the dataset does not
+   * judge is a CliError naming the splits it has.
+   */
+  splits?: readonly string[];
+  /** See `ErrorPolicy`; skipped lines end up in the report. Default `'throw'`. */
+  onError?: ErrorPolicy;
+  maxSkipped?: number;
+  signal?: AbortSignal;
+}
+
+/** The options' earlier name, from when the loader read BEIR folders only. */
+export type LoadBeirDirOptions = LoadDatasetOptions;
+
+/** Where each part of a dataset was read from (paths on disk; zip entries as `<zip path>/<entry>`). */
+export interface DatasetFiles {
   corpus: string;
-  queries: string;
-  /** Split → path of its qrels file, splits in name order. */
+  /** Further files of the same corpus (a folder of Pyserini parts, of text files). */
+  corpusParts: string[];
+  /** Absent: the dataset has no queries file. */
+  queries?: string;
+  /** Split → its judgments file, for every split the dataset has (read or not). */
   qrels: Map<string, string>;
 }
 
-export interface LoadBeirDirOptions extends LoadOptions {
-  /** Splits to load (e.g. `['test']`); default: every `qrels/*.tsv`. */
-  splits?: readonly string[];
-}
-
-/** Large reads: fewer chunks means fewer async steps per megabyte. */
-const READ_CHUNK = 1 << 20;
-const QRELS_FILE = /^(.+)\.tsv(\.gz)?$/;
-
-async function isFile(path: string): Promise<boolean> {
-  try {
-    return (await stat(path)).isFile();
-  } catch {
-    return false;
-  }
-}
-
-/** The first of `names` present in `dir`, or a CliError naming what is missing. */
-async function findOne(dir: string, names: readonly string[]): Promise<string> {
-  for (const name of names) {
-    const path = join(dir, name);
-    if (await isFile(path)) return path;
-  }
-  throw new CliError(`${names.join(' or ')} not found in ${dir}`);
-}
-
-async function findQrels(dir: string, splits: readonly string[] | undefined): Promise<Map<string, string>> {
-  const qrelsDir = join(dir, 'qrels');
-  let names: string[];
-  try {
-    names = (await readdir(qrelsDir)).sort();
-  } catch {
-    throw new CliError(`no qrels folder in ${dir} (expected ${join(qrelsDir, '<split>.tsv')})`);
-  }
-  const available = new Map<string, string>();
-  for (const name of names) {
-    const split = QRELS_FILE.exec(name)?.[1];
-    const path = join(qrelsDir, name);
-    // Plain before gzipped when both exist (names are sorted, so "test.tsv" precedes "test.tsv.gz").
-    if (split !== undefined && !available.has(split) && (await isFile(path))) available.set(split, path);
-  }
-  if (available.size === 0) throw new CliError(`no <split>.tsv file in ${qrelsDir}`);
-  if (splits === undefined) return available;
-  const chosen = new Map<string, string>();
-  for (const split of splits) {
-    const path = available.get(split);
-    if (path === undefined) {
-      const known = [...available.keys()].join(', ');
-      throw new CliError(`${join(qrelsDir, `${split}.tsv`)} not found (splits in ${qrelsDir}: ${known})`);
-    }
-    chosen.set(split, path);
-  }
-  return chosen;
-}
-
-/** Locates the dataset's files; every missing piece is a CliError that names it. */
-export async function findBeirFiles(dir: string, splits?: readonly string[]): Promise<BeirFiles> {
-  let folder;
-  try {
-    folder = await stat(dir);
-  } catch {
-    throw new CliError(`dataset folder ${dir} not found`);
-  }
-  if (!folder.isDirectory()) throw new CliError(`${dir} is not a folder (expected a BEIR dataset folder)`);
-  return {
-    corpus: await findOne(dir, ['corpus.jsonl', 'corpus.jsonl.gz']),
-    queries: await findOne(dir, ['queries.jsonl', 'queries.jsonl.gz']),
-    qrels: await findQrels(dir, splits),
-  };
-}
-
-async function fileSource(path: string): Promise<NamedByteSource> {
-  const { size } = await stat(path);
-  return { file: path, size, open: () => createReadStream(path, { highWaterMark: READ_CHUNK }) };
-}
-
-/**
- * Loads a BEIR dataset folder: docs, queries, qrels of the chosen splits and the validation report.
- * Malformed content throws `ParseError` (file:line: reason); a missing file throws `CliError`.
- */
-export async function loadBeirDir(dir: string, options: LoadBeirDirOptions = {}): Promise<BeirCollection> {
-  const files = await findBeirFiles(dir, options.splits);
-  const qrels = new Map<string, NamedByteSource>();
-  for (const [split, path] of files.qrels) qrels.set(split, await fileSource(path));
-  return loadBeir({ corpus: await fileSource(files.corpus), queries: await fileSource(files.queries), qrels }, options);
+export interface Dataset extends BeirCollection {
+  /** The dataset's path, resolved. */
+  path: string;
+  /** Its last path component: what `eval` and `search` print as the dataset. */
+  name: string;
+  files: DatasetFiles;
 }
 
 /** The shared ground-truth folder: env `SHARED_DIR`, by default `../shared` beside the checkout. */
@@ -113,23 +64,102 @@ export function sharedDir(): string {
 }
 
 /**
- * A `--dataset` value as a folder: the path itself when it is a folder, else — for a bare name such as
- * `scifact` — `SHARED_DIR/beir/<name>` when that is one. Otherwise the path as given (loading then names it).
+ * The folders a bare `--dataset` name (such as `scifact`) is looked up in when it is not a path: the
+ * resolved path first, then `SHARED_DIR/beir/<name>`.
  */
-export async function resolveDatasetDir(dataset: string): Promise<string> {
+function candidates(dataset: string): string[] {
   const direct = resolve(dataset);
-  if (await isDirectory(direct)) return direct;
-  if (/^[\w.-]+$/.test(dataset)) {
-    const named = join(sharedDir(), 'beir', dataset);
-    if (await isDirectory(named)) return named;
-  }
-  return direct;
+  return /^[\w.-]+$/.test(dataset) ? [direct, join(sharedDir(), 'beir', dataset)] : [direct];
 }
 
-async function isDirectory(path: string): Promise<boolean> {
-  try {
-    return (await stat(path)).isDirectory();
-  } catch {
-    return false;
-  }
+/** What classify.ts made of the files, as one message: its problems, then what each file was taken for. */
+function inspectionProblem(path: string, inspection: Inspection): string {
+  const files = inspection.files.map((file) => `${file.path}: ${file.note}`).join('; ');
+  return `${path}: ${inspection.problems.join('; ')}${files === '' ? ' (no files)' : ` (files: ${files})`}`;
 }
+
+/** The page's import plan for the files at `path`, read from disk. */
+async function planFor(dataset: string): Promise<{ path: string; plan: ImportPlan }> {
+  for (const path of candidates(dataset)) {
+    const inputs = await diskInputs(path);
+    if (inputs === undefined) continue;
+    const entries = await expandInputs(inputs.inputs);
+    const inspection = await inspectEntries(entries);
+    if (inspection.plan === undefined) throw new CliError(inspectionProblem(path, inspection));
+    const meta = { id: `local/${basename(path)}`, name: basename(path), source: { kind: 'local' as const, detail: path } };
+    let plan: ImportPlan;
+    try {
+      plan = localImportPlan(entries, inspection, meta);
+    } catch (error) {
+      // An incomplete field mapping: the page asks the person, the CLI can only say which field is missing.
+      throw new CliError(`${error instanceof Error ? error.message : String(error)} (in ${path})`);
+    }
+    return { path, plan: onDisk(plan, inputs) };
+  }
+  throw new CliError(`dataset folder or file ${resolve(dataset)} not found`);
+}
+
+function filesOf(plan: ImportPlan): DatasetFiles {
+  return {
+    corpus: plan.corpus.name,
+    corpusParts: (plan.corpusParts ?? []).map((file) => file.name),
+    ...(plan.queries === undefined ? {} : { queries: plan.queries.name }),
+    qrels: new Map(plan.qrels.map((file) => [file.split ?? 'test', file.name])),
+  };
+}
+
+/** The message for a split the dataset does not judge: BEIR's layout keeps its file-naming form. */
+function missingSplit(path: string, split: string, qrels: ReadonlyMap<string, string>): string {
+  if (qrels.size === 0) return `${path} has no judgments (qrels), so no split "${split}" to evaluate; search works without them`;
+  const folders = new Set([...qrels.values()].map((file) => dirname(file)));
+  const known = [...qrels.keys()].join(', ');
+  const [folder] = folders;
+  if (folders.size === 1 && folder !== undefined && basename(folder) === 'qrels') return `${join(folder, `${split}.tsv`)} not found (splits in ${folder}: ${known})`;
+  return `${path} has no judgments for split "${split}" (splits: ${known})`;
+}
+
+/** The plan with only the asked splits' judgments (the others are not read). */
+function withSplits(path: string, plan: ImportPlan, splits: readonly string[] | undefined): ImportPlan {
+  if (splits === undefined) return plan;
+  const available = filesOf(plan).qrels;
+  const missing = splits.find((split) => !available.has(split));
+  if (missing !== undefined) throw new CliError(missingSplit(path, missing, available));
+  return { ...plan, qrels: splits.map((split) => plan.qrels.find((file) => (file.split ?? 'test') === split)!) };
+}
+
+/** The streams an import writes, gathered in memory, with the page's validation report. */
+async function collect(records: CollectionRecords): Promise<BeirCollection> {
+  const docs: Doc[] = [];
+  for await (const doc of records.documents) docs.push(doc);
+  const queries = new Map<string, Query>();
+  if (records.queries !== undefined) for await (const query of records.queries) queries.set(query.id, query);
+  const qrels = new Map<string, Qrels>();
+  for (const { split, judgments } of records.qrels) {
+    const bySplit: Qrels = new Map();
+    for await (const { queryId, docId, grade } of judgments) {
+      let docGrades = bySplit.get(queryId);
+      if (docGrades === undefined) bySplit.set(queryId, (docGrades = new Map()));
+      docGrades.set(docId, grade);
+    }
+    qrels.set(split, bySplit);
+  }
+  const logs = records.logs?.();
+  return { docs, queries, qrels, report: validateCollection({ docs, queries, qrels, ...(logs === undefined ? {} : { logs }) }) };
+}
+
+/**
+ * Loads a dataset (see the module comment): a path, or a bare name under `SHARED_DIR/beir`. Malformed
+ * content throws the parsers' `ParseError` (file:line: reason); a missing dataset, files that make no
+ * collection, or a split it does not judge throw `CliError`.
+ */
+export async function loadDataset(dataset: string, options: LoadDatasetOptions = {}): Promise<Dataset> {
+  const found = await planFor(dataset);
+  const plan = withSplits(found.path, found.plan, options.splits);
+  const { onError, maxSkipped, signal } = options;
+  const records = planRecords(plan, { ...(onError === undefined ? {} : { onError }), ...(maxSkipped === undefined ? {} : { maxSkipped }), ...(signal === undefined ? {} : { signal }) });
+  const collection = await collect(records);
+  return { ...collection, path: found.path, name: basename(found.path), files: filesOf(found.plan) };
+}
+
+/** The loader's earlier name (tests load SciFact through it); every shape `loadDataset` reads. */
+export const loadBeirDir = loadDataset;

@@ -1,12 +1,12 @@
 /**
- * `eval`: index a BEIR dataset, run every judged query of a split with one retriever and print the
- * trec_eval `-c` measures the BEIR and Pyserini tables report, and judged@10.
+ * `eval`: index a dataset, run every judged query of a split with one retriever and print the
+ * trec_eval `-c` measures the BEIR and Pyserini tables report, and judged@10. The dataset is any shape the
+ * page imports (dataset.ts); it needs queries and the split's judgments.
  *
- *   npm run -s cli -- eval --dataset <BEIR dir> --split test --retriever bm25 [--k1 0.9 --b 0.4]
+ *   npm run -s cli -- eval --dataset <path | name> --split test --retriever bm25 [--k1 0.9 --b 0.4]
  *       [--top-k 1000] [--run-out <file>] [--json]
  */
 import { writeFile } from 'node:fs/promises';
-import { basename, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { ANSERINI_BM25_PARAMS } from '../lib/bm25/bm25-similarity.ts';
 import { judgedQueries, type BeirCollection } from '../lib/data/beir.ts';
@@ -17,7 +17,7 @@ import type { Normalization } from '../lib/fusion/normalize.ts';
 import type { Qrels } from '../lib/types.ts';
 import { cliAnalyzerNames, isCliAnalyzerName } from './analyzer.ts';
 import { CliError } from './cli-error.ts';
-import { loadBeirDir } from './dataset.ts';
+import { loadDataset, type Dataset } from './dataset.ts';
 import { DEFAULT_RERANKER, TEST_RERANKER } from '../lib/rerank/registry.ts';
 import { firstStageCeiling } from '../lib/rerank/rerank.ts';
 import { DEFAULT_DENSE_MODEL } from './dense.ts';
@@ -62,7 +62,10 @@ const OPTIONS = {
   help: { type: 'boolean', short: 'h', default: false },
 } as const;
 
-const USAGE = `usage: npm run -s cli -- eval --dataset <BEIR dir> [options]
+const USAGE = `usage: npm run -s cli -- eval --dataset <path | name> [options]
+  --dataset <path|name>     a BEIR folder or zip, a Pyserini JSON collection (file or folder), a folder of
+                            .txt/.md files, CSV or parquet (also .gz), as the page imports them; or a
+                            name under SHARED_DIR/beir (e.g. scifact). Needs queries and judgments.
   --split <name>            qrels split to evaluate (default test)
   --retriever <name>        ${Object.keys(RETRIEVERS).join(' | ')} (default bm25)
   --k1 <n> --b <n>          BM25 parameters (default 0.9, 0.4: Anserini/Pyserini)
@@ -110,7 +113,7 @@ function parseEvalArgs(args: string[]) {
   }
   const values = parsed.values;
   if (values.help) return undefined;
-  if (values.dataset === undefined) throw new CliError('--dataset <BEIR dir> is required (try --help)');
+  if (values.dataset === undefined) throw new CliError('--dataset <path | name> is required (try --help)');
   if (!Object.hasOwn(RETRIEVERS, values.retriever)) {
     throw new CliError(`--retriever ${values.retriever}: expected one of ${Object.keys(RETRIEVERS).join(', ')}`);
   }
@@ -169,13 +172,20 @@ function parseEvalArgs(args: string[]) {
       originalQueryWeight: numberOption('orig-weight', values['orig-weight'], (n) => n >= 0 && n <= 1, 'a number between 0 and 1'),
     },
   };
-  return { dataset: resolve(values.dataset), split: values.split, runOut: values['run-out'], json: values.json, settings };
+  return { dataset: values.dataset, split: values.split, runOut: values['run-out'], json: values.json, settings };
 }
 
 function splitQrels(collection: BeirCollection, split: string): Qrels {
   const qrels = collection.qrels.get(split);
   if (qrels === undefined) throw new CliError(`no qrels for split "${split}"`);
   return qrels;
+}
+
+/** Why a split has nothing to evaluate: no queries file, or none of its queries judged. */
+function noQueries(collection: Dataset, split: string): string {
+  const { queries, qrels } = collection.files;
+  if (queries === undefined) return `${collection.path} has no queries file, so the judgments of split "${split}" (${qrels.get(split)}) have nothing to evaluate`;
+  return `split "${split}" judges no query of ${queries}`;
 }
 
 export async function evalCommand(args: string[], io: CliIo): Promise<void> {
@@ -187,11 +197,11 @@ export async function evalCommand(args: string[], io: CliIo): Promise<void> {
   }
   const { dataset, split, settings } = options;
   const loadStart = performance.now();
-  const collection = await loadBeirDir(dataset, { splits: [split] });
+  const collection = await loadDataset(dataset, { splits: [split] });
   const loadMs = performance.now() - loadStart;
   const qrels = splitQrels(collection, split);
   const queries = judgedQueries(collection.queries, qrels);
-  if (queries.length === 0) throw new CliError(`split "${split}" judges no query of ${dataset}/queries.jsonl`);
+  if (queries.length === 0) throw new CliError(noQueries(collection, split));
   progress(`loaded ${collection.docs.length} documents and ${queries.length} ${split} queries in ${loadMs.toFixed(0)} ms`);
 
   const { run, timings, description, firstStage } = await retrieve(collection.docs, queries, settings, progress);
@@ -206,7 +216,7 @@ export async function evalCommand(args: string[], io: CliIo): Promise<void> {
   const allTimings = { load_ms: loadMs, ...timings };
   if (options.json) {
     const report = {
-      dataset: basename(dataset),
+      dataset: collection.name,
       split,
       retriever: settings.retriever,
       queries: queries.length,
@@ -220,7 +230,7 @@ export async function evalCommand(args: string[], io: CliIo): Promise<void> {
     return;
   }
   io.out(
-    `# ${basename(dataset)} ${split}: ${queries.length} queries, ${collection.docs.length} documents; ` +
+    `# ${collection.name} ${split}: ${queries.length} queries, ${collection.docs.length} documents; ` +
       `${settings.retriever} (${Object.entries(description).map(([k, v]) => `${k} ${v}`).join(', ')}); trec_eval -c\n`,
   );
   io.out(formatTrecEval(result));

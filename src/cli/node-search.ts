@@ -4,7 +4,7 @@
  * its workers, so both rank through `rankBatch` and write the same run for the same settings.
  */
 import type { Analyzer } from '../lib/analysis/analyzer.ts';
-import type { PrfRequest } from '../lib/bm25-wasm/bm25-service.ts';
+import type { PrfRequest } from '../lib/prf/prf-request.ts';
 import { indexCorpus } from '../lib/bm25/bm25-corpus.ts';
 import type { Bm25Index } from '../lib/bm25/bm25-index.ts';
 import { bagOfTerms } from '../lib/bm25/bm25-query.ts';
@@ -24,7 +24,7 @@ import type { Bm25Settings, DenseSettings, RerankSettings } from '../lib/retriev
 import type { RankSearch } from '../lib/retrievers/rank.ts';
 import type { RankQuery } from '../lib/retrievers/ranking.ts';
 import type { Doc, Hit } from '../lib/types.ts';
-import type { Candidates } from '../lib/retrievers/packed-hits.ts';
+import { packCandidates, type Candidates } from '../lib/hits/packed-hits.ts';
 import { loadAnalyzer, type CliAnalyzerName } from './analyzer.ts';
 import { loadNodeEmbedder, provideIndexedDb, resolveNodeModel } from './dense.ts';
 
@@ -210,12 +210,8 @@ export class NodeSearch implements RankSearch {
     const corpus = await this.openDense(settings.model);
     const vectors = await this.queryVectors(corpus, texts);
     const started = performance.now();
-    const scores = vectors.map((vector, i) =>
-      (candidates[i] ?? []).map(({ docId }) => {
-        const row = corpus.rowOf.get(docId);
-        return row === undefined ? Number.NaN : dotWithRow(corpus.vectors, row, vector);
-      }),
-    );
+    const { offsets, rows } = packCandidates(candidates, corpus.rowOf);
+    const scores = vectors.map((vector, q) => Array.from(rows.subarray(offsets[q]!, offsets[q + 1]!), (row) => (row < 0 ? Number.NaN : dotWithRow(corpus.vectors, row, vector))));
     this.add('search_ms', performance.now() - started);
     return scores;
   }

@@ -6,14 +6,14 @@
  * (rerank.ts) over that first stage.
  */
 import type { Bm25AnalyzerName } from '../lib/analysis/analyzers.ts';
-import type { PrfRequest } from '../lib/bm25-wasm/bm25-service.ts';
+import type { PrfRequest } from '../lib/prf/prf-request.ts';
 import type { Bm25Params } from '../lib/bm25/bm25-similarity.ts';
 import type { EmbeddingDtype } from '../lib/dense/registry.ts';
 import type { Normalization } from '../lib/fusion/normalize.ts';
 import { TERRIER_BO1_PARAMS } from '../lib/prf/bo1.ts';
 import { ANSERINI_RM3_PARAMS } from '../lib/prf/rm3.ts';
 import { DEFAULT_HNSW, type Bm25Settings, type DenseSettings, type HnswSettings, type RetrieverConfig } from '../lib/retrievers/config.ts';
-import { rankBatch } from '../lib/retrievers/rank.ts';
+import { rankBatch, type RankForm } from '../lib/retrievers/rank.ts';
 import { plainHits } from '../lib/retrievers/ranking.ts';
 import { docScorerFor, rerankDocText } from '../lib/rerank/rerank.ts';
 import type { Doc, Query, Run } from '../lib/types.ts';
@@ -209,9 +209,10 @@ function timingsOf(search: NodeSearch, config: RetrieverConfig, queries: number)
 }
 
 /** Every query's ranking with `config` (LEDR's candidates from RM3 / Bo1 with --lexical), through the one ranking the page runs too. */
-function rankRankings(search: NodeSearch, config: RetrieverConfig, lexicalStage: RetrieverConfig, queries: readonly Query[], settings: RetrieverSettings, depth: number) {
+function rankRankings<F extends RankForm>(search: NodeSearch, config: RetrieverConfig, lexicalStage: RetrieverConfig, queries: readonly Query[], settings: RetrieverSettings, depth: number, form: F) {
   const lexical = lexicalStage.kind === 'ledr' && settings.lexical !== undefined && settings.lexical !== 'bm25' ? prfOf(settings.lexical, settings.prf) : undefined;
   return rankBatch(search, config, queries, {
+    form,
     depth,
     keepIdenticalIds: !settings.ignoreIdenticalIds,
     ...(lexical === undefined ? {} : { ledrLexical: lexical }),
@@ -220,8 +221,8 @@ function rankRankings(search: NodeSearch, config: RetrieverConfig, lexicalStage:
 
 /** A run of every query with `config`: plain hits, as a run file holds them. */
 async function rankRun(search: NodeSearch, config: RetrieverConfig, queries: readonly Query[], settings: RetrieverSettings, depth: number): Promise<Run> {
-  const rankings = await rankRankings(search, config, config, queries, settings, depth);
-  return new Map(queries.map((query, i) => [query.id, plainHits(rankings[i]?.hits ?? [])]));
+  const rankings = await rankRankings(search, config, config, queries, settings, depth, 'hits');
+  return new Map(queries.map((query, i) => [query.id, rankings[i] ?? []]));
 }
 
 /** Runs `settings.retriever` over `queries`; progress lines go to `progress` (stderr in the CLI). */
@@ -280,7 +281,7 @@ async function rerankRetrieve(docs: readonly Doc[], queries: readonly Query[], s
     const firstConfig = retrieverConfig(settings, firstStageName);
     if (firstConfig.kind === 'rerank') throw new Error('a re-ranker cannot be its own first stage');
     const config: RetrieverConfig = { kind: 'rerank', firstStage: firstConfig, depth, rerank: { model: crossEncoder.spec.id, dtype: crossEncoder.dtype, device: 'auto' } };
-    const rankings = await rankRankings(search, config, firstConfig, queries, settings, settings.topK);
+    const rankings = await rankRankings(search, config, firstConfig, queries, settings, settings.topK, 'parts');
     const run: Run = new Map();
     const firstStage: Run = new Map();
     let pairs = 0;

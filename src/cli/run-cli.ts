@@ -18,8 +18,8 @@ const commands: Record<string, () => Promise<Command>> = {
 const usage = `usage: npm run -s cli -- <command> [options]
 commands:
   analyze     print the terms an analyzer (english, polish, …) makes of each line of text or stdin
-  eval        index a BEIR dataset, run every query of a split and print trec_eval -c measures
-  search      one query's ranking on a BEIR dataset (weighted syntax: word^2.5, +term^0.5)
+  eval        index a dataset, run every query of a split and print trec_eval -c measures
+  search      one query's ranking on a dataset (weighted syntax: word^2.5, +term^0.5)
   trec-eval   evaluate a TREC run against qrels, output compatible with trec_eval 9.0.8`;
 
 export async function runCli(argv: readonly string[], io: CliIo): Promise<number> {

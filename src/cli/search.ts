@@ -1,7 +1,8 @@
 /**
- * `search`: one query's ranking on a BEIR dataset, with the weighted query it was parsed to.
+ * `search`: one query's ranking on a dataset, with the weighted query it was parsed to. The dataset is any
+ * shape the page imports (dataset.ts); documents are all it needs.
  *
- *   npm run -s cli -- search --dataset <BEIR dir | name under SHARED_DIR/beir> --query "text"
+ *   npm run -s cli -- search --dataset <path | name under SHARED_DIR/beir> --query "text"
  *       [--retriever bm25|rm3|bo1] [--fb-terms N --fb-docs N --orig-weight W] [--top-k 10] [--analyzer english]
  *       [--k1 0.9 --b 0.4] [--json]
  *   npm run -s cli -- search … --retriever rerank [--depth 100] [--model <cross-encoder>] [--dtype q8]
@@ -14,7 +15,6 @@
  * With `--retriever rerank` the BM25 top `depth` is re-ranked by a cross-encoder, which reads the query as
  * typed (boosts are a BM25 notion; the cross-encoder sees the text without the syntax's `^w` and `+`).
  */
-import { basename } from 'node:path';
 import { parseArgs } from 'node:util';
 import type { Bm25AnalyzerName } from '../lib/analysis/analyzers.ts';
 import { weightQueryTerms, type QueryTermWeight } from '../lib/bm25/bm25-query.ts';
@@ -31,7 +31,7 @@ import { rankBatch } from '../lib/retrievers/rank.ts';
 import type { Doc, Hit } from '../lib/types.ts';
 import { cliAnalyzerNames, isCliAnalyzerName, type CliAnalyzerName } from './analyzer.ts';
 import { CliError } from './cli-error.ts';
-import { loadBeirDir, resolveDatasetDir } from './dataset.ts';
+import { loadDataset } from './dataset.ts';
 import { NodeSearch } from './node-search.ts';
 import { loadNodeCrossEncoder, resolveNodeReranker } from './rerank.ts';
 import type { CliIo } from './cli-io.ts';
@@ -64,8 +64,10 @@ const OPTIONS = {
   help: { type: 'boolean', short: 'h', default: false },
 } as const;
 
-const USAGE = `usage: npm run -s cli -- search --dataset <BEIR dir | name> --query "text" [options]
-  --dataset <dir|name>   a BEIR folder, or a name under SHARED_DIR/beir (e.g. scifact)
+const USAGE = `usage: npm run -s cli -- search --dataset <path | name> --query "text" [options]
+  --dataset <path|name>  a BEIR folder or zip, a Pyserini JSON collection (file or folder), a folder of
+                         .txt/.md files, CSV or parquet (also .gz), as the page imports them; or a name
+                         under SHARED_DIR/beir (e.g. scifact). Documents are all it needs.
   --query <text>         the query; word^2.5 boosts a word, +term^0.5 adds an index term (verbatim)
   --retriever <name>     ${Object.keys(SEARCH_RETRIEVERS).join(' | ')} (default bm25)
   --top-k <n>            hits to print (default 10)
@@ -113,7 +115,7 @@ function parseSearchArgs(args: string[]): SearchOptions | undefined {
   }
   const values = parsed.values;
   if (values.help) return undefined;
-  if (values.dataset === undefined) throw new CliError('--dataset <BEIR dir | name> is required (try --help)');
+  if (values.dataset === undefined) throw new CliError('--dataset <path | name> is required (try --help)');
   if (values.query === undefined) throw new CliError('--query "text" is required (try --help)');
   if (!Object.hasOwn(SEARCH_RETRIEVERS, values.retriever)) {
     throw new CliError(`--retriever ${values.retriever}: expected one of ${Object.keys(SEARCH_RETRIEVERS).join(', ')}`);
@@ -182,8 +184,8 @@ export async function searchCommand(args: string[], io: CliIo): Promise<void> {
     io.out(`${USAGE}\n`);
     return;
   }
-  const dir = await resolveDatasetDir(options.dataset);
-  const collection = await loadBeirDir(dir);
+  // Judgments are not needed to rank; the queries file is still read (and checked), as before.
+  const collection = await loadDataset(options.dataset, { splits: [] });
   const docsById = new Map(collection.docs.map((doc) => [doc.id, doc]));
   const reranking = options.retriever === 'rerank';
   const crossEncoder = reranking ? await loadNodeCrossEncoder(resolveNodeReranker(options.model), { dtype: options.dtype }) : undefined;
@@ -220,7 +222,7 @@ export async function searchCommand(args: string[], io: CliIo): Promise<void> {
       max_length: crossEncoder.maxLength,
       rerank_ms: rerankMs,
     };
-    report(io, options, dir, collection.docs.length, parsed, clauses, prf, hits, docsById, searchMs, rerankInfo);
+    report(io, options, collection.name, collection.docs.length, parsed, clauses, prf, hits, docsById, searchMs, rerankInfo);
   } finally {
     await crossEncoder?.dispose();
   }
@@ -250,7 +252,7 @@ function searchConfig(options: SearchOptions, rerankDtype: EmbeddingDtype | unde
 function report(
   io: CliIo,
   options: SearchOptions,
-  dir: string,
+  datasetName: string,
   docCount: number,
   parsed: ParsedQuery,
   clauses: ReturnType<typeof weightQueryTerms>,
@@ -270,7 +272,7 @@ function report(
 
   if (options.json) {
     const report = {
-      dataset: basename(dir),
+      dataset: datasetName,
       retriever: options.retriever,
       settings: {
         ...options.params,
@@ -296,7 +298,7 @@ function report(
   }
   const out: string[] = [];
   const extra = Object.entries(prfSettings(options)).map(([name, value]) => `, ${name} ${value}`).join('');
-  out.push(`# ${basename(dir)}: ${docCount} documents; ${options.retriever} (k1 ${options.params.k1}, b ${options.params.b}, analyzer ${options.analyzer}${extra})`);
+  out.push(`# ${datasetName}: ${docCount} documents; ${options.retriever} (k1 ${options.params.k1}, b ${options.params.b}, analyzer ${options.analyzer}${extra})`);
   out.push(`# query: ${options.query.replace(/\n/g, ' ⏎ ')}`);
   out.push(`# parsed: ${parsed.terms.length === 0 ? '(no terms)' : formatWeightedQuery(parsed.terms)}`);
   for (const { term, boost, df, idf } of clauses) {

@@ -19,7 +19,7 @@ import { readTrecPrefs, readTrecQrelsPrefs, type Prefs } from '../lib/data/trec-
 import { evaluate, type EvalResult } from '../lib/eval/evaluate.ts';
 import { MEASURE_FAMILIES, MeasureError, atol } from '../lib/eval/measure-spec.ts';
 import { PrefsError } from '../lib/eval/prefs-counts.ts';
-import { DuplicateDocumentError } from '../lib/eval/ranking.ts';
+import { DuplicateDocumentError } from '../lib/hits/trec-order.ts';
 import type { Qrels } from '../lib/types.ts';
 import { formatTrecEval } from '../lib/eval/trec-eval-output.ts';
 import { parseZScores, type ZScores } from '../lib/eval/zscores.ts';

@@ -190,8 +190,8 @@ export function benchEmbed(
     };
     const naiveTexts = strideSample(request.texts, request.naiveDocs);
     // Untimed passes of every mode over a sample as large as the largest batch, for at least 3 s: V8
-    // compiles onnxruntime's WebAssembly to optimized code in the background over its first seconds of use
-    // (2.3 s of compilation here), and onnxruntime grows its buffers on the first run of each batch size.
+    // compiles onnxruntime's WebAssembly to optimized code in the background over its first seconds of use,
+    // and onnxruntime grows its buffers on the first run of each batch size.
     // After an 8-text warm-up alone, the first timed rows (naive, auto) ran on slower code than the sweep.
     const warm = strideSample(request.texts, Math.max(64, ...request.batchSizes));
     const warmUntil = performance.now() + 3000;

@@ -202,7 +202,8 @@ describe.skipIf(skipNoModel)('judged@10, judged only and the analyses (starter c
     // The sticky app bar would cover the top of an element screenshot: hidden (through the CSSOM) meanwhile.
     await page.evaluate(() => document.querySelectorAll<HTMLElement>('header').forEach((header) => (header.style.visibility = 'hidden')));
     await section.scrollIntoViewIfNeeded();
-    await page.waitForTimeout(300);
+    // Two frames drawn after the scroll: the charts' resize (a ResizeObserver, run with the next frame) is painted.
+    await page.evaluate(() => new Promise<void>((resolve) => requestAnimationFrame(() => requestAnimationFrame(() => resolve()))));
     await section.screenshot({ path: join(repoRoot, 'test-artifacts', 'analyses-plots.png') });
     await page.evaluate(() => document.querySelectorAll<HTMLElement>('header').forEach((header) => (header.style.visibility = '')));
     await section.getByLabel('List the queries').check();

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, expect, inject, test } from 'vitest';
 import type { Locator, Page } from 'playwright-core';
-import { recordedJobs, recordJobs, settled } from './app-page.ts';
+import { recordedJobs, recordJobs, rows, settled } from './app-page.ts';
 import { launch, screenshot, type BrowserSession } from './harness.ts';
 
 const column = (page: Page, n: number): Locator => page.locator('article.column').nth(n);
@@ -45,8 +45,9 @@ test('first visit: every default column ranks the starter before the model table
     expect(denseHits.length).toBeGreaterThan(0);
     expect((await recordedJobs(page)).filter((title) => title.startsWith('Embedding'))).toEqual([]);
     // Ranked from stored vectors, the page does not load the table (it did 0.3 s after ranking until
-    // 2026-11-27)...
-    await page.waitForTimeout(1000);
+    // 2026-11-27)... The page writes its rankings once none has come for a second and it is idle
+    // (saved-rankings.ts): written, they prove the page went quiet after ranking, table still not asked.
+    await expect.poll(async () => (await rows(page, 'savedRankings')).length, { timeout: 60_000 }).toBeGreaterThanOrEqual(3);
     expect(tableAsked).toBe(false);
     // ...until the query box takes the focus: then it loads, with a job in the tray.
     await page.getByRole('button', { name: 'New query' }).click();
@@ -54,9 +55,12 @@ test('first visit: every default column ranks the starter before the model table
     await expect.poll(() => recordedJobs(page), { timeout: 30_000 }).toContain('Loading model glove-100d-sif (q8)');
 
     // A typed text (the same query with a trailing space: not a stored query text) needs the model.
+    // BM25 ranks it (the same debounce as the other columns): the dense column, asked at the same moment,
+    // is still at it, waiting for the held table.
     await page.getByLabel('Query text').fill(`${query} `);
-    await page.waitForTimeout(1500);
+    await expect.poll(() => column(page, 0).getAttribute('data-ranked'), { timeout: 60_000 }).toBe(`${query} `);
     expect(await column(page, 1).getAttribute('data-ranked')).not.toBe(`${query} `);
+    expect(['preparing', 'ranking']).toContain(await column(page, 1).getAttribute('data-status'));
     release();
     await expect.poll(() => column(page, 1).getAttribute('data-ranked'), { timeout: 60_000 }).toBe(`${query} `);
     await settled(page, 3);
@@ -120,31 +124,44 @@ test('an indeterminate progress bar shows its track for a second before its fill
   const fresh = await launch();
   try {
     const { page, context, errors } = fresh;
-    // Every progress bar's fill: when it appeared and when it started sliding (ms on the page's clock).
+    // The page's clock is a fake one, paused: its timers fire only as the test moves it on, and its time
+    // stands still within a task, so a bar's timer starts at the very time the bar is noted.
+    await page.clock.install({ time: new Date('2026-01-01T00:00:00Z') });
+    await page.clock.pauseAt(new Date('2026-01-01T00:00:01Z'));
+    // When each progress bar's fill appeared, on the page's (fake) clock.
     await page.addInitScript(() => {
-      const seen = new Map<Element, { added: number; sliding?: number }>();
-      (window as unknown as { rpBars: typeof seen }).rpBars = seen;
-      const note = () => {
-        for (const fill of document.querySelectorAll('[role=progressbar] > .fill')) {
-          const entry = seen.get(fill) ?? { added: performance.now() };
-          if (entry.sliding === undefined && fill.classList.contains('indeterminate')) entry.sliding = performance.now();
-          seen.set(fill, entry);
-        }
-      };
-      new MutationObserver(note).observe(document, { subtree: true, childList: true, attributes: true, attributeFilter: ['class'] });
+      const seen = new WeakMap<Element, number>();
+      (window as unknown as { rpBarSeen: typeof seen }).rpBarSeen = seen;
+      new MutationObserver(() => {
+        for (const fill of document.querySelectorAll('[role=progressbar] > .fill')) if (!seen.has(fill)) seen.set(fill, performance.now());
+      }).observe(document, { subtree: true, childList: true });
     });
-    // The BM25 kernel is held for 2.5 s: the BM25 column waits for its worker with an indeterminate bar.
+    // The BM25 kernel is held until the bar has been checked: the BM25 column waits for its worker with an
+    // indeterminate bar.
+    let release = () => {};
+    const held = new Promise<void>((resolve) => (release = resolve));
     await context.route('**/assets/bm25-*.wasm', async (route) => {
-      await new Promise((resolve) => setTimeout(resolve, 2500));
+      await held;
       await route.continue();
     });
     await page.goto(inject('appUrl'));
+    // The page starts up on the fake clock, moved 10 ms at a time, until the BM25 column's bar is there, waiting.
+    const bar = column(page, 0).locator('[role=progressbar] > .fill').first();
+    for (let steps = 0; (await bar.count()) === 0 || !(await bar.evaluate((fill) => fill.classList.contains('waiting'))); steps++) {
+      expect(steps, 'the BM25 column shows a waiting bar within 60 s of the page’s time').toBeLessThan(6000);
+      await page.clock.runFor(10);
+    }
+    const sinceShown = () => bar.evaluate((fill) => performance.now() - (window as unknown as { rpBarSeen: WeakMap<Element, number> }).rpBarSeen.get(fill)!);
+    const sliding = () => bar.evaluate((fill) => fill.classList.contains('indeterminate'));
+    // INDETERMINATE_DELAY_MS (ProgressBar.svelte) is 1,000: at 999 ms the fill still waits, at 1,000 it slides.
+    await page.clock.runFor(999 - (await sinceShown()));
+    expect(await sinceShown()).toBe(999);
+    expect(await sliding()).toBe(false);
+    await page.clock.runFor(1);
+    expect(await sliding()).toBe(true);
+    await page.clock.resume();
+    release();
     await settled(page, 3);
-    const bars = await page.evaluate(() => [...(window as unknown as { rpBars: Map<Element, { added: number; sliding?: number }> }).rpBars.values()]);
-    const slid = bars.filter((bar) => bar.sliding !== undefined);
-    expect(slid.length).toBeGreaterThan(0);
-    // INDETERMINATE_DELAY_MS (ProgressBar.svelte) is 1,000; the observer notes a bar a little after its timer starts.
-    for (const bar of slid) expect(bar.sliding! - bar.added).toBeGreaterThanOrEqual(900);
     expect(errors).toEqual([]);
   } finally {
     await fresh.close();

@@ -15,7 +15,7 @@ import { loadBeirDir } from '../../src/cli/dataset.ts';
 import { englishAnalyzer } from '../../src/lib/analysis/english-analyzer.ts';
 import { buildBm25Index, type Bm25Index } from '../../src/lib/bm25/bm25-index.ts';
 import { searchBm25 } from '../../src/lib/bm25/bm25-search.ts';
-import { bm25DocText } from '../../src/lib/bm25-wasm/bm25-service.ts';
+import { bm25DocText } from '../../src/lib/services/bm25-service.ts';
 import type { BeirCollection } from '../../src/lib/data/beir.ts';
 import type { Hit } from '../../src/lib/types.ts';
 import { repoRoot, shared } from '../shared-dir.ts';

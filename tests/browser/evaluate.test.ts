@@ -447,25 +447,46 @@ describe.skipIf(skipNoModel)('Evaluate dashboard (SciFact test, BM25 | GloVe | L
 
   test('cancelling from the tray stops the evaluation; the results made before stay', async () => {
     const { page, context, errors } = session;
-    // 300 BM25 queries take well under a second now, faster than a click: a reloaded page gets a BM25
-    // worker whose answers leave 1.5 s apart, so the column (6 chunks) is still running when Cancel is
-    // pressed, even on a loaded machine where the full-page screenshot before it takes seconds.
-    const slowWorker = '**/assets/bm25.worker-*.js';
-    await context.route(slowWorker, async (route) => {
+    // 300 BM25 queries take well under a second, faster than a click: the BM25 worker holds the queries it
+    // is asked to rank (comlink's calls of searchManyPacked) from just before Run until Cancel has been
+    // pressed, so the column is still running then however long the screenshot before it takes. Its other
+    // calls (opening the index) are answered as usual. A worker started after Run starts holding.
+    const bm25Worker = '**/assets/bm25.worker-*.js';
+    let holding = false;
+    // A capturing listener on the worker's global runs before comlink's own (at the target, capturing
+    // listeners come first), whenever either was added; a held call is dispatched again on release.
+    const gate = (initially: boolean) => `{
+      const queued = [];
+      const gate = (self.__rpRankGate = { holding: ${initially}, held: () => queued.length, release() { gate.holding = false; for (const data of queued.splice(0)) self.dispatchEvent(new MessageEvent('message', { data })); } });
+      self.addEventListener('message', (event) => {
+        if (!gate.holding || event.data?.path?.[0] !== 'searchManyPacked') return;
+        event.stopImmediatePropagation();
+        queued.push(event.data);
+      }, { capture: true });
+    }\n`;
+    await context.route(bm25Worker, async (route) => {
       const response = await fetchRouted(route);
-      // Spaced answers (not each delayed), so two chunks in flight do not halve the wait.
-      const delay = `{ const post = self.postMessage.bind(self); let last = 0; self.postMessage = (...args) => { last = Math.max(Date.now(), last) + 1500; setTimeout(() => post(...args), last - Date.now()); }; }\n`;
-      await route.fulfill({ response, body: delay + (await response.text()) });
+      await route.fulfill({ response, body: gate(holding) + (await response.text()) });
     });
+    type Gated = { __rpRankGate: { holding: boolean; held(): number; release(): void } };
+    const bm25Workers = () => page.workers().filter((worker) => worker.url().includes('/bm25.worker'));
     await page.reload();
     await allFresh(page, 3);
+    holding = true;
+    for (const worker of bm25Workers()) await worker.evaluate(() => void ((self as unknown as Gated).__rpRankGate.holding = true));
     await page.getByRole('button', { name: 'Run all again' }).click();
     // The dashboard's own bar (the tray has one more, with the cancel button).
     await page.getByRole('progressbar', { name: 'Evaluating 1 · BM25 (k1 0.9, b 0.4)', exact: true }).waitFor({ timeout: 60_000 });
     await screenshot(page, 'evaluate-progress');
     const cancel = page.getByRole('button', { name: 'Cancel Evaluating 1 · BM25 (k1 0.9, b 0.4) · 300 queries' });
-    await cancel.click({ timeout: 10_000 });
-    await context.unroute(slowWorker);
+    await cancel.waitFor({ timeout: 60_000 });
+    // The column's queries are with the worker, held: it is ranking when Cancel is pressed.
+    const held = async () => (await Promise.all(bm25Workers().map((worker) => worker.evaluate(() => (self as unknown as Gated).__rpRankGate.held())))).reduce((a, b) => a + b, 0);
+    await expect.poll(held, { timeout: 60_000 }).toBeGreaterThan(0);
+    await cancel.click();
+    holding = false;
+    for (const worker of bm25Workers()) await worker.evaluate(() => (self as unknown as Gated).__rpRankGate.release());
+    await context.unroute(bm25Worker);
     await page.getByText('Evaluation cancelled; the columns finished before are kept.').waitFor();
     await page.getByTestId('evaluate-progress').waitFor({ state: 'detached' });
     await expect.poll(() => page.locator('.tray .job[data-status="cancelled"] .title').allTextContents()).toContain(

@@ -180,7 +180,7 @@ describe.skipIf(skipNoModel)('Re-rank, RM3 and Bo1 columns (starter collection)'
     expect(ceilingText).toContain(`first stage recall@100 = ${ceiling.toFixed(3)}`);
     expect(ceilingText).toContain('re-ranking cannot find what stage one missed');
     // The first stage is one field of the column, a column value of its own (decoded once more by URLSearchParams).
-    expect(page.url()).toContain('&col=rerank;d=100;m=local/tiny-cross-encoder;dt=fp32;fs=bm25%3Bk1%3D0.9%3Bb%3D0.4%3Ban%3Denglish');
+    await expect.poll(() => page.url()).toContain('&col=rerank;d=100;m=local/tiny-cross-encoder;dt=fp32;fs=bm25%3Bk1%3D0.9%3Bb%3D0.4%3Ban%3Denglish');
     await rerank.getByRole('button', { name: /^Settings of Re-rank/ }).click();
     await columnShot(page, 1, 'rerank-column.png');
     // The hit detail: the cross-encoder's score and where the first stage had the document, then BM25's terms.

@@ -5,7 +5,7 @@ import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, expect, inject, test } from 'vitest';
 import { collectionGraphPrefix } from '../../src/lib/storage/hnsw-files.ts';
 import { columnsReady, countOf, recordedJobs, recordJobs, rows } from './app-page.ts';
-import { launch, screenshot, type BrowserSession } from './harness.ts';
+import { launch, screenshot, waitInPage, type BrowserSession } from './harness.ts';
 import { startHubServer, type HubServer } from './hub-server.ts';
 
 /**
@@ -305,20 +305,19 @@ test('another tab upgrading the database: this tab lets go at once (no blocked u
   await expect.poll(() => page.getByLabel('Collection').inputValue(), { timeout: 30_000 }).not.toBe('');
   const other = await context.newPage();
   await other.goto(`${appUrl}/diagnostics.html`);
-  const outcome = await other.evaluate(
-    () =>
-      new Promise<string>((resolve) => {
-        const request = indexedDB.open('retrieval-playground', 1000);
-        const timer = setTimeout(() => resolve('still blocked after 10 s'), 10_000);
-        request.onblocked = () => undefined; // fired while the old connections close; only a lasting block fails
-        request.onsuccess = () => {
-          clearTimeout(timer);
-          request.result.close();
-          resolve(`opened version ${request.result.version}`);
-        };
-        request.onerror = () => resolve(`error ${request.error?.message}`);
-      }),
-  );
+  // The upgrade's outcome, once it has one: an upgrade blocked by this tab never gets one, and the wait fails.
+  await other.evaluate(() => {
+    const upgrade = window as unknown as { rpUpgrade?: string };
+    const request = indexedDB.open('retrieval-playground', 1000);
+    request.onblocked = () => undefined; // fired while the old connections close; only a lasting block fails
+    request.onsuccess = () => {
+      request.result.close();
+      upgrade.rpUpgrade = `opened version ${request.result.version}`;
+    };
+    request.onerror = () => (upgrade.rpUpgrade = `error ${request.error?.message}`);
+  });
+  await waitInPage(other, () => (window as unknown as { rpUpgrade?: string }).rpUpgrade !== undefined, undefined, { timeout: 60_000 });
+  const outcome = await other.evaluate(() => (window as unknown as { rpUpgrade?: string }).rpUpgrade);
   expect(outcome).toBe('opened version 1000');
   const alert = page.getByRole('alert').filter({ hasText: 'updated in another tab' });
   await alert.waitFor({ timeout: 10_000 });

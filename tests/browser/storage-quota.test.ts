@@ -9,6 +9,7 @@
  * SciFact comes from the local stand-in for the hub (hub-server.ts); the embedding model is the tiny
  * local BERT (32 dimensions), so the corpus' vectors take 663 kB.
  */
+import { readdirSync, readlinkSync } from 'node:fs';
 import type { CDPSession, Page } from 'playwright-core';
 import { afterAll, beforeAll, expect, inject, test } from 'vitest';
 import { countOf, rows } from './app-page.ts';
@@ -39,15 +40,54 @@ async function usage(page: Page): Promise<number> {
 }
 
 /**
+ * The files of the app origin's IndexedDB that Chromium holds open (its LevelDB's LOCK, log and manifest),
+ * read from /proc: Chromium keeps an origin's backing store open for a grace period (2 s in Chromium 156)
+ * after its last connection closes, and only a store opened anew asks the quota manager for the quota.
+ */
+function openIndexedDbFiles(): string[] {
+  const origin = new URL(appUrl);
+  const folder = `/Default/IndexedDB/${origin.protocol.replace(':', '')}_${origin.hostname}_${origin.port}.indexeddb.`;
+  const open: string[] = [];
+  for (const pid of readdirSync('/proc')) {
+    if (!/^\d+$/.test(pid)) continue;
+    let fds: string[];
+    try {
+      fds = readdirSync(`/proc/${pid}/fd`);
+    } catch {
+      continue; // the process ended meanwhile
+    }
+    for (const fd of fds) {
+      try {
+        const target = readlinkSync(`/proc/${pid}/fd/${fd}`);
+        if (target.startsWith(session.profileDir + folder)) open.push(target);
+      } catch {
+        // the file was closed meanwhile
+      }
+    }
+  }
+  return open;
+}
+
+/**
+ * Leaves the app for about:blank (closing its connections) and waits until Chromium has closed the
+ * origin's backing store. The files are checked to be open first: a Chromium that lays out or names its
+ * IndexedDB files otherwise fails here, rather than passing the wait without closing anything.
+ */
+async function leaveAndCloseStorage(page: Page): Promise<void> {
+  expect(openIndexedDbFiles().length, "the app origin's IndexedDB files, open while the app is").toBeGreaterThan(0);
+  await page.goto('about:blank');
+  await expect.poll(openIndexedDbFiles, { timeout: 60_000, interval: 100 }).toEqual([]);
+}
+
+/**
  * Caps the app origin's quota at what it uses now plus `headroom` bytes, then opens `next`; returns the
- * cap. Chromium's IndexedDB takes the quota when it opens the origin's storage and keeps it while a
- * connection is open, so the page leaves the origin (closing the app's connections) before the cap is
- * set and comes back after. navigator.storage.estimate() keeps reporting the normal quota.
+ * cap. Chromium's IndexedDB takes the quota when it opens the origin's storage and keeps it while the store
+ * is open, so the page leaves the origin and the cap is set once the store has closed; the page comes back
+ * after. navigator.storage.estimate() keeps reporting the normal quota.
  */
 async function capQuota(page: Page, headroom: number, next: string): Promise<number> {
   const quotaSize = (await usage(page)) + headroom;
-  await page.goto('about:blank');
-  await page.waitForTimeout(3000);
+  await leaveAndCloseStorage(page);
   cdp ??= await session.context.newCDPSession(page);
   await cdp.send('Storage.overrideQuotaForOrigin', { origin: new URL(appUrl).origin, quotaSize });
   await page.goto(next);
@@ -56,8 +96,7 @@ async function capQuota(page: Page, headroom: number, next: string): Promise<num
 
 /** Gives the origin its normal quota back (the call without a size removes the override), then opens `next`. */
 async function liftQuota(page: Page, next: string): Promise<void> {
-  await page.goto('about:blank');
-  await page.waitForTimeout(3000);
+  await leaveAndCloseStorage(page);
   await cdp!.send('Storage.overrideQuotaForOrigin', { origin: new URL(appUrl).origin });
   await page.goto(next);
 }

@@ -66,7 +66,7 @@ describe('eval --retriever bm25 on SciFact test (Pyserini bm25-flat / Lucene 8.7
 
 describe('eval: bad arguments fail with one line and a non-zero exit', () => {
   it.each([
-    [['eval'], /--dataset <BEIR dir> is required/],
+    [['eval'], /--dataset <path \| name> is required/],
     [['eval', '--dataset', '/nonexistent-dir'], /nonexistent-dir/],
     [['eval', '--dataset', '.', '--retriever', 'tfidf'], /--retriever tfidf: expected one of bm25, rm3, bo1, dense, ledr, rrf, convex, rerank/],
     [['eval', '--dataset', '.', '--k1', 'abc'], /--k1 abc: expected a number/],

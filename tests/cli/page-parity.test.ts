@@ -13,7 +13,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Bm25AnalyzerName } from '../../src/lib/analysis/analyzers.ts';
-import { Bm25Service } from '../../src/lib/bm25-wasm/bm25-service.ts';
+import { Bm25Service } from '../../src/lib/services/bm25-service.ts';
 import { judgedQueries } from '../../src/lib/data/beir.ts';
 import { packRun, unpackRun } from '../../src/lib/data/packed-run.ts';
 import { formatTrecRun } from '../../src/lib/data/trec.ts';
@@ -23,7 +23,7 @@ import { PlaygroundDatabase } from '../../src/lib/storage/db.ts';
 import { putDocuments } from '../../src/lib/storage/documents.ts';
 import type { Query } from '../../src/lib/types.ts';
 import type { Bm25Backend, DenseBackend } from '../../src/app/engine/backends.ts';
-import { DenseCorpusService } from '../../src/lib/dense/dense-corpus-service.ts';
+import { DenseCorpusService } from '../../src/lib/services/dense-corpus-service.ts';
 import { RetrievalEngine } from '../../src/app/engine/retrieval-engine.ts';
 import { loadBeirDir } from '../../src/cli/dataset.ts';
 import { loadNodeEmbedder, resolveNodeModel } from '../../src/cli/dense.ts';
@@ -45,7 +45,7 @@ let out: string;
 /** The BM25 worker's work (bm25.worker.ts) without the worker. */
 function bm25Backend(service: Bm25Service): Bm25Backend {
   const request = (queries: Parameters<Bm25Backend['search']>[2]) =>
-    queries.map(({ id, text, weighted }) => ({ ...(id === undefined ? {} : { id }), ...(weighted === undefined ? { text } : { weighted }) }));
+    queries.map(({ id, text, weighted }) => ({ ...(id === undefined ? {} : { id }), text, ...(weighted === undefined ? {} : { weighted }) }));
   return {
     open: (collectionId, analyzer, onProgress, signal) => service.openIndex({ collectionId, analyzer }, onProgress, signal),
     warm: () => {},

@@ -3,18 +3,18 @@
  * (bm25-workers.ts, dense-workers.ts, src/lib/storage/runs.ts), unit tests to in-memory fakes. Every call that
  * builds something takes an AbortSignal and reports progress; searches are fast and are not cancelled.
  */
-import type { RowRanking } from '../../lib/eval/row-ranking.ts';
+import type { RowRanking } from '../../lib/hits/row-ranking.ts';
 import type { Bm25AnalyzerName as AnalyzerName } from '../../lib/analysis/analyzers.ts';
-import type { IndexInfo, IndexProgress } from '../../lib/bm25-wasm/bm25-service.ts';
+import type { IndexInfo, IndexProgress } from '../../lib/services/bm25-service.ts';
 import type { Bm25Explanation } from '../../lib/bm25/bm25-explain.ts';
 import type { QueryTermWeight } from '../../lib/bm25/bm25-query.ts';
 import type { Bm25Params } from '../../lib/bm25/bm25-similarity.ts';
-import type { PrfRequest } from '../../lib/bm25-wasm/bm25-service.ts';
-import type { DenseProgress } from '../../lib/dense/dense-corpus-service.ts';
+import type { PrfRequest } from '../../lib/prf/prf-request.ts';
+import type { DenseProgress } from '../../lib/services/dense-corpus-service.ts';
 import type { PrfResult } from '../../lib/prf/prf-result.ts';
 import type { DenseSettings, RerankSettings } from '../../lib/retrievers/config.ts';
 import type { Hit, Run } from '../../lib/types.ts';
-import type { Candidates } from '../../lib/retrievers/packed-hits.ts';
+import type { Candidates } from '../../lib/hits/packed-hits.ts';
 import type { RankQuery } from '../../lib/retrievers/ranking.ts';
 
 export interface Bm25SearchParams extends Bm25Params {
@@ -74,8 +74,6 @@ export interface DenseBackend {
   score(collectionId: string, settings: DenseSettings, texts: readonly string[], candidates: Candidates): Promise<ArrayLike<number>[]>;
   /** `search` as rankings of rows (row-ranking.ts), for evaluations (absent: they make hits). */
   searchRows?(collectionId: string, settings: DenseSettings, texts: readonly string[], k: number): Promise<RowRanking[]>;
-  /** LEDR's first `limit` fused rows of each text from its candidates (BM25's `searchRows`, top K), fused where the vectors are (absent: fused on the page). */
-  ledrRows?(collectionId: string, settings: DenseSettings, texts: readonly string[], candidates: readonly RowRanking[], limit: number): Promise<RowRanking[]>;
 }
 
 /** How a cross-encoder was opened. */

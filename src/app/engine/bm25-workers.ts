@@ -12,13 +12,14 @@ import * as Comlink from 'comlink';
 import type { Bm25WorkerApi } from '../../../workers/bm25.worker.ts';
 // Every BM25 analyzer, the loadable WordPiece one included (its worker fetches the vocabulary).
 import type { Bm25AnalyzerName as AnalyzerName } from '../../lib/analysis/analyzers.ts';
-import type { IndexInfo, IndexProgress, PrfRequest } from '../../lib/bm25-wasm/bm25-service.ts';
+import type { IndexInfo, IndexProgress } from '../../lib/services/bm25-service.ts';
+import type { PrfRequest } from '../../lib/prf/prf-request.ts';
 import type { Bm25Explanation } from '../../lib/bm25/bm25-explain.ts';
 import type { QueryTermWeight } from '../../lib/bm25/bm25-query.ts';
 import type { Bm25Params } from '../../lib/bm25/bm25-similarity.ts';
 import type { PrfResult } from '../../lib/prf/prf-result.ts';
-import { rowRankings, type RowRanking } from '../../lib/eval/row-ranking.ts';
-import { unpackRanking } from '../../lib/retrievers/packed-hits.ts';
+import { rowRankings, type RowRanking } from '../../lib/hits/row-ranking.ts';
+import { unpackRanking } from '../../lib/hits/packed-hits.ts';
 import type { Hit } from '../../lib/types.ts';
 import { WorkerHost, type HostedWorker } from '../workers/worker-host.ts';
 import { createBm25Worker } from '../workers/worker-scripts.ts';
@@ -137,13 +138,10 @@ export class Bm25Workers implements Bm25Backend {
   }
 }
 
-/** A query as the BM25 worker takes it (its service's text or weighted query): the one type of that boundary. */
-type Bm25WorkerQuery = Parameters<Bm25WorkerApi['searchManyPacked']>[1][number];
-
 /** Only the fields the worker reads cross the boundary: the weighted bag when there is one, else the text. */
-function workerQueries(queries: readonly RankQuery[]): Bm25WorkerQuery[] {
+function workerQueries(queries: readonly RankQuery[]): RankQuery[] {
   return queries.map(({ id, text, weighted }) => {
-    const body = weighted === undefined ? { text } : { weighted };
+    const body = weighted === undefined ? { text } : { text: '', weighted };
     return id === undefined ? body : { id, ...body };
   });
 }

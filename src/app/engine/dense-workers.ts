@@ -20,13 +20,13 @@
  * next ranking tries again in a fresh one, and every call that waited for it fails with the load's message.
  */
 import * as Comlink from 'comlink';
-import type { DenseCorpusRequest } from '../../lib/dense/dense-corpus-service.ts';
+import type { DenseCorpusRequest } from '../../lib/services/dense-corpus-service.ts';
 import type { EmbeddingDevice } from '../../lib/dense/embedder.ts';
 import type { ModelSourceConfig } from '../../lib/dense/model-source.ts';
 import { resolveModelSpec } from '../../lib/dense/registry.ts';
 import type { DenseSettings } from '../../lib/retrievers/config.ts';
-import { rowRankings, type RowRanking } from '../../lib/eval/row-ranking.ts';
-import { packCandidates, unpackRanking, unpackScores, type Candidates, type PackedCandidates } from '../../lib/retrievers/packed-hits.ts';
+import { rowRankings, type RowRanking } from '../../lib/hits/row-ranking.ts';
+import { packCandidates, unpackRanking, unpackScores, type Candidates, type PackedCandidates } from '../../lib/hits/packed-hits.ts';
 import type { Hit } from '../../lib/types.ts';
 import { openEmbeddingWorker, type EmbeddingWorkerHandle } from '../workers/embedding-client.ts';
 import type { WorkerHost } from '../workers/worker-host.ts';
@@ -312,27 +312,6 @@ export class DenseWorkers implements DenseBackend {
     const packed = packCandidates(candidates, rowOf);
     const scores = await this.query(settings, (api) => api.scoreRows(collectionId, [...texts], transferred(packed)));
     return unpackScores(packed.offsets, scores);
-  }
-
-  /**
-   * LEDR's fused rankings, fused in the worker that holds the vectors: the candidates (BM25's top K of
-   * each text, distinct) cross as rows of this table with their BM25 scores, the first `limit` fused rows
-   * come back. A candidate without a vector fails here, by name, as lexiconEnhancedDenseHits fails.
-   */
-  async ledrRows(collectionId: string, settings: DenseSettings, texts: readonly string[], candidates: readonly RowRanking[], limit: number): Promise<RowRanking[]> {
-    const { ids, rowOf } = await this.table(collectionId, settings);
-    const packed = packCandidates(candidates, rowOf);
-    const missing = packed.rows.indexOf(-1);
-    if (missing >= 0) {
-      let list = 0;
-      while (packed.offsets[list + 1]! <= missing) list++;
-      const { table, rows } = candidates[list]!;
-      throw new RangeError(`no dense score for BM25 candidate "${table[rows[missing - packed.offsets[list]!]!]}"`);
-    }
-    const bm25 = new Float64Array(packed.rows.length);
-    candidates.forEach((list, q) => bm25.set(list.scores, packed.offsets[q]!));
-    const fused = await this.query(settings, (api) => api.fuseLedr(collectionId, [...texts], transferred(packed), Comlink.transfer(bm25, [bm25.buffer]), limit));
-    return rowRankings(fused, ids);
   }
 
   /** The corpus's document ids in the model's worker, fetched once per open. */

@@ -1,12 +1,13 @@
 /**
  * Ranking for the page: one query now (Explore, with the parts of every fused score and a note when the
- * ranking is empty) or every query of a split in chunks (Evaluate, plain hits). Both go through `rankBatch`
- * (src/lib/retrievers/rank.ts), the ranking the CLI runs too, over the memo's searches (ranking-memo.ts).
+ * ranking is empty) or every query of a split in chunks (Evaluate, rows or plain hits). Both go through
+ * `rankBatch` (src/lib/retrievers/rank.ts), the ranking the CLI runs too, over the memo's searches
+ * (ranking-memo.ts); only the form of the answer differs.
  */
 import { RUN_DEPTH, type RetrieverConfig } from '../../lib/retrievers/config.ts';
-import { isBlank, rankBatch, rankBatchLists } from '../../lib/retrievers/rank.ts';
+import { isBlank, rankBatch } from '../../lib/retrievers/rank.ts';
 import type { ColumnRanking } from '../../lib/retrievers/ranking.ts';
-import type { RankedList } from '../../lib/eval/row-ranking.ts';
+import type { RankedList } from '../../lib/hits/row-ranking.ts';
 import type { RankQuery as QueryInput } from '../../lib/retrievers/ranking.ts';
 import { emptyRanking, type RankResult } from './column-ranking.ts';
 import type { RankingMemo, ScoreHooks } from './ranking-memo.ts';
@@ -33,21 +34,13 @@ function emptyNote(retriever: RetrieverConfig): string | undefined {
   }
 }
 
-/** An imported run's ranking of one query, or a note saying why there is none. */
-async function rankFromRun(
-  memo: RankingMemo,
-  collectionId: string,
-  retriever: Extract<RetrieverConfig, { kind: 'run' }>,
-  query: QueryInput,
-  depth: number,
-): Promise<Omit<RankResult, 'ms'>> {
-  const empty = (note: string): Omit<RankResult, 'ms'> => ({ ranking: { kind: 'run', hits: [] }, note });
+/** Why an imported run ranks nothing for `query` (undefined: it has a ranking for it). */
+async function runNote(memo: RankingMemo, collectionId: string, retriever: Extract<RetrieverConfig, { kind: 'run' }>, query: QueryInput): Promise<string | undefined> {
   const run = await memo.loadRun(collectionId, retriever.runKey);
-  if (run === undefined) return empty(`The run "${retriever.name}" is not stored in this browser for this collection: import the file again.`);
-  if (query.id === undefined) return empty('An imported run only ranks the queries it contains, not typed text.');
-  const hits = run.get(query.id);
-  if (hits === undefined) return empty(`The run "${retriever.name}" has no ranking for query ${query.id}.`);
-  return { ranking: { kind: 'run', hits: hits.slice(0, depth) } };
+  if (run === undefined) return `The run "${retriever.name}" is not stored in this browser for this collection: import the file again.`;
+  if (query.id === undefined) return 'An imported run only ranks the queries it contains, not typed text.';
+  if (!run.has(query.id)) return `The run "${retriever.name}" has no ranking for query ${query.id}.`;
+  return undefined;
 }
 
 /** One query's ranking with its parts, and a note when it is empty. */
@@ -59,12 +52,14 @@ export async function rankOne(
   depth: number,
   hooks: ScoreHooks = {},
 ): Promise<Omit<RankResult, 'ms'>> {
-  if (retriever.kind === 'run') return rankFromRun(memo, collectionId, retriever, query, depth);
-  if (isBlank(query.text)) return { ranking: emptyRanking(retriever), note: 'Type a query or pick one.' };
+  if (retriever.kind === 'run') {
+    const note = await runNote(memo, collectionId, retriever, query);
+    if (note !== undefined) return { ranking: emptyRanking(retriever), note };
+  } else if (isBlank(query.text)) return { ranking: emptyRanking(retriever), note: 'Type a query or pick one.' };
   if (retriever.kind === 'rerank' && retriever.firstStage.kind === 'run') {
     // An imported first stage without this query: nothing to re-rank, and the run's note says why.
-    const first = await rankFromRun(memo, collectionId, retriever.firstStage, query, retriever.depth);
-    if (first.note !== undefined) return { ranking: emptyRanking(retriever), note: `First stage: ${first.note}` };
+    const note = await runNote(memo, collectionId, retriever.firstStage, query);
+    if (note !== undefined) return { ranking: emptyRanking(retriever), note: `First stage: ${note}` };
   }
   const [ranking] = await rankBatch(memo.forQuery(collectionId, hooks), retriever, [query], { depth, signal: hooks.signal });
   const result: ColumnRanking = ranking ?? emptyRanking(retriever);
@@ -85,5 +80,5 @@ export async function rankChunk(
     const run = await memo.loadRun(collectionId, retriever.runKey);
     if (run === undefined) throw new Error(`The run "${retriever.name}" is not stored in this browser for this collection.`);
   }
-  return rankBatchLists(memo.forBatch(collectionId, signal), retriever, queries, { depth, signal });
+  return rankBatch(memo.forBatch(collectionId, signal), retriever, queries, { form: 'lists', depth, signal });
 }

@@ -6,7 +6,7 @@
  * rebuild anything. A worker that dies takes its open resources with it: they are dropped here and prepared
  * again on the next ranking.
  */
-import type { IndexInfo } from '../../lib/bm25-wasm/bm25-service.ts';
+import type { IndexInfo } from '../../lib/services/bm25-service.ts';
 import { preparedSettings, type Bm25Settings, type DenseSettings, type RerankSettings, type RetrieverConfig } from '../../lib/retrievers/config.ts';
 import type { Bm25Backend, DenseBackend, DenseOpenInfo, DenseProgress, JobSink, RerankBackend, RerankerOpenInfo } from './backends.ts';
 import { PhaseJobs } from './phase-jobs.ts';

@@ -6,7 +6,7 @@
 import type { Bm25Explanation } from '../../lib/bm25/bm25-explain.ts';
 import type { QueryTermWeight } from '../../lib/bm25/bm25-query.ts';
 import { preparedSettings, RUN_DEPTH, type Bm25Settings, type DenseSettings, type RetrieverConfig } from '../../lib/retrievers/config.ts';
-import { denseRanking, isBlank, prfRequest, type RankSearch } from '../../lib/retrievers/rank.ts';
+import { isBlank, rankBatch, type RankSearch } from '../../lib/retrievers/rank.ts';
 import type { Hit } from '../../lib/types.ts';
 import type { Bm25Backend } from './backends.ts';
 import type { RankQuery } from '../../lib/retrievers/ranking.ts';
@@ -57,7 +57,6 @@ export async function explainHit(
   // A Re-rank column's BM25 and dense parts are its first stage's.
   const source = retriever.kind === 'rerank' ? retriever.firstStage : retriever;
   const explanation: HitExplanation = { docId };
-  const blank = isBlank(query.text);
   const work: Promise<void>[] = [];
   if (needs.bm25) {
     const settings = needs.bm25;
@@ -65,12 +64,13 @@ export async function explainHit(
     work.push(
       (async () => {
         // RM3 and Bo1 score with BM25 on the expanded weighted query: explain that query, rank in its ranking.
-        const prf = (source.kind === 'rm3' || source.kind === 'bo1') && !blank ? (await search.prf!(settings, prfRequest(source), [query], RUN_DEPTH))[0] : undefined;
-        const hits = blank ? [] : prf ? prf.hits : ((await search.bm25(settings, [query], depth))[0] ?? []);
-        const part: NonNullable<HitExplanation['bm25']> = { settings, rank: rankOf(hits, docId), depth };
-        if (prf) part.expanded = prf.expanded;
+        const lexical: RetrieverConfig = source.kind === 'rm3' || source.kind === 'bo1' ? source : { kind: 'bm25', bm25: settings };
+        const [ranking] = await rankBatch(search, lexical, [query], { depth: lexical.kind === 'bm25' ? depth : RUN_DEPTH });
+        const prf = ranking?.kind === 'rm3' || ranking?.kind === 'bo1' ? ranking : undefined;
+        const part: NonNullable<HitExplanation['bm25']> = { settings, rank: rankOf(ranking?.hits ?? [], docId), depth };
+        if (prf && !isBlank(query.text)) part.expanded = prf.expanded;
         try {
-          part.explanation = await bm25Backend.explain(collectionId, settings.analyzer, prf ? prf.expanded : (query.weighted ?? query.text), docId, { k1: settings.k1, b: settings.b });
+          part.explanation = await bm25Backend.explain(collectionId, settings.analyzer, part.expanded ?? query.weighted ?? query.text, docId, { k1: settings.k1, b: settings.b });
         } catch (error) {
           part.error = message(error);
         }
@@ -84,7 +84,7 @@ export async function explainHit(
       (async () => {
         const part: NonNullable<HitExplanation['dense']> = { settings, depth: RUN_DEPTH };
         if (source.kind !== 'ledr') {
-          const hits = blank ? [] : ((await denseRanking(search, settings, [query], RUN_DEPTH))[0] ?? []);
+          const [hits = []] = await rankBatch(search, { kind: 'dense', dense: settings }, [query], { form: 'hits', depth: RUN_DEPTH });
           part.rank = rankOf(hits, docId);
         }
         try {

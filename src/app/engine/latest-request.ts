@@ -21,7 +21,7 @@ export interface LatestRequestHandlers<Request, Result> {
 /**
  * Timers that end together (within `slackMs`) run in one task. The columns of one typed change each
  * debounce their ranking: with a timer each, a first column's answer could be taken in, with whatever it
- * set off, between their timers, and the last column started up to 20 ms after the first.
+ * set off, between their timers, holding the last column's start back.
  */
 export class TimerGroup {
   readonly #pending = new Map<number, { due: number; run: () => void }>();

@@ -8,7 +8,7 @@
 import { evaluate } from '../../lib/eval/evaluate.ts';
 import { judgedAt } from '../../lib/eval/judged.ts';
 import { judgeRanking, NOT_IN_POOL } from '../../lib/eval/judged-ranking.ts';
-import { rankForEvaluation } from '../../lib/eval/ranking.ts';
+import { rankForEvaluation } from '../../lib/hits/trec-order.ts';
 import type { Hit } from '../../lib/types.ts';
 
 export interface QueryMetrics {

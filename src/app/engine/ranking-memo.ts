@@ -11,9 +11,9 @@ import { weightedKey } from './column-ranking.ts';
 import type { PrfResult } from '../../lib/prf/prf-result.ts';
 import { RUN_DEPTH, type Bm25Settings, type DenseSettings } from '../../lib/retrievers/config.ts';
 import { settingsKey } from '../../lib/settings-key.ts';
-import { cutHits } from '../../lib/retrievers/hit-rows.ts';
-import { unpackRanking } from '../../lib/retrievers/packed-hits.ts';
-import { cutRows, isRowRanking, type RankedList, type RowRanking } from '../../lib/eval/row-ranking.ts';
+import { cutHits } from '../../lib/hits/hit-rows.ts';
+import { unpackRanking } from '../../lib/hits/packed-hits.ts';
+import { cutRows, isRowRanking, type RankedList, type RowRanking } from '../../lib/hits/row-ranking.ts';
 import type { RankSearch } from '../../lib/retrievers/rank.ts';
 import type { Hit, Run } from '../../lib/types.ts';
 import type { Bm25Backend, DenseBackend, RerankBackend, RerankScoreProgress, RunBackend } from './backends.ts';
@@ -132,17 +132,12 @@ export class RankingMemo {
       prf: (settings, request, queries, k) => bm25.searchPrf(collectionId, settings.analyzer, queries, request, { k, k1: settings.k1, b: settings.b }),
       rerank: (settings, query, docIds) => requireRerank(this.backends.rerank).score(collectionId, settings, query.text, docIds, { signal }),
       importedRun: (runKey) => this.loadRun(collectionId, runKey),
-      // Rankings stay rows where the workers answer so: an evaluation measures them without hit objects, and
-      // LEDR is fused in the dense worker (300 × 1,000 candidates, off the page).
+      // Rankings stay rows where the workers answer so: an evaluation measures them without hit objects.
       ...(bm25.searchRows !== undefined &&
         dense.searchRows !== undefined && {
           rows: {
             bm25: async (settings, queries, depth) => (await this.bm25Lists(collectionId, settings, queries, depth)).map(asRows),
             dense: (settings, texts, k) => dense.searchRows!(collectionId, settings, texts, k),
-            ...(dense.ledrRows !== undefined && {
-              ledr: (settings: DenseSettings, texts: readonly string[], candidates: readonly RowRanking[], limit: number) =>
-                dense.ledrRows!(collectionId, settings, texts, candidates, limit),
-            }),
           },
         }),
     };

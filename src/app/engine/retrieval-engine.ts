@@ -9,9 +9,9 @@
  * - ranking (engine-ranking.ts): `rankBatch` of src/lib/retrievers/rank.ts — the CLI's ranking too;
  * - explanations (hit-explain.ts): why a document scores what it does.
  */
-import type { IndexInfo } from '../../lib/bm25-wasm/bm25-service.ts';
+import type { IndexInfo } from '../../lib/services/bm25-service.ts';
 import { RUN_DEPTH, type DenseSettings, type RerankSettings, type RetrieverConfig, type Bm25Settings } from '../../lib/retrievers/config.ts';
-import type { RankedList } from '../../lib/eval/row-ranking.ts';
+import type { RankedList } from '../../lib/hits/row-ranking.ts';
 import type { Bm25Backend, DenseBackend, DenseOpenInfo, JobSink, RerankBackend, RerankerOpenInfo, RerankScoreProgress, RunBackend } from './backends.ts';
 import type { RankQuery as QueryInput } from '../../lib/retrievers/ranking.ts';
 import type { RankResult } from './column-ranking.ts';
@@ -26,10 +26,8 @@ export type { PrepareStatus } from './engine-resources.ts';
 export type { HitExplanation } from './hit-explain.ts';
 
 /**
- * Chunks of an evaluation sent to the workers before the first has come back (rankQueries). With two, the
- * BM25 worker sat idle while the page, busy drawing the evaluation's first frames, took in one chunk and sent
- * the next: a SciFact BM25 column took 90–130 ms, 70–90 ms with four. A cancel lets the chunks already sent
- * finish in the worker.
+ * Chunks of an evaluation sent to the workers before the first has come back (rankQueries): enough that a
+ * worker is never idle while the page draws. A cancel lets the chunks already sent finish in the worker.
  */
 const CHUNKS_IN_FLIGHT = 4;
 
@@ -106,8 +104,7 @@ export class RetrievalEngine {
 
   /**
    * Holds back the work done ahead of need (`warm`, `prepareAhead`) while the page shows saved rankings:
-   * their workers' start-up took the two cores from the page (a restart showing saved rankings measured a
-   * median of 946 ms with it, 727 ms without, README "Benchmarks"). It starts once a saved ranking has been
+   * their workers' start-up would take the cores from the page drawing them. It starts once a saved ranking has been
    * drawn, when anything needs a worker (`prepare`, a ranking not saved), or after `maxMs`.
    */
   holdWorkAhead(maxMs: number): void {

@@ -1,20 +1,15 @@
 /**
- * Explore's rankings kept for the next visit (src/lib/storage/saved-rankings.ts holds them). A browser
- * restarted on a stored collection waited about 1.1 s on the test machine for the column workers to start,
- * open the index and the vectors and rank (README "Benchmarks"), to show the very rankings the last visit
- * had shown. A ranking is a function of its inputs, so its key names them all: the app's build, the
+ * Explore's rankings kept for the next visit (src/lib/storage/saved-rankings.ts holds them), so a restart
+ * shows the last visit's rankings without waiting for the column workers (DESIGN.md, "Decisions").
+ * A ranking is a function of its inputs, so its key names them all: the app's build, the
  * collection's content (its import time), the column's settings, the query and the depth. The engine
  * (retrieval-engine.ts) shows a saved ranking at once and opens the column's index and vectors in the
  * background, for the next query.
  *
  * A write waits until no ranking has come for QUIET_MS and the page is idle, and takes the latest ranking of
  * each column's settings by then: the columns' answers to one query go in one transaction, and typing (a
- * ranking per pause) writes once it stops, the last query's rankings only. A write copies up to a thousand
- * hits per column, milliseconds of the page's thread. Measured in bench:app (three runs each): written after
- * each typed query, the typed queries' median was 2–6 ms slower (23.9 against 18.9 ms); written 300 ms after
- * the last ranking, the write still met the first typed queries; and with every typed query's rankings
- * written at the end (120 of them), the first restart two seconds later took as long as one without saved
- * rankings (1,271–1,449 ms), where the four after it took 641–1,010 ms.
+ * ranking per pause) writes once it stops, the last query's rankings only: a write per typed query slowed
+ * typing (bench:app's typed step).
  */
 import type { RetrieverConfig } from '../../lib/retrievers/config.ts';
 import { settingsKey } from '../../lib/settings-key.ts';

@@ -3,7 +3,7 @@
  * the BM25 index (built now or loaded from storage, its stored size and build time) and the dense model and
  * corpus vectors (device, embedding time and speed, HNSW graph).
  */
-import type { IndexInfo } from '../../lib/bm25-wasm/bm25-service.ts';
+import type { IndexInfo } from '../../lib/services/bm25-service.ts';
 import type { DenseSettings } from '../../lib/retrievers/config.ts';
 import type { DenseOpenInfo, RerankerOpenInfo } from '../engine/backends.ts';
 import type { Bm25Efficiency, DenseEfficiency, RerankEfficiency } from '../../lib/storage/evaluation-runs.ts';

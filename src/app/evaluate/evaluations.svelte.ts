@@ -12,7 +12,7 @@
  */
 import { packRun, storedRun } from '../../lib/data/packed-run.ts';
 import { condenseRun, judgedAtK, type JudgedCoverage } from '../../lib/eval/judged.ts';
-import type { RankedRun } from '../../lib/eval/row-ranking.ts';
+import type { RankedRun } from '../../lib/hits/row-ranking.ts';
 import { summarizeLatency, timesFromProgress } from '../../lib/eval/latency.ts';
 import { evaluateRunReport, type RunReport } from '../../lib/eval/run-report.ts';
 import { fileSlug } from '../../lib/eval/report-export.ts';
@@ -139,9 +139,8 @@ export interface JudgedReports {
 const nextTask = () => new Promise<void>((resolve) => setTimeout(resolve, 0));
 
 /**
- * The three in turn, yielding to the page between them: on SciFact (300 queries × 1000 hits) the report
- * takes about 0.9 s, judged@10 and the condensed lists about 0.3 s more, and one 1.2 s block would freeze
- * the progress bars and the Cancel button meanwhile.
+ * The three in turn, yielding to the page between them: on SciFact (300 queries × 1000 hits) one block
+ * would freeze the progress bars and the Cancel button for about a second.
  */
 export async function judgedReports(qrels: Qrels, run: RankedRun): Promise<JudgedReports> {
   const report = evaluateRunReport(qrels, run);
@@ -371,7 +370,7 @@ class Evaluations {
     const report = (phase: RunProgress['phase'], detail = '', done = 0) => {
       this.progress = { step, steps, label, phase, detail, done, total };
     };
-    // Chunks come back every 10–15 ms: their count is drawn at most PROGRESS_INTERVAL_MS apart.
+    // Chunks come back faster than a redraw is worth: their count is drawn at most PROGRESS_INTERVAL_MS apart.
     const ranked = new LatestThrottle<number>((done) => report('ranking', '', done), PROGRESS_INTERVAL_MS);
     report('preparing');
     const prepareStarted = performance.now();
@@ -413,8 +412,7 @@ class Evaluations {
   async #finish(scope: EvaluationScope, retriever: RetrieverConfig, ranked: RankedColumn, whenShown: Promise<void>): Promise<ColumnEvaluation> {
     const { collectionId, split } = scope;
     const { run, missing, queries, queriesKey, efficiency } = ranked;
-    // First let the next column send its queries to its worker: the metrics below took 80 ms of the page's
-    // thread before the next column's ranking could start.
+    // First let the next column send its queries to its worker, so its ranking does not wait for these metrics.
     await nextTask();
     const tag = runTag(retriever);
     const reports = scope.qrels === undefined ? undefined : await judgedReports(scope.qrels, run);
@@ -454,9 +452,8 @@ class Evaluations {
   }
 
   /**
-   * Packs and stores a finished column once the dashboard shows the evaluation and the page is idle:
-   * packing and writing a SciFact run took 90 ms of the page's thread per column, on the way of the columns
-   * ranked after it and of the last one to the screen, and nothing shown waits for it. Reading a stored run
+   * Packs and stores a finished column once the dashboard shows the evaluation and the page is idle: nothing
+   * shown waits for it, and it would delay the columns ranked after it. Reading a stored run
    * (an export, more measures) waits for its write; a failed write is reported, and the results on screen
    * stay.
    */

@@ -60,8 +60,8 @@ export class ColumnRun {
       // Shown as updating from the moment it is asked, debounce included: the ranking on screen is not its.
       onScheduled: (request) => {
         // The other columns' answers wait for this one from the moment it is asked, debounce included. Each
-        // column's debounce ends in a task of its own: a first answer arriving between them was drawn alone
-        // (up to 30 ms on a cold page) before the other columns could even start.
+        // column's debounce ends in a task of its own, and a first answer arriving between them would be
+        // drawn alone before the other columns could even start.
         results.started(this);
         this.status = engine().isPrepared(request.collectionId, request.retriever) ? 'ranking' : 'preparing';
       },

@@ -2,10 +2,8 @@
  * Applies the latest of frequent updates at most once per interval: the first at once, the ones that follow
  * within the interval as one trailing update with the latest value.
  *
- * Why progress goes through it: every applied update redraws text, and an evaluation's chunks of 50 queries
- * come back every 10–15 ms. Drawing each one took CPU that the ranking worker needed on a two-core machine:
- * the BM25 column of an evaluation took medians of 76–84 ms with a redraw per chunk and 67–68.5 ms with at
- * most four redraws a second (two sets of eight evaluations each, alternating builds; README "Benchmarks").
+ * Why progress goes through it: every applied update redraws text, and an evaluation's chunks come back
+ * far more often than a person can read, taking CPU the ranking worker needs.
  */
 export class LatestThrottle<T> {
   #lastApplied = Number.NEGATIVE_INFINITY;

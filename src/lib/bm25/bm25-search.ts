@@ -5,7 +5,7 @@ import type { Bm25Query } from './bm25-query.ts';
 import { collectionStats, weightQueryTerms } from './bm25-query.ts';
 import type { Bm25Params } from './bm25-similarity.ts';
 import { ANSERINI_BM25_PARAMS, bm25NormInverseCache, bm25TermScore, validateBm25Params } from './bm25-similarity.ts';
-import { TopK } from '../retrievers/top-k.ts';
+import { TopK } from '../hits/top-k.ts';
 
 /** Pyserini's default depth (`--hits 1000`). */
 export const DEFAULT_BM25_HITS = 1000;

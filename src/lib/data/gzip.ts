@@ -136,7 +136,7 @@ function gzipFailure(error: unknown, file: string): ParseError {
  */
 export async function* gunzip(chunks: AsyncIterable<Uint8Array>, file: string): AsyncGenerator<Uint8Array> {
   // Loaded when a gzip stream is met: every page imports this module (through the line reader of imported
-  // runs), and fflate's tables took 10-20 ms of the page's thread to build at each load.
+  // runs), and fflate builds its tables at each load.
   const { Gunzip } = await import('fflate');
   const out: Uint8Array[] = [];
   const window = new InputWindow();

@@ -4,8 +4,8 @@
  * arrays (≈ 3.6 MB) instead of 12 MB of TREC text that takes over a second to format; the TREC text is
  * made from it only when someone exports it (src/lib/data/trec.ts).
  */
-import { rankedLength, type RankedRun } from '../eval/row-ranking.ts';
-import { rowsOf } from '../retrievers/hit-rows.ts';
+import { rankedLength, type RankedRun } from '../hits/row-ranking.ts';
+import { rowsOf } from '../hits/hit-rows.ts';
 import type { Hit, Run } from '../types.ts';
 
 export interface PackedRun {
@@ -84,9 +84,8 @@ export function unpackRun(packed: PackedRun): Run {
 
 /**
  * A packed run as IndexedDB keeps it: the hits (scores, then document rows) in one Blob. IndexedDB stores a
- * Blob by reference, so putting a row costs the page almost nothing, where the typed arrays themselves were
- * serialized on the page's thread: about 45 ms for a SciFact run's 3.6 MB, under 1 ms as a Blob
- * (measured in Chromium 156 on the test machine).
+ * Blob by reference, so putting a row costs the page almost nothing, where the typed arrays themselves would
+ * be serialized on the page's thread.
  */
 export interface StoredRun {
   queryIds: string[];

@@ -1,4 +1,4 @@
-import { compareStrcmp } from '../eval/ranking.ts';
+import { compareStrcmp } from '../hits/trec-order.ts';
 import type { Qrels } from '../types.ts';
 import { QRELS_HEADER } from './qrels.ts';
 

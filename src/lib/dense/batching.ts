@@ -47,8 +47,7 @@ export function batchWork(texts: readonly string[], maxTokens?: number): number 
  * otherwise looked 3× the work of the next batch).
  *
  * The first batch at each size is not measured: onnxruntime plans and allocates its buffers for a new
- * shape on its first run, which took 3–5× a later run of the same size (tiny BERT, Chromium WASM), and
- * counting it made every larger size look slower than the one before.
+ * shape on its first run, and counting it made every larger size look slower than the one before.
  */
 export class BatchSizer {
   private size: number;

@@ -4,7 +4,7 @@
  * than an arbitrary order of zeros, and HNSW returns at most efSearch hits — asking hnswlib for more would
  * widen its beam to k (it searches with max(ef, k)), so efSearch would not be what it says.
  */
-import { rankedRowsOf, type RankedRows } from '../retrievers/top-of-scores.ts';
+import { rankedRowsOf, type RankedRows } from '../hits/top-of-scores.ts';
 import { exactTopK, exactTopRowsMany, type ScoredRow } from './exact-search.ts';
 import type { HnswIndex } from './hnsw-index.ts';
 import type { VectorMatrix } from './vector-matrix.ts';

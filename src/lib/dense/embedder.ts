@@ -13,7 +13,10 @@ import { AutoModel, AutoTokenizer, Tensor, env, pipeline } from '@huggingface/tr
 import { BatchSizer, batchWork, lengthOrder, progressAt, type EmbedProgress } from './batching.ts';
 import { classifyModelLoadFailure, modelBaseLocation, type FailedRequest, type ModelLoadFailureKind } from './model-source.ts';
 import { loadStaticTable, StaticTableEncoder, type ModelFileReader } from './static-table.ts';
+import { medianTokenLength, model2vecIds, model2vecText } from './model2vec-tokens.ts';
+import { poolOutput } from './pooling.ts';
 import { readPrefix, readsPrefixes } from './read-prefix.ts';
+import { encodeSingle, padTexts, singleTemplateOf, type SingleTokenizer } from './single-encoding.ts';
 import type { EmbeddingDtype, ModelSpec } from './registry.ts';
 import { normalizeInPlace, type VectorMatrix } from './vector-matrix.ts';
 
@@ -60,13 +63,6 @@ export interface Embedder {
 /** Runs one batch: texts → row-major vectors [texts.length, dim]. */
 export type BatchRunner = (texts: string[]) => Promise<{ data: Float32Array; dim: number }>;
 
-function toFloat32(data: unknown): Float32Array {
-  if (data instanceof Float32Array) return data;
-  // fp16 sessions may return Float16Array (or Uint16Array bits in Node); transformers.js Tensor handles
-  // the former as numbers, which is what this copy relies on.
-  return Float32Array.from(data as ArrayLike<number>);
-}
-
 /** The onnxruntime device of a model that needs a session; 'cpu-lookup' runs static tables only. */
 function onnxDevice(options: EmbedderOptions): Exclude<EmbeddingDevice, 'cpu-lookup'> {
   if (options.device === 'cpu-lookup') throw new Error(`${options.spec.id} is not a static table: choose WASM, WebGPU or (Node) CPU`);
@@ -110,16 +106,54 @@ function normalizeRowsOf(data: Float32Array, dim: number): void {
 
 /** The parsed tokenizer files transformers.js keeps on a tokenizer (not part of its typed API). */
 interface TokenizerFiles {
-  _tokenizerJSON?: Parameters<typeof readsPrefixes>[0];
+  _tokenizerJSON?: Parameters<typeof readsPrefixes>[0] & { model?: { unk_token?: string } };
   _tokenizerConfig: { model_max_length?: number };
 }
+
+/** What the embedder uses of transformers.js's tokenizer. */
+export type HfTokenizer = TokenizerFiles & {
+  encode(text: string, options: { add_special_tokens: boolean }): number[];
+  get_vocab(): Map<string, number>;
+  convert_tokens_to_ids(token: string): number | undefined;
+  pad_token_id?: number;
+};
 
 /** What the tokenizer is given of each text: the prefix that holds the tokens the model reads, where that is safe (read-prefix.ts). */
 function prefixReader(tokenizer: TokenizerFiles, maxLength: number): (text: string) => string {
   return readsPrefixes(tokenizer._tokenizerJSON) ? (text) => readPrefix(text, maxLength) : (text) => text;
 }
 
-/** feature-extraction pipeline: transformer models (pooled by transformers.js) and pooled static graphs. */
+/** transformers.js's tokenizer as single-encoding.ts sees it. */
+function singleTokenizerOf(tokenizer: HfTokenizer): SingleTokenizer {
+  return {
+    ids: (text) => tokenizer.encode(text, { add_special_tokens: false }),
+    withSpecialTokens: (text) => tokenizer.encode(text, { add_special_tokens: true }),
+  };
+}
+
+/** A transformers.js model as the runners call it, with the input names of its session. */
+type HfModel = ((inputs: Record<string, Tensor>) => Promise<Record<string, Tensor>>) & {
+  sessions?: { model?: { inputNames?: string[] } };
+  dispose(): Promise<unknown>;
+};
+
+/** The input names of the model's session; undefined when transformers.js no longer keeps them there. */
+function sessionInputs(model: HfModel): readonly string[] | undefined {
+  return model.sessions?.model?.inputNames;
+}
+
+/** The token vectors (or pooled vectors) of a feature-extraction output, by the names transformers.js reads. */
+function hiddenStates(outputs: Record<string, Tensor>, id: string): Tensor {
+  const tensor = outputs.last_hidden_state ?? outputs.logits ?? outputs.token_embeddings ?? Object.values(outputs)[0];
+  if (!tensor) throw new Error(`${id}: the model returned no output`);
+  return tensor;
+}
+
+/**
+ * Transformer models and pooled static graphs, loaded by transformers.js's feature-extraction pipeline but
+ * run here: each text is encoded by encodeSingle (its own tokens cut to leave room for the special tokens),
+ * the batch padded, and the output pooled by pooling.ts.
+ */
 async function pipelineRunner(options: EmbedderOptions): Promise<SessionRunner> {
   const { spec } = options;
   const extractor = await pipeline('feature-extraction', spec.id, {
@@ -127,26 +161,48 @@ async function pipelineRunner(options: EmbedderOptions): Promise<SessionRunner> 
     dtype: options.dtype,
     progress_callback: downloadCallback(options),
   });
-  // The registry's maxLength wins over tokenizer_config.json (e.g. all-MiniLM-L6-v2 was trained on 256).
-  // model_max_length is a getter over the parsed tokenizer_config.json, so the config object is patched.
-  const tokenizer = extractor.tokenizer as unknown as TokenizerFiles;
-  tokenizer._tokenizerConfig.model_max_length = spec.maxLength;
-  const read = prefixReader(tokenizer, spec.maxLength);
+  const tokenizer = extractor.tokenizer as unknown as HfTokenizer;
+  const model = extractor.model as unknown as HfModel;
+  const encode = textEncoder(tokenizer, spec.maxLength);
+  const inputs = sessionInputs(model);
+  const wantsTypes = inputs === undefined || inputs.includes('token_type_ids');
   const run: BatchRunner = async (texts) => {
-    // Normalized here, not by transformers.js: its normalize divides 0 by 0 for a text whose tokens are
-    // all unknown to a static model (a zero vector), which must stay a zero vector, not NaN.
-    const output = await extractor(texts.map(read), { pooling: spec.pooling, normalize: false });
-    const dims = output.dims;
-    const dim = dims[dims.length - 1] ?? 0;
-    if (dims.length !== 2 || dims[0] !== texts.length) {
-      throw new Error(`${spec.id}: expected [${texts.length}, dim] vectors, got [${dims.join(', ')}] (check pooling)`);
-    }
-    const data = Float32Array.from(toFloat32(output.data));
-    output.dispose?.();
+    const batch = padTexts(texts.map(encode), tokenizer.pad_token_id ?? 0);
+    const dims = [batch.rows, batch.width];
+    const feeds: Record<string, Tensor> = {
+      input_ids: new Tensor('int64', batch.inputIds, dims),
+      attention_mask: new Tensor('int64', batch.attentionMask, dims),
+    };
+    // A single text's segment ids are all 0 (token_type_ids of the first sequence).
+    if (wantsTypes) feeds.token_type_ids = new Tensor('int64', new BigInt64Array(batch.inputIds.length), dims);
+    const outputs = await model(feeds);
+    const hidden = hiddenStates(outputs, spec.id);
+    const { data, dim } = poolOutput(hidden, batch.attentionMask, texts.length, spec.pooling);
+    for (const tensor of Object.values(outputs)) tensor.dispose?.();
+    // Normalized here: a text whose tokens are all unknown to a static model is a zero vector, not NaN.
     if (spec.normalize) normalizeRowsOf(data, dim);
     return { data, dim };
   };
   return { run, dispose: async () => void (await extractor.dispose()) };
+}
+
+/**
+ * text → the ids the model reads: the tokenizer gets the prefix that holds them (read-prefix.ts), and the
+ * registry's maxLength wins over tokenizer_config.json's (all-MiniLM-L6-v2 was trained on 256).
+ */
+export function textEncoder(tokenizer: HfTokenizer, maxLength: number): (text: string) => number[] {
+  const single = singleTokenizerOf(tokenizer);
+  const template = singleTemplateOf(single);
+  const read = prefixReader(tokenizer, maxLength);
+  return (text) => encodeSingle(template, single.ids(read(text)), maxLength);
+}
+
+/** The model2vec ids of a text (model2vec-tokens.ts), given the tokenizer. */
+export function model2vecEncoder(tokenizer: HfTokenizer, maxLength: number): (text: string) => number[] {
+  const median = medianTokenLength(tokenizer.get_vocab().keys());
+  const unkToken = tokenizer._tokenizerJSON?.model?.unk_token;
+  const unkId = unkToken === undefined ? undefined : tokenizer.convert_tokens_to_ids(unkToken);
+  return (text) => model2vecIds(tokenizer.encode(model2vecText(text, maxLength, median), { add_special_tokens: false }), unkId, maxLength);
 }
 
 /**
@@ -156,7 +212,7 @@ async function pipelineRunner(options: EmbedderOptions): Promise<SessionRunner> 
 async function model2vecRunner(options: EmbedderOptions): Promise<SessionRunner> {
   const { spec } = options;
   const progress_callback = downloadCallback(options);
-  const tokenizer = await AutoTokenizer.from_pretrained(spec.id, { progress_callback });
+  const tokenizer = (await AutoTokenizer.from_pretrained(spec.id, { progress_callback })) as unknown as HfTokenizer;
   const model = await AutoModel.from_pretrained(spec.id, {
     // model2vec repositories carry no transformers model_type; this one loads onnx/model.onnx as an encoder.
     config: { model_type: 'model2vec' } as never,
@@ -164,25 +220,21 @@ async function model2vecRunner(options: EmbedderOptions): Promise<SessionRunner>
     dtype: options.dtype,
     progress_callback,
   });
-  const read = prefixReader(tokenizer as unknown as TokenizerFiles, spec.maxLength);
+  const encode = model2vecEncoder(tokenizer, spec.maxLength);
   const run: BatchRunner = async (texts) => {
-    const encoded = tokenizer(texts.map(read), { add_special_tokens: false, return_tensor: false, truncation: true, max_length: spec.maxLength }) as {
-      input_ids: number[][];
-    };
     const offsets: number[] = [];
     const flat: number[] = [];
-    for (const ids of encoded.input_ids) {
+    for (const text of texts) {
       offsets.push(flat.length);
-      for (const id of ids) flat.push(id);
+      for (const id of encode(text)) flat.push(id);
     }
     const outputs = (await model({
       input_ids: new Tensor('int64', BigInt64Array.from(flat.map(BigInt)), [flat.length]),
       offsets: new Tensor('int64', BigInt64Array.from(offsets.map(BigInt)), [offsets.length]),
     })) as Record<string, Tensor>;
     const tensor = outputs.embeddings ?? Object.values(outputs)[0];
-    if (!tensor || tensor.dims.length !== 2) throw new Error(`${spec.id}: model2vec output is not [batch, dim]`);
-    const dim = tensor.dims[1] ?? 0;
-    const data = Float32Array.from(toFloat32(tensor.data));
+    if (!tensor) throw new Error(`${spec.id}: the model returned no output`);
+    const { data, dim } = poolOutput(tensor, [], texts.length, 'none');
     if (spec.normalize) normalizeRowsOf(data, dim);
     return { data, dim };
   };
@@ -350,9 +402,8 @@ export class ModelLoadError extends Error {
 
 /**
  * The adaptive sizer's largest batch for a transformer, in tokens at the model's maxLength (64 texts of tiny
- * BERT's 128, 16 of a 512-token model). Tiny BERT on Chromium's WASM ran 900 docs/s at 16, 1,040 at 32,
- * 1,020–1,130 at 64: nothing more to gain past that, while a batch of 512 allocates tensors of tens of MB,
- * whose page faults on a busy 2-core machine made the browser tests that embed SciFact slower, not faster.
+ * BERT's 128, 16 of a 512-token model): larger batches were no faster, and their tensors of tens of MB made
+ * the browser tests that embed SciFact slower.
  */
 export const MAX_BATCH_TOKENS = 64 * 128;
 

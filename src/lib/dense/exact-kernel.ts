@@ -11,7 +11,7 @@
  * memory cannot grow to the matrix, `exactKernelOf` gives undefined and the search keeps its TypeScript
  * loops (tests/lib/dense/exact-kernel.test.ts compares the two).
  */
-import type { RankedRows } from '../retrievers/top-of-scores.ts';
+import type { RankedRows } from '../hits/top-of-scores.ts';
 import { EXACT_KERNEL_WASM } from './exact-kernel.wasm.ts';
 import { align16, inlineWasm } from './inline-wasm.ts';
 import type { VectorMatrix } from './vector-matrix.ts';

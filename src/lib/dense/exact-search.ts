@@ -3,7 +3,7 @@
  * whose card says cosine, rows and queries are L2-normalized when stored, so dot = cosine.
  */
 import type { Hit } from '../types.ts';
-import { fewOfMany, hasNaN, topOfScores, type RankedRows } from '../retrievers/top-of-scores.ts';
+import { fewOfMany, hasNaN, topOfScores, type RankedRows } from '../hits/top-of-scores.ts';
 import { exactKernelOf } from './exact-kernel.ts';
 import { dotWithRow, type VectorMatrix } from './vector-matrix.ts';
 

@@ -24,9 +24,8 @@ export interface HnswParams {
 }
 
 /**
- * hnswlib's defaults for M and efConstruction. efSearch 128 from `npm run bench:ann`: on SciFact
- * (glove-100d-sif, 300 test queries) recall@10 against exact is 0.9867 at ef 64, 0.9963 at ef 128 (< 0.1 ms
- * per query); on the 10× corpus 0.9917 at ef 128.
+ * hnswlib's defaults for M and efConstruction. efSearch 128: the smallest that keeps recall@10 against
+ * exact search at 0.99 or more on SciFact (`npm run bench:ann`, bench/results).
  */
 export const DEFAULT_HNSW: HnswParams = { M: 16, efConstruction: 200, efSearch: 128, seed: 100 };
 

@@ -8,8 +8,7 @@
  * a space without looking past it. So the text up to the end of its maxLength-th such run holds at least
  * maxLength tokens, and they are the first maxLength tokens of the whole text. Only U+0020 counts as a
  * separator: a tab or a line break inside a run makes it count once where it yields more tokens, which only
- * cuts later. (SciFact with tiny BERT: 41 % fewer characters, tokenizing 40 % faster; every document's ids
- * are the same — tests/lib/dense/read-prefix.test.ts.)
+ * cuts later. (Every SciFact document's ids are the same: tests/lib/dense/read-prefix.test.ts.)
  */
 
 /** Pre-tokenizers that split at spaces: BERT's, whitespace splitting, SentencePiece's Metaspace, GPT-2's byte level. */

@@ -13,12 +13,14 @@ export type EmbeddingDtype = 'fp32' | 'fp16' | 'q8';
 export type Pooling = 'mean' | 'cls' | 'none';
 
 /**
- * - `transformer`: feature-extraction pipeline, token vectors pooled by transformers.js (`pooling`).
+ * - `transformer`: loaded as transformers.js's feature-extraction pipeline; each text cut to leave room for its
+ *   special tokens (single-encoding.ts) and its token vectors pooled by `pooling` (pooling.ts).
  * - `static-table`: the project's default static model in its compact form (static-table.ts): an int8 table
  *   looked up and averaged in TypeScript, no ONNX session (device `cpu-lookup`).
  * - `static-pooled`: static models as ONNX graphs that pool themselves (output [batch, dim]), run
- *   through the same feature-extraction pipeline with pooling 'none'.
- * - `model2vec`: hub model2vec exports (minishlab/potion-*): flat input_ids + offsets → `embeddings`.
+ *   through the same path with pooling 'none'.
+ * - `model2vec`: hub model2vec exports (minishlab/potion-*): flat input_ids + offsets → `embeddings`, the ids
+ *   chosen as model2vec's StaticModel chooses them (model2vec-tokens.ts: unknown tokens dropped).
  */
 export type ModelKind = 'transformer' | 'static-table' | 'static-pooled' | 'model2vec';
 

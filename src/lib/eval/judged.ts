@@ -1,7 +1,7 @@
 import type { Qrels } from '../types.ts';
 import { judgeRanking, NOT_IN_POOL, type JudgedRanking } from './judged-ranking.ts';
-import { compareStrcmp, rankForEvaluation } from './ranking.ts';
-import { filterRows, isRowRanking, type RankedList, type RankedRun } from './row-ranking.ts';
+import { compareStrcmp, rankForEvaluation } from '../hits/trec-order.ts';
+import { filterRows, isRowRanking, type RankedList, type RankedRun } from '../hits/row-ranking.ts';
 
 /**
  * How much of a run's ranking rests on judged documents, and measures computed on judged documents only.

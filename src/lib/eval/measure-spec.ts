@@ -1,4 +1,4 @@
-import { formatFixed } from './c-format.ts';
+import { formatFixed } from '../data/c-format.ts';
 import type { GainParam } from './ndcg.ts';
 import { PREFS_MEASURES } from './prefs-measures.ts';
 

@@ -1,6 +1,6 @@
 import { qrelsAsPrefs } from '../data/trec-prefs.ts';
 import type { Qrels } from '../types.ts';
-import type { RankedRun } from './row-ranking.ts';
+import type { RankedRun } from '../hits/row-ranking.ts';
 import { evaluate } from './evaluate.ts';
 import { MEASURE_DEFINITIONS, measureDefinition } from './measure-spec.ts';
 

@@ -1,5 +1,5 @@
 import type { Run } from '../types.ts';
-import { compareStrcmp } from './ranking.ts';
+import { compareStrcmp } from '../hits/trec-order.ts';
 
 /**
  * How different two retrievers' rankings really are: set overlap of their top k (Jaccard) and rank-biased

@@ -1,5 +1,5 @@
 import type { PrefJudgment } from '../data/trec-prefs.ts';
-import { compareStrcmp } from './ranking.ts';
+import { compareStrcmp } from '../hits/trec-order.ts';
 
 /**
  * The preferences a ranking fulfils, counted as trec_eval 9.0.8's form_prefs_counts.c counts them for the

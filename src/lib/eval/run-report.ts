@@ -1,6 +1,6 @@
 import type { Qrels } from '../types.ts';
 import { evaluate } from './evaluate.ts';
-import type { RankedRun } from './row-ranking.ts';
+import type { RankedRun } from '../hits/row-ranking.ts';
 
 /**
  * The measures of the evaluation dashboard — BEIR's and Pyserini's table columns, as `npm run cli -- eval`

@@ -1,4 +1,4 @@
-import { formatFixed, padRight } from './c-format.ts';
+import { formatFixed, padRight } from '../data/c-format.ts';
 import type { EvalColumn, EvalResult } from './evaluate.ts';
 
 /**

@@ -1,10 +1,10 @@
 import type { Hit } from '../types.ts';
 import type { FusedHit } from './fused-hit.ts';
 import { assertCount, assertUniqueIds, compareCodePoints, rankFused, topOf } from './fused-hit.ts';
-import { cutRows, firstRepeatedRow, type RowRanking } from '../eval/row-ranking.ts';
-import { knownDistinct, markDistinct } from '../eval/distinct-hits.ts';
-import { pickHits } from '../retrievers/hit-rows.ts';
-import { orderByScore } from '../retrievers/top-of-scores.ts';
+import { cutRows, firstRepeatedRow, type RowRanking } from '../hits/row-ranking.ts';
+import { knownDistinct, markDistinct } from '../hits/distinct-hits.ts';
+import { pickHits } from '../hits/hit-rows.ts';
+import { orderByScore } from '../hits/top-of-scores.ts';
 
 /** LaPraDoR's cut-off: BM25 scores past the top 1,000 are set to 0. */
 export const DEFAULT_LEDR_BM25_DEPTH = 1000;
@@ -80,11 +80,10 @@ export function lexiconEnhancedDenseHits(bm25: readonly Hit[], dense: ArrayLike<
 }
 
 /**
- * {@link lexiconEnhancedDenseHits} on rows of a document table, for a dense worker that holds the table
- * and the vectors: the candidates are `rows` (BM25's top K, distinct, best first) with their BM25 scores and
- * dense similarities aligned. Returns the fused ranking's rows and scores: the same documents, scores and
- * order (an evaluation's LEDR column fused 300 queries × 1,000 candidates on the page's thread, its largest
- * item there, while the dense worker waited).
+ * {@link lexiconEnhancedDenseHits} on rows of a document table (an evaluation's rankings cross from the
+ * workers as rows): the candidates are `rows` (BM25's top K, distinct, best first) with their BM25 scores
+ * and dense similarities aligned. Returns the fused ranking's rows and scores: the same documents, scores
+ * and order, without an object per candidate.
  */
 export function lexiconEnhancedDenseRows(
   rows: ArrayLike<number>,
@@ -92,12 +91,12 @@ export function lexiconEnhancedDenseRows(
   dense: ArrayLike<number>,
   docIds: readonly string[],
   limit?: number,
-): { rows: Int32Array; scores: Float64Array } {
+): { rows: Uint32Array; scores: Float64Array } {
   const n = rows.length;
   const scores = new Float64Array(n);
   for (let i = 0; i < n; i++) scores[i] = checkedSimilarity(i < dense.length ? dense[i] : undefined, docIds[rows[i]!] ?? `row ${rows[i]}`) * bm25[i]!;
   const kept = fusedOrder(scores, (i) => docIds[rows[i]!]!, limit);
-  const fusedRows = new Int32Array(kept.length);
+  const fusedRows = new Uint32Array(kept.length);
   const fusedScores = new Float64Array(kept.length);
   for (let i = 0; i < kept.length; i++) {
     fusedRows[i] = rows[kept[i]!]!;

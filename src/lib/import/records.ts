@@ -58,6 +58,14 @@ function rowSkipper(log: ParseLog<unknown>, file: ImportFile, options: RecordsOp
   };
 }
 
+/**
+ * CSV, and tab-separated documents or queries (classify.ts takes a .tsv whose header names a text column
+ * for documents): tables, read by csv.ts, which finds the tab. A .tsv of judgments is BEIR's own line format.
+ */
+function isTable(file: ImportFile): boolean {
+  return file.format === 'csv' || (file.format === 'tsv' && file.role !== 'qrels');
+}
+
 /** The file as BEIR lines, with its raw bytes counted. */
 async function openAsLines(file: ImportFile, log: ParseLog<unknown>, options: RecordsOptions, report: (bytes: number) => void): Promise<ByteSource> {
   const { signal } = options;
@@ -75,7 +83,7 @@ async function openAsLines(file: ImportFile, log: ParseLog<unknown>, options: Re
       return parquetToLines(random, tableOptions);
     }
     const raw = countingSource(await file.open({ signal }), report);
-    return file.format === 'csv' ? csvToLines(raw, tableOptions) : raw;
+    return isTable(file) ? csvToLines(raw, tableOptions) : raw;
   } catch (error) {
     throw wrapOpenError(error, file, signal);
   }

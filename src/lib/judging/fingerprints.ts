@@ -1,4 +1,4 @@
-import { Fingerprint } from '../storage/fingerprint.ts';
+import { Fingerprint } from '../data/fingerprint.ts';
 import type { Qrels, Query } from '../types.ts';
 
 /**

@@ -1,5 +1,5 @@
 import { SeededRandom } from '../eval/seeded-random.ts';
-import { compareStrcmp } from '../eval/ranking.ts';
+import { compareStrcmp } from '../hits/trec-order.ts';
 
 /**
  * TREC depth-k pooling (Harman 1993; Voorhees & Harman, "TREC", ch. 2): the documents a person judges for a

@@ -19,7 +19,7 @@
  *      Terrier's "conservative" expansion: only the query terms are re-weighted;
  *   6. second pass: the expanded weighted query, top k.
  *
- * Remaining differences from Terrier / PyTerrier (also in the README):
+ * Remaining differences from Terrier / PyTerrier:
  *   - Both passes are Lucene 8.7 BM25 (k1 0.9, b 0.4), where the weight of a term is a linear boost.
  *     Terrier's BM25 has other idf and length terms and saturates a query term's weight w as
  *     (k3 + 1) · w / (k3 + w) with k3 = 8, so the same expanded query ranks differently.

@@ -23,7 +23,7 @@
  * in the model, terms of one document with equal frequency) the ones kept depend on string hash codes and
  * table sizes. That order is reproduced (java-hash-order.ts), as are the orders of the double sums.
  *
- * Remaining differences from Anserini (also in the README):
+ * Remaining differences from Anserini:
  *   - The first pass drops the document whose id equals the query id before feedback, when the search
  *     options say so; Pyserini's `--remove-query` drops it only from the output, after RM3. This matters
  *     only where queries are also documents (ArguAna, Quora).

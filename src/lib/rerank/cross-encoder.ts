@@ -10,10 +10,11 @@
  * after each batch, the AbortSignal checked between batches. Calls run one after the other on the session
  * (SessionQueue).
  */
-import { AutoModelForSequenceClassification, AutoTokenizer, Tensor } from '@huggingface/transformers';
+import { AutoConfig, AutoModelForSequenceClassification, AutoTokenizer, PretrainedConfig, Tensor } from '@huggingface/transformers';
 import { progressAt, type EmbedProgress } from '../dense/batching.ts';
 import { ModelLoadError, SessionQueue, watchingFetches, type EmbeddingDevice } from '../dense/embedder.ts';
 import { classifyModelLoadFailure, type FailedRequest } from '../dense/model-source.ts';
+import { floatValues } from '../dense/pooling.ts';
 import type { EmbeddingDtype } from '../dense/registry.ts';
 import { encodePair, padBatch, pairTemplateOf, type EncodedPair, type PaddedBatch, type PairTemplate, type PairTokenizer } from './pair-encoding.ts';
 import { PairScoreCache } from './pair-score-cache.ts';
@@ -141,14 +142,28 @@ function pairTokenizerOf(tokenizer: HfTokenizer): PairTokenizer {
   };
 }
 
-/** The logit of each row: a one-label head's only logit, or the last label's (the "relevant" class of two). */
+/** The logit of each row: a one-label head's only logit, or the last label's (the "relevant" class of two); fp16 logits as values. */
 function logitsOf(tensor: Tensor, rows: number): Float32Array {
   const [batch, labels] = tensor.dims as [number, number];
   if (tensor.dims.length !== 2 || batch !== rows || labels < 1) throw new Error(`expected logits [${rows}, labels], got [${tensor.dims.join(', ')}]`);
-  const data = tensor.data as ArrayLike<number>;
+  const data = floatValues(tensor);
   const out = new Float32Array(rows);
-  for (let r = 0; r < rows; r++) out[r] = Number(data[r * labels + labels - 1]);
+  for (let r = 0; r < rows; r++) out[r] = data[r * labels + labels - 1]!;
   return out;
+}
+
+type ProgressCallback = NonNullable<NonNullable<Parameters<typeof AutoConfig.from_pretrained>[1]>['progress_callback']>;
+
+/**
+ * The model's config.json, with the registry's model type where the file names none (jinaai's re-ranker:
+ * without one transformers.js's auto class cannot pick the model class and throws "Unsupported model type").
+ */
+async function modelConfig(spec: RerankerSpec, progress_callback: ProgressCallback | undefined): Promise<PretrainedConfig> {
+  const config = await AutoConfig.from_pretrained(spec.id, progress_callback ? { progress_callback } : {});
+  if (config.model_type) return config;
+  if (!spec.modelType) throw new Error(`${spec.id}: its config.json names no model_type; give its registry entry a modelType (e.g. 'xlm-roberta')`);
+  // A new config, so transformers.js derives its normalized fields from the model type too.
+  return new PretrainedConfig({ ...config, model_type: spec.modelType });
 }
 
 export interface CrossEncoderOptions {
@@ -189,7 +204,7 @@ export async function loadCrossEncoder(options: CrossEncoderOptions): Promise<Cr
       () =>
         Promise.all([
           AutoTokenizer.from_pretrained(spec.id, { progress_callback }) as unknown as Promise<HfTokenizer>,
-          AutoModelForSequenceClassification.from_pretrained(spec.id, { device, dtype, progress_callback }),
+          modelConfig(spec, progress_callback).then((config) => AutoModelForSequenceClassification.from_pretrained(spec.id, { config, device, dtype, progress_callback })),
         ]),
       failed,
     );

@@ -23,6 +23,11 @@ export interface RerankerSpec {
    * model_max_length (XLM-R models count 2 position slots for padding: 514 → 512 from the tokenizer).
    */
   maxLength: number;
+  /**
+   * transformers.js model type (config.json's `model_type`) for a repository whose config.json names none,
+   * so the sequence-classification class can be chosen ('xlm-roberta': XLMRobertaForSequenceClassification).
+   */
+  modelType?: string;
   /** Languages the model is meant for (ISO 639-1; 'multi' for many). */
   languages: string[];
   /** Approximate size of the default-dtype weights in MB, shown before a download. */
@@ -79,6 +84,8 @@ export const RERANKER_REGISTRY: readonly RerankerSpec[] = [
     defaultDtype: 'q8',
     // The model card recommends pairs of up to 1,024 tokens; its own default.
     maxLength: 1024,
+    // Its config.json has no model_type (the card loads it as XLM-RoBERTa).
+    modelType: 'xlm-roberta',
     languages: ['multi', 'pl', 'en'],
     sizeMb: 280,
     notes:

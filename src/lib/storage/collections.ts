@@ -4,12 +4,14 @@ import { packedRunBytes } from '../data/packed-run.ts';
 import type { Judgment } from '../data/qrels.ts';
 import { validateCollection, type CollectionToValidate, type ValidationReport } from '../data/validate.ts';
 import type { Doc, Qrels, Query } from '../types.ts';
-import type { CollectionRow, DocumentChunkRow, PlaygroundDatabase, QrelsRow, QueryRow } from './db.ts';
-import { deleteDocuments, DocumentChunker, loadDocuments, writeDirectory } from './documents.ts';
+import type { CollectionRow, PlaygroundDatabase, QrelsRow, QueryRow } from './db.ts';
+import { DocumentChunker, type DocumentChunkRow } from './document-chunks.ts';
+import { deleteDocuments, loadDocuments, writeDirectory } from './documents.ts';
 
-export { docFromRow, getDocuments, loadDocuments, readDocumentBatches } from './documents.ts';
+export { docFromRow } from './document-chunks.ts';
+export { getDocuments, loadDocuments, readDocumentBatches } from './documents.ts';
 import { embeddingSetBytes } from './embedding-sets.ts';
-import { Fingerprint } from './fingerprint.ts';
+import { Fingerprint } from '../data/fingerprint.ts';
 import { collectionGraphPrefix, deleteGraphFiles } from './hnsw-files.ts';
 import { defaultImportLocks, ifImportIdle, withImportLock, type ImportLocks } from './import-locks.ts';
 import { isQuotaError, StorageFullError, type StorageEstimateLike } from './quota.ts';
@@ -115,8 +117,7 @@ const NON_ASCII = /[^\x00-\x7f]/;
 
 /**
  * UTF-8 length of a string (a lone surrogate counts as the 3 bytes of U+FFFD). An ASCII string is its
- * length: the regular expression's scan costs about half of Chromium's `encodeInto` (51,830 SciFact
- * documents, four in five of them ASCII: 230–380 ms against 260–760 ms in a page). Others are written into
+ * length: the regular expression's scan is cheaper than Chromium's `encodeInto`. Others are written into
  * a scratch buffer by the engine's encoder, several times faster than counting in JavaScript; strings too
  * long for the buffer are counted.
  */

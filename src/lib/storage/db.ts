@@ -2,7 +2,7 @@ import { Dexie, type Table } from 'dexie';
 import type { Language } from '../analysis/language.ts';
 import type { PackedRun, StoredRun } from '../data/packed-run.ts';
 import type { GradeLabel } from '../judging/grades.ts';
-import { chunkDocumentRows } from './documents.ts';
+import { chunkDocumentRows, type DocumentChunkRow, type DocumentDirectoryRow } from './document-chunks.ts';
 
 /**
  * The one IndexedDB database of the playground (dexie). Every table is keyed by collection so that deleting a
@@ -47,43 +47,6 @@ export interface CollectionRow {
    * collection. Absent: the defaults.
    */
   grades?: GradeLabel[];
-}
-
-/** A document as readers see it: its position in the corpus (`ord`) and its fields. */
-export interface DocumentRow {
-  collectionId: string;
-  /** Position in the corpus file: the internal document number every index refers to. */
-  ord: number;
-  id: string;
-  title: string;
-  text: string;
-  metadata?: Record<string, unknown>;
-}
-
-/**
- * Consecutive documents of a collection, stored as columns (ords `start .. start + ids.length - 1`). One row
- * holds a few hundred documents: IndexedDB's cost is per row (a structured clone, a key check, index
- * entries), so a 50,000-document corpus is a few hundred writes and reads instead of 50,000.
- */
-export interface DocumentChunkRow {
-  collectionId: string;
-  /** Ord of the chunk's first document. */
-  start: number;
-  ids: string[];
-  titles: string[];
-  texts: string[];
-  /** Each document's metadata (null: none); absent when no document of the chunk has any. */
-  metadata?: Array<Record<string, unknown> | null>;
-}
-
-/** Every document id of a collection in ord order, and the first ord of each chunk (for lookups by id). */
-export interface DocumentDirectoryRow {
-  collectionId: string;
-  ids: string[];
-  /** `start` of each chunk, ascending. */
-  starts: number[];
-  /** The collection row's `createdAt` when the directory was written: an in-memory copy is valid while it matches. */
-  collectionCreatedAt: number | null;
 }
 
 export interface QueryRow {
@@ -302,8 +265,7 @@ async function databaseNames(): Promise<Set<string> | undefined> {
 
 /**
  * Deletes the legacy databases (their content is a cache: it is recomputed when needed). Only those the
- * browser lists: deleting one that is not there still opens the browser's backing store, about 100 ms of
- * a restart's CPU in Chromium (a trace of bench:app's restart).
+ * browser lists: deleting one that is not there still opens the browser's backing store, on a restart's path.
  */
 export async function dropLegacyDatabases(): Promise<void> {
   const names = await databaseNames();

@@ -1,6 +1,7 @@
-import { Dexie, type Transaction } from 'dexie';
+import { Dexie } from 'dexie';
 import type { Doc } from '../types.ts';
-import type { DocumentChunkRow, DocumentDirectoryRow, DocumentRow, PlaygroundDatabase } from './db.ts';
+import type { PlaygroundDatabase } from './db.ts';
+import { DocumentChunker, docFromRow, type DocumentChunkRow, type DocumentDirectoryRow, type DocumentRow } from './document-chunks.ts';
 
 /**
  * A collection's documents in IndexedDB (the `documentChunks` and `documentDirectories` tables of db.ts).
@@ -14,27 +15,13 @@ import type { DocumentChunkRow, DocumentDirectoryRow, DocumentRow, PlaygroundDat
  * chunk's first ord, for looking documents up by id (Explore shows the hits of a ranking); each realm keeps
  * the directory it read while the collection stays the same.
  *
- * The chunk size is a compromise measured in a Chromium worker on the 51,830 SciFact documents (80 MB),
- * writing them, reading them all, and looking up 30 documents at random (two runs each):
- *
- *   chunk text     write          read all       30 lookups
- *   128 k units    2.0–2.2 s      1.9–2.1 s      117–129 ms
- *   256 k          1.1–1.5 s      0.9–1.5 s      109–162 ms
- *   512 k          1.3–1.6 s      0.7–1.0 s      188–253 ms
- *   1 M            1.7–2.0 s      0.8–1.1 s      412–464 ms
- *
- * The cost is mostly per row (Chromium keeps a value over 64 kB as a blob of its own). Lookups read each
- * chunk they touch whole, so they get slower: in the app, a typed query's hits on that collection (spread
- * over many chunks) showed their documents 15–45 ms later than with chunks of 128 k (bench/profile-large.ts
- * --typed). Whole-corpus readers read 4 chunks per request; lookups keep the chunks they read
+ * The chunk size balances writes and whole-corpus reads, whose cost in Chromium is mostly per row, against
+ * lookups, which read each chunk they touch whole (DESIGN.md, "Decisions"). Whole-corpus readers read 4
+ * chunks per request; lookups keep the chunks they read
  * (`CACHED_CHUNKS`), so the hits of the next query often cost nothing, and a collection of SciFact's size
  * stays in memory whole. Readers never depend on the chunk size: batches are cut to what they ask for, and
  * collections stored in smaller chunks read as before.
  */
-
-export const CHUNK_DOCS = 512;
-/** ≈ 512 kB of ASCII text; a chunk always takes at least one document, however long. */
-export const CHUNK_TEXT_UNITS = 512 * 1024;
 
 /** Documents of consecutive ords as columns: ords `start .. start + ids.length - 1`. */
 export interface DocumentColumns {
@@ -46,57 +33,6 @@ export interface DocumentColumns {
   metadata?: Array<Record<string, unknown> | null>;
 }
 
-/** Cuts a stream of documents into chunk rows of a collection, ords counted from `start`. */
-export class DocumentChunker {
-  private ids: string[] = [];
-  private titles: string[] = [];
-  private texts: string[] = [];
-  private metadata: Array<Record<string, unknown> | null> | undefined;
-  private units = 0;
-  private start: number;
-  /** First ord of every chunk made so far. */
-  readonly starts: number[] = [];
-
-  constructor(
-    private readonly collectionId: string,
-    start = 0,
-  ) {
-    this.start = start;
-  }
-
-  /** Ord of the next document added. */
-  get nextOrd(): number {
-    return this.start + this.ids.length;
-  }
-
-  /** Adds a document; returns the chunk it completed, if it completed one. */
-  add(doc: Doc): DocumentChunkRow | undefined {
-    if (doc.metadata !== undefined) {
-      this.metadata ??= new Array<Record<string, unknown> | null>(this.ids.length).fill(null);
-      this.metadata.push(doc.metadata);
-    } else this.metadata?.push(null);
-    this.ids.push(doc.id);
-    this.titles.push(doc.title);
-    this.texts.push(doc.text);
-    this.units += doc.title.length + doc.text.length;
-    return this.ids.length >= CHUNK_DOCS || this.units >= CHUNK_TEXT_UNITS ? this.flush() : undefined;
-  }
-
-  /** The chunk of the documents added since the last one (undefined when there are none). */
-  flush(): DocumentChunkRow | undefined {
-    if (this.ids.length === 0) return undefined;
-    const row: DocumentChunkRow = { collectionId: this.collectionId, start: this.start, ids: this.ids, titles: this.titles, texts: this.texts };
-    if (this.metadata !== undefined) row.metadata = this.metadata;
-    this.starts.push(this.start);
-    this.start += this.ids.length;
-    this.ids = [];
-    this.titles = [];
-    this.texts = [];
-    this.metadata = undefined;
-    this.units = 0;
-    return row;
-  }
-}
 
 function chunkRange(db: PlaygroundDatabase, collectionId: string, from: number) {
   return db.documentChunks.where('[collectionId+start]').between([collectionId, from], [collectionId, Infinity], true, false);
@@ -216,12 +152,6 @@ export function columnRows(collectionId: string, columns: DocumentColumns): Docu
  */
 export async function* readDocumentBatches(db: PlaygroundDatabase, collectionId: string, options: ReadDocumentsOptions = {}): AsyncGenerator<DocumentRow[]> {
   for await (const columns of readDocumentColumns(db, collectionId, { ...options, batchSize: options.batchSize ?? 1000 })) yield columnRows(collectionId, columns);
-}
-
-export function docFromRow(row: DocumentRow): Doc {
-  return row.metadata === undefined
-    ? { id: row.id, title: row.title, text: row.text }
-    : { id: row.id, title: row.title, text: row.text, metadata: row.metadata };
 }
 
 /** Every document in corpus order; index i is the document with ord i. */
@@ -374,38 +304,4 @@ export async function putDocuments(db: PlaygroundDatabase, collectionId: string,
     await db.documentChunks.bulkAdd(rows);
     await writeDirectory(db, collectionId, docs.map((doc) => doc.id), chunker.starts);
   });
-}
-
-/**
- * The version-3 upgrade (db.ts): each collection's one-row-per-document `documents` become chunks and a
- * directory, in ord order, within the upgrade's transaction.
- */
-export async function chunkDocumentRows(transaction: Transaction): Promise<void> {
-  const documents = transaction.table<DocumentRow, [string, number]>('documents');
-  const chunks = transaction.table<DocumentChunkRow, [string, number]>('documentChunks');
-  const directories = transaction.table<DocumentDirectoryRow, string>('documentDirectories');
-  const collections = transaction.table<{ id: string; createdAt: number }, string>('collections');
-  const collectionIds = [...new Set((await documents.orderBy('collectionId').uniqueKeys()) as string[])];
-  for (const collectionId of collectionIds) {
-    const chunker = new DocumentChunker(collectionId);
-    const ids: string[] = [];
-    let nextOrd = 0;
-    for (;;) {
-      const rows = await documents.where('[collectionId+ord]').between([collectionId, nextOrd], [collectionId, Infinity], true, false).limit(1000).toArray();
-      if (rows.length === 0) break;
-      const made: DocumentChunkRow[] = [];
-      for (const row of rows) {
-        // Ords were positions in the corpus with no gaps; a gap (never written by an import) closes up here.
-        const row2 = chunker.add(docFromRow(row));
-        ids.push(row.id);
-        if (row2 !== undefined) made.push(row2);
-      }
-      if (made.length > 0) await chunks.bulkAdd(made);
-      nextOrd = rows[rows.length - 1]!.ord + 1;
-    }
-    const last = chunker.flush();
-    if (last !== undefined) await chunks.add(last);
-    const createdAt = (await collections.get(collectionId))?.createdAt ?? null;
-    await directories.put({ collectionId, ids, starts: chunker.starts, collectionCreatedAt: createdAt });
-  }
 }

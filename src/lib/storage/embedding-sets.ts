@@ -3,7 +3,7 @@ import { decodeMatrix, encodeMatrix, type EncodedMatrix, type VectorEncoding } f
 import type { VectorMatrix } from '../dense/vector-matrix.ts';
 import { settingsKey } from '../settings-key.ts';
 import type { EmbeddingChunkRow, EmbeddingSetRow, PlaygroundDatabase } from './db.ts';
-import { fingerprintTexts } from './fingerprint.ts';
+import { fingerprintTexts } from '../data/fingerprint.ts';
 import { EmbeddingStorageFullError, isQuotaError } from './quota.ts';
 
 /**

@@ -1,4 +1,4 @@
-import { fnv1a } from './fingerprint.ts';
+import { fnv1a } from '../data/fingerprint.ts';
 
 /**
  * Saved HNSW graphs are files of hnswlib-wasm's Emscripten file system, mirrored to IndexedDB by IDBFS: one

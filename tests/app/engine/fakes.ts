@@ -5,7 +5,7 @@
  * held open with a gate (to test sharing and cancel), and every call is counted.
  */
 import { createAnalyzer, type AnalyzerName } from '../../../src/lib/analysis/analyzers.ts';
-import type { IndexInfo, IndexProgress } from '../../../src/lib/bm25-wasm/bm25-service.ts';
+import type { IndexInfo, IndexProgress } from '../../../src/lib/services/bm25-service.ts';
 import { indexCorpus } from '../../../src/lib/bm25/bm25-corpus.ts';
 import { explainBm25, type Bm25Explanation } from '../../../src/lib/bm25/bm25-explain.ts';
 import type { Bm25Index } from '../../../src/lib/bm25/bm25-index.ts';
@@ -13,7 +13,7 @@ import { searchBm25 } from '../../../src/lib/bm25/bm25-search.ts';
 import type { Bm25Params } from '../../../src/lib/bm25/bm25-similarity.ts';
 import { exactSearch, rowIndex } from '../../../src/lib/dense/exact-search.ts';
 import { dot, matrixRow, normalizeInPlace, type VectorMatrix } from '../../../src/lib/dense/vector-matrix.ts';
-import type { PrfRequest } from '../../../src/lib/bm25-wasm/bm25-service.ts';
+import type { PrfRequest } from '../../../src/lib/prf/prf-request.ts';
 import { bagOfTerms, type QueryTermWeight } from '../../../src/lib/bm25/bm25-query.ts';
 import { searchBo1 } from '../../../src/lib/prf/bo1.ts';
 import { bm25FeedbackIndex } from '../../../src/lib/prf/feedback-index.ts';
@@ -21,9 +21,8 @@ import type { PrfResult } from '../../../src/lib/prf/prf-result.ts';
 import { searchRm3 } from '../../../src/lib/prf/rm3.ts';
 import type { DenseSettings, RerankSettings } from '../../../src/lib/retrievers/config.ts';
 import type { Doc, Hit, Run } from '../../../src/lib/types.ts';
-import type { Candidates } from '../../../src/lib/retrievers/packed-hits.ts';
-import { hitsOf, type RowRanking } from '../../../src/lib/eval/row-ranking.ts';
-import { lexiconEnhancedDenseHits } from '../../../src/lib/fusion/ledr.ts';
+import type { Candidates } from '../../../src/lib/hits/packed-hits.ts';
+import { hitsOf, isRowRanking, type RowRanking } from '../../../src/lib/hits/row-ranking.ts';
 import type {
   Bm25Backend,
   Bm25SearchParams,
@@ -60,6 +59,11 @@ export class Gate {
   open(): void {
     this.release?.();
   }
+}
+
+/** The document ids of one query's candidates (hits, bare ids or rows). */
+function candidateIds(list: Candidates[number]): string[] {
+  return isRowRanking(list) ? hitsOf(list).map((hit) => hit.docId) : list.map((hit) => hit.docId);
 }
 
 function abortable(gate: Gate | undefined, signal: AbortSignal): Promise<void> {
@@ -294,7 +298,7 @@ export class FakeDense implements DenseBackend {
     const rows = rowIndex(this.ids);
     return texts.map((text, i) => {
       const q = trigramVector(text);
-      return (candidates[i] ?? []).map(({ docId }) => {
+      return candidateIds(candidates[i] ?? []).map((docId) => {
         const row = rows.get(docId);
         return row === undefined ? Number.NaN : dot(matrixRow(this.opened(), row), q);
       });
@@ -356,19 +360,11 @@ export class FakeRowsBm25 extends FakeBm25 {
   }
 }
 
-/** FakeDense that also answers as rows and fuses LEDR "in its worker" (searchRows, ledrRows). */
+/** FakeDense that also answers as rows (searchRows). */
 export class FakeRowsDense extends FakeDense {
-  ledrFusions = 0;
-
   async searchRows(collectionId: string, settings: DenseSettings, texts: readonly string[], k: number): Promise<RowRanking[]> {
     const table = DOCS.map((doc) => doc.id);
     return (await this.search(collectionId, settings, texts, k)).map((hits) => rowsOfHits(table, hits));
   }
 
-  async ledrRows(collectionId: string, settings: DenseSettings, texts: readonly string[], candidates: readonly RowRanking[], limit: number): Promise<RowRanking[]> {
-    this.ledrFusions += 1;
-    const lists = candidates.map(hitsOf);
-    const scores = await this.score(collectionId, settings, texts, lists);
-    return lists.map((hits, i) => rowsOfHits(DOCS.map((doc) => doc.id), lexiconEnhancedDenseHits(hits, scores[i]!, { limit })));
-  }
 }

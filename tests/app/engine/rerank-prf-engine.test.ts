@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { plainHits } from '../../../src/app/engine/column-ranking.ts';
 import { RetrievalEngine } from '../../../src/app/engine/retrieval-engine.ts';
 import { defaultRetriever, RUN_DEPTH, type FirstStageConfig, type RetrieverConfig } from '../../../src/lib/retrievers/config.ts';
@@ -151,8 +151,10 @@ describe('RetrievalEngine: Re-rank columns', () => {
     expect(engine.rerankInfo(MODEL)).toMatchObject({ model: MODEL.model, device: 'wasm' });
     rerank.gate = new Gate();
     const controller = new AbortController();
-    const ranking = engine.rankQuery(C, retriever, BREAD, { signal: controller.signal });
-    await new Promise((resolve) => setTimeout(resolve, 10));
+    let scoring = false;
+    const ranking = engine.rankQuery(C, retriever, BREAD, { signal: controller.signal, onScore: () => (scoring = true) });
+    // Cancelled while the cross-encoder scores (its first progress report), not before.
+    await vi.waitFor(() => expect(scoring).toBe(true));
     controller.abort(new DOMException('cancelled', 'AbortError'));
     await expect(ranking).rejects.toMatchObject({ name: 'AbortError' });
 

@@ -5,7 +5,7 @@ import { reciprocalRankFusion } from '../../../src/lib/fusion/rrf.ts';
 import { defaultRetriever, RUN_DEPTH, type RetrieverConfig } from '../../../src/lib/retrievers/config.ts';
 import { plainHits } from '../../../src/app/engine/column-ranking.ts';
 import { RetrievalEngine } from '../../../src/app/engine/retrieval-engine.ts';
-import { isRowRanking, runOfRanked } from '../../../src/lib/eval/row-ranking.ts';
+import { isRowRanking, runOfRanked } from '../../../src/lib/hits/row-ranking.ts';
 import { DOCS, FakeBm25, FakeDense, FakeJobs, FakeRowsBm25, FakeRowsDense, FakeRuns, Gate } from './fakes.ts';
 
 const C = 'starter';
@@ -269,7 +269,8 @@ describe('RetrievalEngine: many queries', () => {
     }
     // BM25 searched once per chunk of its own column: LEDR's candidates and RRF's input are its rankings.
     expect(bm25.searches).toHaveLength(2);
-    expect(dense.ledrFusions).toBe(2);
+    // LEDR's candidates were scored once per chunk (fused on the page, as rows).
+    expect(dense.scores).toBe(2);
   });
 
   it('a LEDR column evaluated after a BM25 column with the same settings reuses its rankings (no second search)', async () => {

@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { defaultRetriever, type RetrieverConfig } from '../../../src/lib/retrievers/config.ts';
 import { RetrievalEngine } from '../../../src/app/engine/retrieval-engine.ts';
 import { savable, SavedRankings, type SavedRanking, type SavedRankingStore } from '../../../src/app/engine/saved-rankings.ts';
@@ -8,6 +8,11 @@ const C = 'starter';
 const BREAD = { id: 'q02', text: 'Why does bread go hard after a few days?' };
 const DEFAULT_DENSE = defaultRetriever('dense') as Extract<RetrieverConfig, { kind: 'dense' }>;
 const tick = () => new Promise((resolve) => setTimeout(resolve, 0));
+
+// The tests of waits (the quiet period, the longest hold) move fake timers: no real milliseconds raced.
+afterEach(() => {
+  vi.useRealTimers();
+});
 
 /** The database's part, as structured clones in a map. */
 class MapStore implements SavedRankingStore {
@@ -86,19 +91,22 @@ describe('saved rankings: what is saved and under which key', () => {
   it('the rankings saved until they rest go in one write, the latest of each column settings; a collection forgotten is not written', async () => {
     const store = new MapStore();
     const writes: Array<() => void> = [];
+    vi.useFakeTimers();
     const saved = new SavedRankings(store, 'build-1', (write) => writes.push(write), 20);
     const value = (docId: string): SavedRanking => ({ ranking: { kind: 'bm25', hits: [{ docId, score: 1 }] } });
     const bm25 = defaultRetriever('bm25');
     saved.save('typed', C, bm25, value('d0'));
     saved.save('a', C, bm25, value('d1'));
-    await new Promise((resolve) => setTimeout(resolve, 10));
+    await vi.advanceTimersByTimeAsync(10);
     saved.save('b', C, defaultRetriever('dense'), value('d2'));
     saved.save('c', 'other', bm25, value('d3'));
     saved.forget('other');
-    await new Promise((resolve) => setTimeout(resolve, 15));
+    // 19 ms after the last ranking (29 after the first) nothing is written; at 20 the write is asked for.
+    await vi.advanceTimersByTimeAsync(19);
     expect(writes).toHaveLength(0);
-    await new Promise((resolve) => setTimeout(resolve, 20));
+    await vi.advanceTimersByTimeAsync(1);
     expect(writes).toHaveLength(1);
+    vi.useRealTimers();
     // Not written yet, but read as saved (a column asking again before the write).
     expect(await saved.read('a', 'bm25')).toEqual(value('d1'));
     writes[0]!();
@@ -180,12 +188,13 @@ describe('saved rankings in the engine', () => {
     expect(result.saved).toBeUndefined();
     expect(needs.bm25.warmed).toEqual(['english']);
 
+    vi.useFakeTimers();
     const waits = visit(store, { whenIdle: () => undefined });
     waits.engine.holdWorkAhead(5);
     waits.engine.warm([defaultRetriever('bm25')]);
-    await tick();
+    await vi.advanceTimersByTimeAsync(4);
     expect(waits.bm25.warmed).toEqual([]);
-    await new Promise((resolve) => setTimeout(resolve, 20));
+    await vi.advanceTimersByTimeAsync(1);
     expect(waits.bm25.warmed).toEqual(['english']);
   });
 });

@@ -4,7 +4,7 @@
  * next call starts a fresh worker (or, with `restart: false`, is refused); a worker that stops answering
  * pings is declared dead; close frees and terminates. Real workers' crashes: tests/browser/failures.test.ts.
  */
-import { expect, test } from 'vitest';
+import { afterEach, expect, test, vi } from 'vitest';
 import { WorkerHost } from '../../../src/app/workers/worker-host.ts';
 import { WorkerCrashedError } from '../../../src/app/workers/worker-watch.ts';
 import { FakeWorkers } from './fake-worker.ts';
@@ -33,14 +33,47 @@ function setup(options: { restart?: boolean; pingEveryMs?: number; unresponsiveM
   const log = { disposed: 0, hangDispose: options.hangDispose };
   const workers = new FakeWorkers(() => fakeApi(log));
   const crashes: WorkerCrashedError[] = [];
+  /** Pings sent, and those the worker answered. */
+  const pings = { sent: 0, answered: 0 };
   const host = new WorkerHost<FakeApi>({
     label: 'The test worker',
     create: workers.create,
-    ping: (api) => api.ping(),
+    ping: (api) => {
+      pings.sent++;
+      return api.ping().then(() => pings.answered++);
+    },
     onCrash: (error) => crashes.push(error),
     ...options,
   });
-  return { host, workers, crashes, log };
+  return { host, workers, crashes, log, pings };
+}
+
+/**
+ * The timing tests run on fake timers and a fake Date (WorkerWatch's pings and limit, close's timeout): a
+ * pause of this process cannot pass for a silent worker, and no test waits on the wall clock. The fake
+ * worker's messages still travel over a real MessageChannel (setImmediate and the event loop are not faked).
+ */
+function fakeClock(): void {
+  vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'setInterval', 'clearInterval', 'Date'] });
+}
+
+afterEach(() => {
+  vi.useRealTimers();
+});
+
+/** Lets the real event loop turn (MessageChannel deliveries) until `condition` holds. */
+async function until(condition: () => boolean): Promise<void> {
+  while (!condition()) await new Promise((resolve) => setImmediate(resolve));
+}
+
+/** Whether `promise` has settled (after the microtasks pending now have run). */
+function settledFlag(promise: Promise<unknown>): { settled: boolean } {
+  const flag = { settled: false };
+  promise.then(
+    () => (flag.settled = true),
+    () => (flag.settled = true),
+  );
+  return flag;
 }
 
 test('starts one worker on first use and serves every call from it', async () => {
@@ -91,23 +124,43 @@ test('a WebAssembly abort in a call kills the worker; the next call gets a fresh
 });
 
 test('a worker that stops answering pings is declared dead and its call rejects', async () => {
-  const { host, workers, crashes } = setup({ pingEveryMs: 10, unresponsiveMs: 60 });
+  const { host, workers, crashes, pings } = setup({ pingEveryMs: 10, unresponsiveMs: 60 });
   await host.call((api) => api.double(1));
+  fakeClock();
   workers.last.hang();
-  const started = Date.now();
-  await expect(host.call((api) => api.never())).rejects.toThrow('The test worker stopped answering for 0 s. It is restarted on next use.');
-  expect(Date.now() - started).toBeGreaterThanOrEqual(50);
+  const call = host.call((api) => api.never());
+  const done = settledFlag(call);
+  // The first ping goes out at 10 ms and is never answered: the worker is alive until 60 ms after it.
+  await vi.advanceTimersByTimeAsync(10);
+  expect(pings.sent).toBe(1);
+  await vi.advanceTimersByTimeAsync(59);
+  expect(done.settled).toBe(false);
+  expect(crashes).toHaveLength(0);
+  expect(workers.last.terminated).toBe(false);
+  await vi.advanceTimersByTimeAsync(1);
+  await expect(call).rejects.toThrow('The test worker stopped answering for 0 s. It is restarted on next use.');
+  expect(pings.answered).toBe(0);
   expect(crashes).toHaveLength(1);
   expect(workers.last.terminated).toBe(true);
 });
 
 test('a worker that answers its pings while a call runs long is left alone', async () => {
-  // The call outlasts the unresponsive limit three times over. The limit is wide enough that a pause of
-  // this test's own process (parallel test files on two cores) does not pass for a silent worker: at 30 ms
-  // it once did, in a CI run.
-  const { host, crashes } = setup({ pingEveryMs: 10, unresponsiveMs: 300 });
-  const slow = host.call(() => new Promise<string>((resolve) => setTimeout(() => resolve('done'), 1000)));
+  // The call outlasts the unresponsive limit three times over, on the fake clock: each 10 ms step waits for
+  // the ping sent in it to be answered, so a pause of this test's own process (parallel test files on two
+  // cores) cannot pass for a silent worker, as a real 30 ms limit once did in a CI run.
+  const { host, crashes, pings } = setup({ pingEveryMs: 10, unresponsiveMs: 30 });
+  await host.call((api) => api.double(1));
+  fakeClock();
+  const slow = host.call(() => new Promise<string>((resolve) => setTimeout(() => resolve('done'), 100)));
+  const done = settledFlag(slow);
+  for (let elapsed = 0; elapsed < 100; elapsed += 10) {
+    expect(done.settled).toBe(false);
+    await vi.advanceTimersByTimeAsync(10);
+    await until(() => pings.answered === pings.sent);
+  }
   await expect(slow).resolves.toBe('done');
+  // A ping every other step: one is sent, answered, and the next step sends the next.
+  expect(pings.sent).toBeGreaterThanOrEqual(4);
   expect(crashes).toHaveLength(0);
   expect(host.running).toBe(true);
 });
@@ -155,11 +208,19 @@ test('close disposes and terminates; a restarting host starts again on its next 
 test('a dispose that never answers is cut after the timeout; a dead worker is not asked to dispose', async () => {
   const { host, workers, log } = setup({ hangDispose: true });
   await host.call((api) => api.double(1));
-  const started = Date.now();
-  await host.close((api) => api.dispose(), 50);
-  expect(Date.now() - started).toBeLessThan(1000);
+  fakeClock();
+  const closing = host.close((api) => api.dispose(), 50);
+  const done = settledFlag(closing);
+  // The worker is asked to dispose and never answers: the host waits for it until the timeout, no longer.
+  await until(() => log.disposed === 1);
+  await vi.advanceTimersByTimeAsync(49);
+  expect(done.settled).toBe(false);
+  expect(workers.last.terminated).toBe(false);
+  await vi.advanceTimersByTimeAsync(1);
+  await closing;
   expect(log.disposed).toBe(1);
   expect(workers.last.terminated).toBe(true);
+  vi.useRealTimers();
 
   await host.call((api) => api.double(1));
   workers.last.crash('Uncaught Error: boom');

@@ -5,7 +5,7 @@
  * importer does); the worker reads, analyzes, indexes and stores them itself.
  */
 import * as Comlink from 'comlink';
-import type { IndexInfo, IndexProgress, SearchRequestOptions } from '../../../src/lib/bm25-wasm/bm25-service.ts';
+import type { IndexInfo, IndexProgress, SearchRequestOptions } from '../../../src/lib/services/bm25-service.ts';
 import { database } from '../../../src/lib/storage/db.ts';
 import { countDocuments, putDocuments } from '../../../src/lib/storage/documents.ts';
 import type { Doc, Hit } from '../../../src/lib/types.ts';

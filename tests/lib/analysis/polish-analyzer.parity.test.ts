@@ -17,7 +17,7 @@ import { prepareAnalyzer } from '../../../src/lib/analysis/analyzers.ts';
 import { polishAnalyzer, polishTerm } from '../../../src/lib/analysis/polish-analyzer.ts';
 import { buildBm25Index } from '../../../src/lib/bm25/bm25-index.ts';
 import { searchBm25 } from '../../../src/lib/bm25/bm25-search.ts';
-import { bm25DocText } from '../../../src/lib/bm25-wasm/bm25-service.ts';
+import { bm25DocText } from '../../../src/lib/services/bm25-service.ts';
 import { Bm25WasmBuilder } from '../../../src/lib/bm25-wasm/wasm-builder.ts';
 import type { BeirCollection } from '../../../src/lib/data/beir.ts';
 import { readTrecRun } from '../../../src/lib/data/trec.ts';

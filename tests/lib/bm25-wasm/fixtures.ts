@@ -3,7 +3,7 @@ import { fileURLToPath } from 'node:url';
 import { loadBeirDir } from '../../../src/cli/dataset.ts';
 import { englishAnalyzer } from '../../../src/lib/analysis/english-analyzer.ts';
 import type { AnalyzedDoc } from '../../../src/lib/bm25/bm25-index.ts';
-import { bm25DocText } from '../../../src/lib/bm25-wasm/bm25-service.ts';
+import { bm25DocText } from '../../../src/lib/services/bm25-service.ts';
 import { BM25_WASM_URL } from '../../../src/lib/bm25-wasm/kernel-url.ts';
 import type { BeirCollection } from '../../../src/lib/data/beir.ts';
 import { shared } from '../../shared-dir.ts';

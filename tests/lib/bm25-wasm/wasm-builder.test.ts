@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { englishAnalyzer } from '../../../src/lib/analysis/english-analyzer.ts';
-import { bm25DocText } from '../../../src/lib/bm25-wasm/bm25-service.ts';
+import { bm25DocText } from '../../../src/lib/services/bm25-service.ts';
 import { Bm25WasmBuilder } from '../../../src/lib/bm25-wasm/wasm-builder.ts';
 import { analyzedSciFact, kernelModule } from './fixtures.ts';
 

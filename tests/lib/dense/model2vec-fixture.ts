@@ -48,13 +48,16 @@ function model2vecGraph(t: StaticTable): Uint8Array {
   });
 }
 
-/** Writes `<parent>/<name>/` with config.json, tokenizer files and onnx/model.onnx. */
-export function writeModel2vecModel(parent: string, name: string, table: StaticTable): void {
+/**
+ * Writes `<parent>/<name>/` with config.json, tokenizer files and onnx/model.onnx; the tokenizer is a
+ * word-level one over the table's vocabulary unless given (a subword one whose ids are the table's rows).
+ */
+export function writeModel2vecModel(parent: string, name: string, table: StaticTable, tokenizer?: { json: object; config: object }): void {
   const dir = join(parent, name);
   mkdirSync(join(dir, 'onnx'), { recursive: true });
   writeFileSync(join(dir, 'onnx', 'model.onnx'), model2vecGraph(table));
-  writeFileSync(join(dir, 'tokenizer.json'), JSON.stringify(wordTokenizerJson(table.vocab)));
-  writeFileSync(join(dir, 'tokenizer_config.json'), JSON.stringify(wordTokenizerConfig(512)));
+  writeFileSync(join(dir, 'tokenizer.json'), JSON.stringify(tokenizer?.json ?? wordTokenizerJson(table.vocab)));
+  writeFileSync(join(dir, 'tokenizer_config.json'), JSON.stringify(tokenizer?.config ?? wordTokenizerConfig(512)));
   // Like the hub's potion repositories: no transformers model_type of their own.
   writeFileSync(join(dir, 'config.json'), JSON.stringify({ architectures: ['StaticModel'], hidden_dim: table.dim }));
 }

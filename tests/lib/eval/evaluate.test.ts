@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { evaluate, type EvalResult } from '../../../src/lib/eval/evaluate.ts';
-import { DuplicateDocumentError } from '../../../src/lib/eval/ranking.ts';
+import { DuplicateDocumentError } from '../../../src/lib/hits/trec-order.ts';
 import { SeededRandom } from '../../../src/lib/eval/seeded-random.ts';
 import { formatTrecEval } from '../../../src/lib/eval/trec-eval-output.ts';
 import type { Hit, Run } from '../../../src/lib/types.ts';

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { ledrCandidateRows, ledrCandidates, lexiconEnhancedDense, lexiconEnhancedDenseHits, lexiconEnhancedDenseRows } from '../../../src/lib/fusion/ledr.ts';
-import { hitsOf } from '../../../src/lib/eval/row-ranking.ts';
+import { hitsOf } from '../../../src/lib/hits/row-ranking.ts';
 import type { Hit } from '../../../src/lib/types.ts';
 import { rankingArbitrary } from './rankings.ts';
 

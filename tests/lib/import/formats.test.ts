@@ -175,6 +175,23 @@ describe('CSV and JSON lines with other field names', () => {
     ]);
   });
 
+  test('tab-separated documents and queries (.tsv with a header) are read as tables', async () => {
+    const files = {
+      'set/corpus.tsv': '_id\ttitle\ttext\nd1\tBread\tSourdough bread, "slowly" risen.\nd2\tTea\tGreen tea is steamed.\n',
+      'set/queries.tsv': 'id\tquery\nq1\tbread\n',
+      'set/qrels/test.tsv': 'query-id\tcorpus-id\tscore\nq1\td1\t1\n',
+    };
+    const { inspection, outcome, db } = await importAll(inputsOf(files));
+    expect(inspection.plan).toEqual({ corpus: 'set/corpus.tsv', queries: 'set/queries.tsv', qrels: [{ split: 'test', path: 'set/qrels/test.tsv' }] });
+    expect(outcome.status).toBe('done');
+    expect(await storedDocs(db)).toEqual([
+      { id: 'd1', title: 'Bread', text: 'Sourdough bread, "slowly" risen.' },
+      { id: 'd2', title: 'Tea', text: 'Green tea is steamed.' },
+    ]);
+    const loaded = await loadCollection(db, 'local/x');
+    expect([...loaded.queries.values()]).toEqual([{ id: 'q1', text: 'bread' }]);
+  });
+
   test('JSON lines read with a chosen mapping; a line without the chosen field names it', async () => {
     const jsonl = '{"key":"k1","passage":"alpha","name":"A"}\n{"key":"k2","passage":"beta","name":"B"}\n{"key":"k3","name":"C"}\n';
     const { inspection } = await inspect(inputsOf({ 'stuff.jsonl': jsonl }));

@@ -13,7 +13,7 @@ import { createParseLog } from '../../../src/lib/data/record-stream.ts';
 import type { ImportFile } from '../../../src/lib/import/import-file.ts';
 import { planRecords } from '../../../src/lib/import/records.ts';
 import { importCollection } from '../../../src/lib/storage/collections.ts';
-import type { DocumentChunkRow } from '../../../src/lib/storage/db.ts';
+import type { DocumentChunkRow } from '../../../src/lib/storage/document-chunks.ts';
 import { PlaygroundDatabase } from '../../../src/lib/storage/db.ts';
 
 const MB = 1024 * 1024;

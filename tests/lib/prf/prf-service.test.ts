@@ -9,7 +9,7 @@ import { englishAnalyzer } from '../../../src/lib/analysis/english-analyzer.ts';
 import { buildBm25Index, type Bm25Index } from '../../../src/lib/bm25/bm25-index.ts';
 import { bagOfTerms } from '../../../src/lib/bm25/bm25-query.ts';
 import { searchBm25 } from '../../../src/lib/bm25/bm25-search.ts';
-import { Bm25Service } from '../../../src/lib/bm25-wasm/bm25-service.ts';
+import { Bm25Service } from '../../../src/lib/services/bm25-service.ts';
 import { searchBo1 } from '../../../src/lib/prf/bo1.ts';
 import { bm25FeedbackIndex } from '../../../src/lib/prf/feedback-index.ts';
 import { searchRm3 } from '../../../src/lib/prf/rm3.ts';
@@ -70,7 +70,7 @@ describe('pseudo-relevance feedback in the BM25 service', () => {
   });
 
   it('passes parameters through and takes weighted queries', () => {
-    const result = service.searchPrf(COLLECTION, { weighted: [{ term: 'microrna', weight: 2 }] }, { method: 'rm3', fbTerms: 3, fbDocs: 2, originalQueryWeight: 0.8 }, { k: 5 });
+    const result = service.searchPrf(COLLECTION, { text: '', weighted: [{ term: 'microrna', weight: 2 }] }, { method: 'rm3', fbTerms: 3, fbDocs: 2, originalQueryWeight: 0.8 }, { k: 5 });
     expect(result.feedbackDocIds).toHaveLength(2);
     // The query term, and at most 3 model terms.
     expect(result.expanded.length).toBeLessThanOrEqual(4);

@@ -4,14 +4,18 @@
  * imported runs, and the plain variant without parts.
  */
 import { describe, expect, it } from 'vitest';
-import type { PrfRequest } from '../../../src/lib/bm25-wasm/bm25-service.ts';
+import type { PrfRequest } from '../../../src/lib/prf/prf-request.ts';
 import { defaultRetriever, RUN_DEPTH, type Bm25Settings, type DenseSettings, type RetrieverConfig } from '../../../src/lib/retrievers/config.ts';
-import { rankBatch, rankBatchHits, rankBatchLists, type RankSearch, type RowSearch } from '../../../src/lib/retrievers/rank.ts';
-import { hitsOf, isRowRanking, type RowRanking } from '../../../src/lib/eval/row-ranking.ts';
+import { rankBatch, type RankSearch, type RowSearch } from '../../../src/lib/retrievers/rank.ts';
+import { hitsOf, isRowRanking, type RowRanking } from '../../../src/lib/hits/row-ranking.ts';
 import type { RankQuery } from '../../../src/lib/retrievers/ranking.ts';
 import type { Hit, Run } from '../../../src/lib/types.ts';
-import type { Candidates } from '../../../src/lib/retrievers/packed-hits.ts';
-import { lexiconEnhancedDenseHits } from '../../../src/lib/fusion/ledr.ts';
+import type { Candidates } from '../../../src/lib/hits/packed-hits.ts';
+
+/** The document ids of one query's candidates (hits, bare ids or rows). */
+function candidateIds(list: Candidates[number]): string[] {
+  return isRowRanking(list) ? hitsOf(list).map((hit) => hit.docId) : list.map((hit) => hit.docId);
+}
 
 /** Documents d0…d9; BM25 scores them 10…1 in order, dense 1.0…0.1 in reverse order. */
 const IDS = Array.from({ length: 10 }, (_, i) => `d${i}`);
@@ -28,7 +32,7 @@ class RecordingSearch implements RankSearch {
   }
   async denseScores(_settings: DenseSettings, texts: readonly string[], candidates: Candidates): Promise<number[][]> {
     this.calls.push(`scores ${texts.length}`);
-    return candidates.map((hits) => hits.map(({ docId }) => (docId === 'd1' ? 0.9 : 0.1)));
+    return candidates.map((list) => candidateIds(list).map((docId) => (docId === 'd1' ? 0.9 : 0.1)));
   }
   async prf(_settings: Bm25Settings, request: PrfRequest, queries: readonly RankQuery[], k: number) {
     this.calls.push(`${request.method} ${queries.length}×${k}`);
@@ -80,11 +84,11 @@ describe('rankBatch', () => {
     // d1: BM25 9 × cosine 0.9 beats d0: 10 × 0.1.
     expect(withParts!.hits.map((h) => h.docId)).toEqual(['d1', 'd0']);
     expect(withParts!.hits[0]).toHaveProperty('parts');
-    const [plain] = await rankBatchHits(search, ledr, [{ text: 'a' }], { depth: 2 });
+    const [plain] = await rankBatch(search, ledr, [{ text: 'a' }], { depth: 2, form: 'hits' });
     expect(plain).toEqual(withParts!.hits.map(({ docId, score }) => ({ docId, score })));
   });
 
-  it('rankBatchLists: over a search answering as rows, BM25, dense and LEDR rankings are rows of the hits rankBatchHits gives', async () => {
+  it('form lists: over a search answering as rows, BM25, dense and LEDR rankings are rows of the hits form hits gives', async () => {
     const asRows = (hits: readonly Hit[]): RowRanking => ({
       table: IDS,
       rows: Uint32Array.from(hits, (hit) => IDS.indexOf(hit.docId)),
@@ -95,32 +99,27 @@ describe('rankBatch', () => {
       rows: RowSearch = {
         bm25: async (settings, queries, k) => (await this.bm25(settings, queries, k)).map(asRows),
         dense: async (settings, texts, k) => (await this.dense(settings, texts, k)).map(asRows),
-        ledr: async (settings, texts, candidates, limit) => {
-          this.calls.push(`fused rows ${texts.length}`);
-          const scores = await this.denseScores(settings, texts, candidates.map(hitsOf));
-          return candidates.map((list, i) => asRows(lexiconEnhancedDenseHits(hitsOf(list), scores[i]!, { limit })));
-        },
       };
     }
     const ledr = { ...(defaultRetriever('ledr') as Extract<RetrieverConfig, { kind: 'ledr' }>), k: 5 };
     const queries = [{ text: 'a' }, { text: ' ' }, { id: 'd0', text: 'b' }, { id: 'd9', text: 'c' }];
     for (const retriever of [defaultRetriever('bm25'), dense, ledr]) {
       const search = new RowsSearch();
-      const lists = await rankBatchLists(search, retriever, queries, { depth: 4 });
+      const lists = await rankBatch(search, retriever, queries, { depth: 4, form: 'lists' });
       expect(lists.map((list) => list !== undefined && isRowRanking(list))).toEqual([true, false, true, true]);
-      expect(lists.map((list) => hitsOf(list!))).toEqual(await rankBatchHits(new RecordingSearch(), retriever, queries, { depth: 4 }));
-      if (retriever === ledr) expect(search.calls).toEqual(['bm25 3×5', 'fused rows 3', 'scores 3']);
+      expect(lists.map((list) => hitsOf(list!))).toEqual(await rankBatch(new RecordingSearch(), retriever, queries, { depth: 4, form: 'hits' }));
+      // LEDR's candidates cross as rows to be scored, and are fused as rows.
+      if (retriever === ledr) expect(search.calls).toEqual(['bm25 3×5', 'scores 3']);
     }
     // Dense: the query's own id is dropped from the rows, and k remain.
-    const denseLists = await rankBatchLists(new RowsSearch(), dense, queries, { depth: 4 });
+    const denseLists = await rankBatch(new RowsSearch(), dense, queries, { depth: 4, form: 'lists' });
     expect(hitsOf(denseLists[3]!).map((hit) => hit.docId)).toEqual(['d8', 'd7', 'd6', 'd5']);
     // Other kinds, and LEDR over RM3 or Bo1, are hits.
-    const rrf = await rankBatchLists(new RowsSearch(), defaultRetriever('rrf'), queries, { depth: 3 });
+    const rrf = await rankBatch(new RowsSearch(), defaultRetriever('rrf'), queries, { depth: 3, form: 'lists' });
     expect(rrf.every((list) => list === undefined || Array.isArray(list))).toBe(true);
     const bo1 = new RowsSearch();
-    const overBo1 = await rankBatchLists(bo1, ledr, queries, { depth: 3, ledrLexical: { method: 'bo1' } });
+    const overBo1 = await rankBatch(bo1, ledr, queries, { depth: 3, ledrLexical: { method: 'bo1' }, form: 'lists' });
     expect(overBo1.every((list) => Array.isArray(list))).toBe(true);
-    expect(bo1.calls).not.toContain('fused rows 3');
   });
 
   it('takes LEDR’s candidates from RM3 or Bo1 when asked', async () => {

@@ -2,7 +2,8 @@ import 'fake-indexeddb/auto';
 import { Dexie } from 'dexie';
 import { expect, test, vi } from 'vitest';
 import { closeOnVersionChange, dropLegacyDatabases, LEGACY_DATABASES, PlaygroundDatabase } from '../../../src/lib/storage/db.ts';
-import { CHUNK_DOCS, countDocuments, getDocuments, loadDocuments } from '../../../src/lib/storage/documents.ts';
+import { CHUNK_DOCS } from '../../../src/lib/storage/document-chunks.ts';
+import { countDocuments, getDocuments, loadDocuments } from '../../../src/lib/storage/documents.ts';
 
 /** The tables as version 1 declared them (version 2 changed no index, only rows). */
 const V1_STORES = {

@@ -1,12 +1,10 @@
 import 'fake-indexeddb/auto';
 import { afterEach, describe, expect, test, vi } from 'vitest';
 import { PlaygroundDatabase } from '../../../src/lib/storage/db.ts';
+import { CHUNK_DOCS, CHUNK_TEXT_UNITS, DocumentChunker } from '../../../src/lib/storage/document-chunks.ts';
 import {
-  CHUNK_DOCS,
-  CHUNK_TEXT_UNITS,
   countDocuments,
   deleteDocuments,
-  DocumentChunker,
   getDocuments,
   loadDocuments,
   putDocuments,

@@ -16,7 +16,7 @@ import {
   readEmbeddingSet,
   type EmbeddingSetSpec,
 } from '../../../src/lib/storage/embedding-sets.ts';
-import { fingerprintTexts } from '../../../src/lib/storage/fingerprint.ts';
+import { fingerprintTexts } from '../../../src/lib/data/fingerprint.ts';
 import { EmbeddingStorageFullError } from '../../../src/lib/storage/quota.ts';
 
 let count = 0;

@@ -7,7 +7,7 @@ import 'fake-indexeddb/auto';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, expect, test, vi } from 'vitest';
-import { BM25_INDEX_KIND, Bm25Service, type IndexProgress } from '../../../src/lib/bm25-wasm/bm25-service.ts';
+import { BM25_INDEX_KIND, Bm25Service, type IndexProgress } from '../../../src/lib/services/bm25-service.ts';
 import { runImport } from '../../../src/lib/import/importer.ts';
 import { starterImportPlan } from '../../../src/lib/import/starter-plan.ts';
 import { STARTER_COLLECTION } from '../../../src/lib/starter/index.ts';

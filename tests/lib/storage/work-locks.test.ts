@@ -1,4 +1,4 @@
-import { expect, test } from 'vitest';
+import { expect, test, vi } from 'vitest';
 import { ifLockFree, withWorkLock } from '../../../src/lib/storage/work-locks.ts';
 import { Gate } from '../../app/engine/fakes.ts';
 import { MemoryLocks } from './memory-locks.ts';
@@ -18,12 +18,13 @@ test('the second holder waits (told once through onWait) and runs after the firs
     order.push('second');
     return 2;
   }, { onWait: () => (waited += 1) });
-  await new Promise((resolve) => setTimeout(resolve, 5));
+  // The second is told it waits (onWait), and does not run while the first holds the lock.
+  await vi.waitFor(() => expect(waited).toBe(1));
   expect(order).toEqual(['first start']);
-  expect(waited).toBe(1);
   gate.open();
   expect(await Promise.all([first, second])).toEqual([1, 2]);
   expect(order).toEqual(['first start', 'first end', 'second']);
+  expect(waited).toBe(1);
   expect(locks.isHeld('x')).toBe(false);
 });
 

@@ -18,11 +18,11 @@ import {
   type LengthBins,
   type LengthSummary,
 } from '../../../lib/run-analysis/document-lengths.ts';
-import { compareTrecHits } from '../../../lib/eval/ranking.ts';
+import { compareTrecHits } from '../../../lib/hits/trec-order.ts';
 import { overlapMatrix, type OverlapMatrix } from '../../../lib/run-analysis/overlap-matrix.ts';
 import { readDocumentBatches } from '../../../lib/storage/collections.ts';
 import { database } from '../../../lib/storage/db.ts';
-import { hitsOf, type RankedRun } from '../../../lib/eval/row-ranking.ts';
+import { hitsOf, type RankedRun } from '../../../lib/hits/row-ranking.ts';
 import type { Run } from '../../../lib/types.ts';
 import { evaluations } from '../evaluations.svelte.ts';
 
