@@ -8,28 +8,19 @@
  *   replace that entry;
  * - Back and Forward apply the entry's address.
  *
- * Other views add their own parameters with `registerUrlSlice` (see UrlSlice); parameters nobody owns are
- * kept as they are (e.g. `?hub=`, `?remoteHost=`).
+ * Views add their own parameters with `registerUrlSlice` (url-slices.svelte.ts); parameters nobody owns
+ * are kept as they are (e.g. `?hub=`, `?remoteHost=`). This module composes the page's state into the
+ * address (the open collection, the columns, Explore's query), so it sits above the views, with App.svelte.
  */
 import { app } from './app-state.svelte.ts';
-import { datasets } from './datasets/datasets.svelte.ts';
+import { collections } from './collection/collections.svelte.ts';
+import { columnList } from './columns/columns.svelte.ts';
 import { explore } from './explore/explore-state.svelte.ts';
 import { notices } from './shell/notices.svelte.ts';
 import { decodeUrlState, encodeComponent, encodeUrlState, isNavigation, type UrlState } from './url-state.ts';
+import { readSlicesFromNow, urlSlices } from './url-slices.svelte.ts';
 
 export const WRITE_DELAY_MS = 250;
-
-/** A view's own part of the address (e.g. the Evaluate dashboard's runs and measures). */
-export interface UrlSlice {
-  /** The parameter names it owns. */
-  keys: readonly string[];
-  /** Its parameters now, in order; read reactively (runs inside an effect), values unencoded. */
-  write(): Array<[key: string, value: string]>;
-  /** Applies the parameters of an address (on start or registration, and on Back/Forward). */
-  read(params: URLSearchParams): void;
-  /** A change of this string is a step Back should undo (push); other changes replace. Default: none is. */
-  navigation?(): string;
-}
 
 interface PageState {
   state: UrlState;
@@ -37,8 +28,6 @@ interface PageState {
   navigation: string;
 }
 
-/** Reactive, so a slice registered later joins the effect that writes the address. */
-let slices = $state.raw<UrlSlice[]>([]);
 let started = false;
 /** What the current history entry holds; undefined until the page has written it (then: replace). */
 let written: PageState | undefined;
@@ -54,18 +43,18 @@ function currentState(): PageState {
       view: app.view,
       collection: app.collectionId,
       split: app.split,
-      columns: explore.columns.map((column) => column.retriever),
+      columns: columnList.columns.map((column) => column.retriever),
       query: explore.urlQuery,
-      termEdits: explore.urlTermEdits,
+      termEdits: columnList.urlTermEdits,
     },
-    slices: slices.flatMap((slice) => slice.write().map(([key, value]) => `${key}=${encodeComponent(value)}`)),
-    navigation: slices.map((slice) => slice.navigation?.() ?? '').join('\u0001'),
+    slices: urlSlices().flatMap((slice) => slice.write().map(([key, value]) => `${key}=${encodeComponent(value)}`)),
+    navigation: urlSlices().map((slice) => slice.navigation?.() ?? '').join('\u0001'),
   };
 }
 
 function ownedBySlice(param: string): boolean {
   const key = param.split('=', 1)[0]!;
-  return slices.some((slice) => slice.keys.includes(key));
+  return urlSlices().some((slice) => slice.keys.includes(key));
 }
 
 function write(page: PageState): void {
@@ -86,36 +75,31 @@ function apply(search: string, initial: boolean): void {
   app.view = state.view;
   if (state.collection !== null) {
     if (initial) {
-      // datasets.init() opens it once the stored collections are listed (or another one if it is missing).
+      // collections.init() opens it once the stored collections are listed (or another one if it is missing).
       app.collectionId = state.collection;
       askedCollection = state.collection;
-    } else if (datasets.collections.some((c) => c.id === state.collection)) {
-      datasets.open(state.collection);
+    } else if (collections.list.some((c) => c.id === state.collection)) {
+      collections.open(state.collection);
     }
   }
-  if (state.split !== null && (initial || datasets.current?.splits.includes(state.split))) app.split = state.split;
-  if (state.columns !== null) explore.setRetrievers(state.columns);
+  if (state.split !== null && (initial || collections.current?.splits.includes(state.split))) app.split = state.split;
+  if (state.columns !== null) columnList.setRetrievers(state.columns);
   explore.applyUrlQuery(state.query);
   // After the query: a changed query drops the edits of the previous one.
-  explore.applyUrlTermEdits(state.termEdits ?? []);
+  columnList.applyUrlTermEdits(state.termEdits ?? []);
   const params = new URLSearchParams(search);
-  for (const slice of slices) slice.read(params);
+  for (const slice of urlSlices()) slice.read(params);
   if (problems.length > 0) notices.info(`Parts of this link could not be read and were left out: ${problems.join('; ')}.`);
   // The next write completes this entry (defaults the address left out, a query picked for it): replace.
   written = undefined;
 }
 
-/** Adds a view's parameters to the address; the current address is applied to it at once. */
-export function registerUrlSlice(slice: UrlSlice): void {
-  slices = [...slices, slice];
-  if (started) slice.read(new URLSearchParams(location.search));
-}
-
-/** Starts the two-way sync (once, before datasets.init()). */
+/** Starts the two-way sync (once, before collections.init()). */
 export function startUrlSync(): void {
   if (started) return;
   started = true;
   apply(location.search, true);
+  readSlicesFromNow();
   window.addEventListener('popstate', () => {
     clearTimeout(timer);
     timer = undefined;
@@ -124,7 +108,7 @@ export function startUrlSync(): void {
   $effect.root(() => {
     $effect(() => {
       latest = currentState();
-      if (!datasets.ready) return;
+      if (!collections.ready) return;
       // A navigation (another view, query or collection) is its own history entry: written at once, so Back
       // and a reload right after it find it.
       if (written !== undefined && isNavigation(written.state, latest.state)) {
@@ -145,11 +129,11 @@ export function startUrlSync(): void {
       }, WRITE_DELAY_MS);
     });
     $effect(() => {
-      if (!datasets.ready || askedCollection === null) return;
+      if (!collections.ready || askedCollection === null) return;
       const asked = askedCollection;
       askedCollection = null;
       if (app.collectionId !== asked) {
-        const shown = datasets.current?.name;
+        const shown = collections.current?.name;
         notices.info(
           `The collection "${asked}" of this link is not stored in this browser${shown ? `; showing "${shown}" instead` : ''}. Download or import it under Datasets.`,
         );

@@ -281,7 +281,7 @@ describe.skipIf(skipNoModel)('Explore view (starter collection, BM25 | GloVe | L
     console.log(`[explore] reload: ${ready} ms to three ranked columns`);
     await screenshot(page, 'explore-reload');
     // A visit with nothing left importing starts no import worker: not for the page, nor for the rollback
-    // that a visit with stored collections checks for 3 s after its start (datasets.svelte.ts, which marks
+    // that a visit with stored collections checks for 3 s after its start (collection/collections.svelte.ts, which marks
     // IMPORTS_CHECKED_MARK on the page's performance timeline once its check is done).
     await waitInPage(page, () => performance.getEntriesByName('rp:unfinished-imports-checked').length > 0, undefined, { timeout: 60_000 });
     expect(page.workers().map((worker) => worker.url()).filter((url) => url.includes('/import.worker'))).toEqual([]);

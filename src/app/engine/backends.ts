@@ -15,7 +15,7 @@ import type { PrfResult } from '../../lib/prf/prf-result.ts';
 import type { DenseSettings, RerankSettings } from '../../lib/retrievers/config.ts';
 import type { Hit, Run } from '../../lib/types.ts';
 import type { Candidates } from '../../lib/hits/packed-hits.ts';
-import type { QueryInput } from './column-ranking.ts';
+import type { RankQuery } from '../../lib/retrievers/ranking.ts';
 
 export interface Bm25SearchParams extends Bm25Params {
   /** Hits per query. */
@@ -29,13 +29,13 @@ export interface Bm25Backend {
   /** Starts the analyzer's worker and its WebAssembly kernel ahead of any collection (first-visit speed). */
   warm(analyzer: AnalyzerName): void;
   /** Top-k hits of each query, in the order given (the index must be open); a query's `weighted` bag, when given, replaces its text. */
-  search(collectionId: string, analyzer: AnalyzerName, queries: readonly QueryInput[], params: Bm25SearchParams): Promise<Hit[][]>;
+  search(collectionId: string, analyzer: AnalyzerName, queries: readonly RankQuery[], params: Bm25SearchParams): Promise<Hit[][]>;
   /** `search` as rankings of rows (row-ranking.ts), for evaluations (absent: they make hits). */
-  searchRows?(collectionId: string, analyzer: AnalyzerName, queries: readonly QueryInput[], params: Bm25SearchParams): Promise<RowRanking[]>;
+  searchRows?(collectionId: string, analyzer: AnalyzerName, queries: readonly RankQuery[], params: Bm25SearchParams): Promise<RowRanking[]>;
   /** Lucene's explanation of one document's score, term by term, for query text or a weighted bag. */
   explain(collectionId: string, analyzer: AnalyzerName, query: string | readonly QueryTermWeight[], docId: string, params: Bm25Params): Promise<Bm25Explanation>;
   /** RM3 or Bo1 of each query (src/lib/prf): its expanded weighted query, feedback documents and top-k hits. */
-  searchPrf(collectionId: string, analyzer: AnalyzerName, queries: readonly QueryInput[], prf: PrfRequest, params: Bm25SearchParams): Promise<PrfResult[]>;
+  searchPrf(collectionId: string, analyzer: AnalyzerName, queries: readonly RankQuery[], prf: PrfRequest, params: Bm25SearchParams): Promise<PrfResult[]>;
 }
 
 /** Progress of opening a dense corpus (defined with the service that reports it, in the worker). */

@@ -25,7 +25,7 @@ import { WorkerHost, type HostedWorker } from '../workers/worker-host.ts';
 import { createBm25Worker } from '../workers/worker-scripts.ts';
 import type { WorkerCrashedError } from '../workers/worker-watch.ts';
 import type { Bm25Backend, Bm25SearchParams } from './backends.ts';
-import type { QueryInput } from './column-ranking.ts';
+import type { RankQuery } from '../../lib/retrievers/ranking.ts';
 
 interface Bm25Worker {
   host: WorkerHost<Bm25WorkerApi>;
@@ -89,7 +89,7 @@ export class Bm25Workers implements Bm25Backend {
     void this.call(analyzer, (api) => api.warm()).catch(() => undefined);
   }
 
-  async search(collectionId: string, analyzer: AnalyzerName, queries: readonly QueryInput[], params: Bm25SearchParams): Promise<Hit[][]> {
+  async search(collectionId: string, analyzer: AnalyzerName, queries: readonly RankQuery[], params: Bm25SearchParams): Promise<Hit[][]> {
     return (await this.searchRows(collectionId, analyzer, queries, params)).map(unpackRanking);
   }
 
@@ -97,7 +97,7 @@ export class Bm25Workers implements Bm25Backend {
    * Every query in one worker call; the rankings come back as typed arrays (transferred, not cloned), rows
    * of the index's document ids, fetched once per opened index.
    */
-  async searchRows(collectionId: string, analyzer: AnalyzerName, queries: readonly QueryInput[], params: Bm25SearchParams): Promise<RowRanking[]> {
+  async searchRows(collectionId: string, analyzer: AnalyzerName, queries: readonly RankQuery[], params: Bm25SearchParams): Promise<RowRanking[]> {
     const options = { k: params.k, k1: params.k1, b: params.b };
     const request = workerQueries(queries);
     const [docIds, packed] = await Promise.all([
@@ -126,7 +126,7 @@ export class Bm25Workers implements Bm25Backend {
   }
 
   /** Pseudo-relevance feedback of every query in one worker call (both passes run in the worker). */
-  searchPrf(collectionId: string, analyzer: AnalyzerName, queries: readonly QueryInput[], prf: PrfRequest, params: Bm25SearchParams): Promise<PrfResult[]> {
+  searchPrf(collectionId: string, analyzer: AnalyzerName, queries: readonly RankQuery[], prf: PrfRequest, params: Bm25SearchParams): Promise<PrfResult[]> {
     const request = workerQueries(queries);
     return this.call(analyzer, (api) => api.searchPrfMany(collectionId, request, prf, { k: params.k, k1: params.k1, b: params.b }));
   }
@@ -139,7 +139,7 @@ export class Bm25Workers implements Bm25Backend {
 }
 
 /** Only the fields the worker reads cross the boundary: the weighted bag when there is one, else the text. */
-function workerQueries(queries: readonly QueryInput[]): QueryInput[] {
+function workerQueries(queries: readonly RankQuery[]): RankQuery[] {
   return queries.map(({ id, text, weighted }) => {
     const body = weighted === undefined ? { text } : { text: '', weighted };
     return id === undefined ? body : { id, ...body };

@@ -18,15 +18,12 @@ export interface RankResult {
   saved?: true;
 }
 
-/** A query to rank (src/lib/retrievers/ranking.ts): a stored query with its id, or typed text. */
-export type QueryInput = RankQuery;
-
 /** The weighted bag as a key part ('' for none); exact weights, so two bags share a key only when equal. */
-export function weightedKey(query: QueryInput): string {
+export function weightedKey(query: RankQuery): string {
   return query.weighted === undefined ? '' : query.weighted.map(({ term, weight }) => `${term}^${weight}`).join('\u0001');
 }
 
 /** Identifies what a query ranks: its id, text and weighted bag. */
-export function queryKey(query: QueryInput): string {
+export function queryKey(query: RankQuery): string {
   return `${query.id ?? ''}\u0000${query.text}\u0000${weightedKey(query)}`;
 }

@@ -8,7 +8,8 @@ import { RUN_DEPTH, type RetrieverConfig } from '../../lib/retrievers/config.ts'
 import { isBlank, rankBatch } from '../../lib/retrievers/rank.ts';
 import type { ColumnRanking } from '../../lib/retrievers/ranking.ts';
 import type { RankedList } from '../../lib/hits/row-ranking.ts';
-import { emptyRanking, type QueryInput, type RankResult } from './column-ranking.ts';
+import type { RankQuery as QueryInput } from '../../lib/retrievers/ranking.ts';
+import { emptyRanking, type RankResult } from './column-ranking.ts';
 import type { RankingMemo, ScoreHooks } from './ranking-memo.ts';
 
 /** Why a ranking of this kind is empty, in words for the person reading the column. */

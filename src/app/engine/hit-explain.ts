@@ -9,7 +9,7 @@ import { preparedSettings, RUN_DEPTH, type Bm25Settings, type DenseSettings, typ
 import { isBlank, rankBatch, type RankSearch } from '../../lib/retrievers/rank.ts';
 import type { Hit } from '../../lib/types.ts';
 import type { Bm25Backend } from './backends.ts';
-import type { QueryInput } from './column-ranking.ts';
+import type { RankQuery } from '../../lib/retrievers/ranking.ts';
 
 /** Why a document scores what it scores in a column (its fused parts are in the ranking's hits). */
 export interface HitExplanation {
@@ -50,7 +50,7 @@ export async function explainHit(
   bm25Backend: Bm25Backend,
   collectionId: string,
   retriever: RetrieverConfig,
-  query: QueryInput,
+  query: RankQuery,
   docId: string,
 ): Promise<HitExplanation> {
   const needs = preparedSettings(retriever);

@@ -6,7 +6,7 @@
  * - `forBatch` (evaluations): queries go to the workers in one call per chunk; BM25 rankings of the latest
  *   evaluations' queries are kept, so a LEDR column evaluated after a BM25 column reuses its rankings.
  */
-import type { QueryInput } from './column-ranking.ts';
+import type { RankQuery as QueryInput } from '../../lib/retrievers/ranking.ts';
 import { weightedKey } from './column-ranking.ts';
 import type { PrfResult } from '../../lib/prf/prf-result.ts';
 import { RUN_DEPTH, type Bm25Settings, type DenseSettings } from '../../lib/retrievers/config.ts';

@@ -13,7 +13,8 @@
  */
 import type { RetrieverConfig } from '../../lib/retrievers/config.ts';
 import { settingsKey } from '../../lib/settings-key.ts';
-import { queryKey, type QueryInput, type RankResult } from './column-ranking.ts';
+import type { RankQuery } from '../../lib/retrievers/ranking.ts';
+import { queryKey, type RankResult } from './column-ranking.ts';
 
 const QUIET_MS = 1000;
 
@@ -68,7 +69,7 @@ export class SavedRankings {
   ) {}
 
   /** The key of a column's ranking, or undefined when it is not saved (not savable, collection unknown). */
-  key(collectionId: string, version: string | number | undefined, retriever: RetrieverConfig, query: QueryInput, depth: number): string | undefined {
+  key(collectionId: string, version: string | number | undefined, retriever: RetrieverConfig, query: RankQuery, depth: number): string | undefined {
     if (version === undefined || !savable(retriever)) return undefined;
     return [this.build, collectionId, String(version), settingsKey(retriever), queryKey(query), String(depth)].join('\u0000');
   }

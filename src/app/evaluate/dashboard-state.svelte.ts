@@ -10,7 +10,7 @@
 import type { Correction } from '../../lib/eval/baseline-comparison.ts';
 import { isReportMeasure, type ReportMeasure } from '../../lib/eval/run-report.ts';
 import { app } from '../app-state.svelte.ts';
-import { registerUrlSlice } from '../url-sync.svelte.ts';
+import { registerUrlSlice } from '../url-slices.svelte.ts';
 
 export type MarkerTest = 't' | 'fisher';
 

@@ -374,7 +374,7 @@ class Evaluations {
     const ranked = new LatestThrottle<number>((done) => report('ranking', '', done), PROGRESS_INTERVAL_MS);
     report('preparing');
     const prepareStarted = performance.now();
-    await engine.prepare(collectionId, retriever, { signal, onPrepare: (status) => report('preparing', status.message) });
+    await engine().prepare(collectionId, retriever, { signal, onPrepare: (status) => report('preparing', status.message) });
     const prepareMs = performance.now() - prepareStarted;
 
     report('ranking');
@@ -483,15 +483,15 @@ class Evaluations {
     const opened = preparedSettings(retriever);
     const costs: Pick<EfficiencyRecord, 'bm25' | 'dense' | 'rerank'> = {};
     if (opened.rerank && retriever.kind === 'rerank') {
-      const info = engine.rerankInfo(opened.rerank);
+      const info = engine().rerankInfo(opened.rerank);
       if (info !== undefined) costs.rerank = rerankEfficiency(info, retriever.depth);
     }
     if (opened.bm25) {
-      const info = engine.bm25Info(scope.collectionId, opened.bm25);
+      const info = engine().bm25Info(scope.collectionId, opened.bm25);
       if (info !== undefined) costs.bm25 = bm25Efficiency(info, opened.bm25.analyzer);
     }
     if (opened.dense) {
-      const info = engine.denseInfo(scope.collectionId, opened.dense);
+      const info = engine().denseInfo(scope.collectionId, opened.dense);
       if (info !== undefined) costs.dense = denseEfficiency(info, opened.dense);
     }
     return costs;

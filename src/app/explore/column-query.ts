@@ -14,7 +14,7 @@ import type { Bm25AnalyzerName } from '../../lib/analysis/analyzers.ts';
 import { bagOfTerms, type QueryTermWeight } from '../../lib/bm25/bm25-query.ts';
 import { parseWeightedQuery, stripQuerySyntax, type ParsedQuery } from '../../lib/bm25/query-syntax.ts';
 import type { RetrieverConfig } from '../../lib/retrievers/config.ts';
-import type { QueryInput } from '../engine/column-ranking.ts';
+import type { RankQuery } from '../../lib/retrievers/ranking.ts';
 
 /**
  * The analyzer of the BM25 part that reads a column's weighted query: its own BM25 settings', or a Re-rank
@@ -36,7 +36,7 @@ export interface BoxQuery {
 
 export interface ColumnQuery {
   /** What the engine ranks. */
-  input: QueryInput;
+  input: RankQuery;
   /** The parse of typed text with the column's BM25 analyzer (syntax errors, dropped boosts, notes). */
   parsed?: ParsedQuery;
   /** The column's bag before any edit in the terms panel (BM25 columns only): what reset returns to. */
@@ -62,7 +62,7 @@ export type PageAnalyzer = Pick<Analyzer, 'analyze'> | Error | 'loading' | undef
  */
 export function columnQuery(box: BoxQuery, analyzer: PageAnalyzer, edit: string | undefined): ColumnQuery | null {
   const plain = box.typed ? stripQuerySyntax(box.text) : { text: box.text, weighted: false };
-  const input: QueryInput = box.id === undefined ? { text: plain.text } : { id: box.id, text: plain.text };
+  const input: RankQuery = box.id === undefined ? { text: plain.text } : { id: box.id, text: plain.text };
   if (analyzer === undefined) return { input };
   if (analyzer === 'loading') return plain.weighted || edit !== undefined ? null : { input };
   if (analyzer instanceof Error) return { input, analyzerProblem: analyzer.message };

@@ -8,7 +8,8 @@
  */
 import type { RetrieverConfig } from '../../lib/retrievers/config.ts';
 import { settingsKey } from '../../lib/settings-key.ts';
-import { queryKey, type QueryInput, type RankResult } from '../engine/column-ranking.ts';
+import type { RankQuery } from '../../lib/retrievers/ranking.ts';
+import { queryKey, type RankResult } from '../engine/column-ranking.ts';
 import { engine } from '../engine/engine.ts';
 import { DEBOUNCE_MS, LatestRequest } from '../engine/latest-request.ts';
 import type { RerankScoreProgress } from '../engine/backends.ts';
@@ -20,7 +21,7 @@ export type ColumnStatus = 'idle' | 'preparing' | 'ranking' | 'ready' | 'error';
 export interface ColumnRequest {
   collectionId: string;
   retriever: RetrieverConfig;
-  query: QueryInput;
+  query: RankQuery;
 }
 
 /**
@@ -38,7 +39,7 @@ export class ColumnRun {
   status = $state<ColumnStatus>('idle');
   result = $state.raw<RankResult | null>(null);
   /** The query the result ranks (it may lag behind the box while a new ranking is computed). */
-  resultQuery = $state.raw<QueryInput | null>(null);
+  resultQuery = $state.raw<RankQuery | null>(null);
   error = $state<string | null>(null);
   prepare = $state.raw<PrepareStatus | null>(null);
   /** A Re-rank column's scoring of the query's pairs while it runs. */
@@ -46,7 +47,7 @@ export class ColumnRun {
   #last: ColumnRequest | undefined;
   #latest = new LatestRequest<ColumnRequest, RankResult>(
     (request, signal) =>
-      engine.rankQuery(request.collectionId, request.retriever, request.query, {
+      engine().rankQuery(request.collectionId, request.retriever, request.query, {
         signal,
         onPrepare: (status) => {
           if (!signal.aborted) this.prepare = status;
@@ -62,7 +63,7 @@ export class ColumnRun {
         // column's debounce ends in a task of its own, and a first answer arriving between them would be
         // drawn alone before the other columns could even start.
         results.started(this);
-        this.status = engine.isPrepared(request.collectionId, request.retriever) ? 'ranking' : 'preparing';
+        this.status = engine().isPrepared(request.collectionId, request.retriever) ? 'ranking' : 'preparing';
       },
       onStart: () => {
         results.started(this);
@@ -99,7 +100,7 @@ export class ColumnRun {
       previous.collectionId !== request.collectionId ||
       previous.query.id !== request.query.id ||
       previous.retriever.kind !== request.retriever.kind ||
-      !engine.isPrepared(request.collectionId, request.retriever);
+      !engine().isPrepared(request.collectionId, request.retriever);
     if (this.#latest.ask(key, request, immediate)) this.#last = request;
   }
 

@@ -36,7 +36,7 @@ import type {
   RerankScoreProgress,
   RunBackend,
 } from '../../../src/app/engine/backends.ts';
-import type { QueryInput } from '../../../src/app/engine/column-ranking.ts';
+import type { RankQuery } from '../../../src/lib/retrievers/ranking.ts';
 
 export const DOCS: Doc[] = [
   { id: 'd1', title: 'Stale bread', text: 'A loaf goes stale as starch retrogrades and the crumb turns firm.' },
@@ -83,7 +83,7 @@ export class FakeBm25 implements Bm25Backend {
     this.warmed.push(analyzer);
   }
 
-  searches: Array<{ queries: readonly QueryInput[]; params: Bm25SearchParams }> = [];
+  searches: Array<{ queries: readonly RankQuery[]; params: Bm25SearchParams }> = [];
   /** Collections whose index is "stored": open only loads it. */
   stored = new Set<string>();
   gate: Gate | undefined;
@@ -131,14 +131,14 @@ export class FakeBm25 implements Bm25Backend {
   }
 
   /** The reference ranking, for comparisons. */
-  reference(collectionId: string, analyzer: AnalyzerName, query: QueryInput, params: Bm25SearchParams): Hit[] {
+  reference(collectionId: string, analyzer: AnalyzerName, query: RankQuery, params: Bm25SearchParams): Hit[] {
     const options = { k: params.k, params: { k1: params.k1, b: params.b } };
     const index = this.index(collectionId, analyzer);
     if (query.weighted !== undefined) return searchBm25(index, { id: query.id, weighted: query.weighted }, options);
     return searchBm25(index, { id: query.id, terms: createAnalyzer(analyzer).analyze(query.text) }, options);
   }
 
-  async search(collectionId: string, analyzer: AnalyzerName, queries: readonly QueryInput[], params: Bm25SearchParams): Promise<Hit[][]> {
+  async search(collectionId: string, analyzer: AnalyzerName, queries: readonly RankQuery[], params: Bm25SearchParams): Promise<Hit[][]> {
     this.searches.push({ queries, params });
     return queries.map((query) => this.reference(collectionId, analyzer, query, params));
   }
@@ -152,17 +152,17 @@ export class FakeBm25 implements Bm25Backend {
     return explainBm25(this.index(collectionId, analyzer), bm25, docId, params);
   }
 
-  prfSearches: Array<{ queries: readonly QueryInput[]; prf: PrfRequest; params: Bm25SearchParams }> = [];
+  prfSearches: Array<{ queries: readonly RankQuery[]; prf: PrfRequest; params: Bm25SearchParams }> = [];
 
   /** RM3 / Bo1 of src/lib/prf on the reference index, as the worker's Bm25Service.searchPrf does on its kernel. */
-  prfReference(collectionId: string, analyzer: AnalyzerName, query: QueryInput, prf: PrfRequest, params: Bm25SearchParams): PrfResult {
+  prfReference(collectionId: string, analyzer: AnalyzerName, query: RankQuery, prf: PrfRequest, params: Bm25SearchParams): PrfResult {
     const index = bm25FeedbackIndex(this.index(collectionId, analyzer), { params: { k1: params.k1, b: params.b }, queryId: query.id });
     const bag = query.weighted !== undefined ? [...query.weighted] : bagOfTerms(createAnalyzer(analyzer).analyze(query.text));
     const { method, ...options } = prf;
     return method === 'rm3' ? searchRm3(index, bag, { ...options, k: params.k }) : searchBo1(index, bag, { ...options, k: params.k });
   }
 
-  async searchPrf(collectionId: string, analyzer: AnalyzerName, queries: readonly QueryInput[], prf: PrfRequest, params: Bm25SearchParams): Promise<PrfResult[]> {
+  async searchPrf(collectionId: string, analyzer: AnalyzerName, queries: readonly RankQuery[], prf: PrfRequest, params: Bm25SearchParams): Promise<PrfResult[]> {
     this.prfSearches.push({ queries, prf, params });
     return queries.map((query) => this.prfReference(collectionId, analyzer, query, prf, params));
   }
@@ -354,7 +354,7 @@ export function rowsOfHits(table: readonly string[], hits: readonly Hit[]): RowR
 
 /** FakeBm25 that also answers as rows of its documents' ids, as the BM25 worker does (searchRows). */
 export class FakeRowsBm25 extends FakeBm25 {
-  async searchRows(collectionId: string, analyzer: AnalyzerName, queries: readonly QueryInput[], params: Bm25SearchParams): Promise<RowRanking[]> {
+  async searchRows(collectionId: string, analyzer: AnalyzerName, queries: readonly RankQuery[], params: Bm25SearchParams): Promise<RowRanking[]> {
     const table = DOCS.map((doc) => doc.id);
     return (await this.search(collectionId, analyzer, queries, params)).map((hits) => rowsOfHits(table, hits));
   }

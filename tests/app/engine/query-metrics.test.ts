@@ -55,7 +55,7 @@ describe('queryMetrics', () => {
     const hits = hitsOf(['x', 'd2', 'd1']);
     const first = queryMetrics(judgments, hits);
     expect(queryMetrics(judgments, hits)).toBe(first);
-    // A judgment made in the page replaces the map (explore-data.svelte.ts, applyJudgment).
+    // A judgment made in the page replaces the map (collection/open-collection.svelte.ts, applyJudgment).
     const judged = new Map([...judgments, ['x', 2]]);
     const after = queryMetrics(judged, hits);
     expect(after).not.toBe(first);

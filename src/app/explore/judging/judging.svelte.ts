@@ -3,20 +3,20 @@
  * a person picked), the layout (one document at a time, or the list), the judgment set judgments go to,
  * and the writes themselves. Judgments are written one after the other (a fast typist's keys land in
  * order), each to IndexedDB first (storage/judgments.ts), then to the page's judgments of the split
- * (exploreData), so every metric in Explore and Evaluate follows at once.
+ * (openCollection), so every metric in Explore and Evaluate follows at once.
  *
  * The address holds the mode (`judge=one|list`, `jdepth`, `jdocs`), so a reload comes back to it; the
  * judgments and their undo history are in IndexedDB.
  */
-import { DEFAULT_POOL_DEPTH } from '../../lib/judging/pool.ts';
-import type { CollectionRow, JudgmentEditRow } from '../../lib/storage/db.ts';
-import { database } from '../../lib/storage/db.ts';
-import { DEFAULT_JUDGMENT_SET, lastUndoable, setJudgment, undoLastJudgment, type JudgmentChange } from '../../lib/storage/judgments.ts';
-import { app } from '../app-state.svelte.ts';
-import { datasets } from '../datasets/datasets.svelte.ts';
-import { exploreData } from '../explore/explore-data.svelte.ts';
-import { notices } from '../shell/notices.svelte.ts';
-import { registerUrlSlice } from '../url-sync.svelte.ts';
+import { DEFAULT_POOL_DEPTH } from '../../../lib/judging/pool.ts';
+import type { CollectionRow, JudgmentEditRow } from '../../../lib/storage/db.ts';
+import { database } from '../../../lib/storage/db.ts';
+import { DEFAULT_JUDGMENT_SET, lastUndoable, setJudgment, undoLastJudgment, type JudgmentChange } from '../../../lib/storage/judgments.ts';
+import { app } from '../../app-state.svelte.ts';
+import { collections } from '../../collection/collections.svelte.ts';
+import { openCollection } from '../../collection/open-collection.svelte.ts';
+import { notices } from '../../shell/notices.svelte.ts';
+import { registerUrlSlice } from '../../url-slices.svelte.ts';
 
 export type JudgingLayout = 'one' | 'list';
 
@@ -142,12 +142,12 @@ class Judging {
   }
 
   async #applied(collection: CollectionRow, split: string, queryId: string, change: JudgmentChange | undefined): Promise<void> {
-    if (change !== undefined && !exploreData.applyJudgment(collection.id, split, change)) {
+    if (change !== undefined && !openCollection.applyJudgment(collection.id, split, change)) {
       // The set was created by this judgment, or another split was shown: show this one, read afresh.
-      await datasets.refresh();
+      await collections.refresh();
       if (this.newSplit === split) this.newSplit = null;
       app.split = split;
-      await exploreData.reload(collection.id, split);
+      await openCollection.reload(collection.id, split);
     }
     await this.refreshUndo(collection, queryId);
   }

@@ -1,5 +1,5 @@
 import * as Comlink from 'comlink';
-import { collectionLanguage, LANGUAGES, languageCodes, type Language } from '../../lib/analysis/language.ts';
+import { collectionLanguage, LANGUAGES, type Language } from '../../lib/analysis/language.ts';
 import type { CatalogEntry } from '../../lib/catalog/catalog.ts';
 import type { ErrorPolicy } from '../../lib/data/record-stream.ts';
 import type { Inspection } from '../../lib/import/classify.ts';
@@ -7,7 +7,6 @@ import type { FieldMapping } from '../../lib/import/field-mapping.ts';
 import { canRetrySkipping, type ImportFailure } from '../../lib/import/import-failure.ts';
 import type { ImportOutcome, ImportProgress } from '../../lib/import/importer.ts';
 import type { LocalInput } from '../../lib/import/local.ts';
-import { defaultRetriever } from '../../lib/retrievers/config.ts';
 import { STARTER_ID } from '../../lib/starter/index.ts';
 import {
   collectionUsage,
@@ -22,7 +21,6 @@ import {
 import { database, dropLegacyDatabases, onDatabaseOutdated, type CollectionRow } from '../../lib/storage/db.ts';
 import type { StorageEstimateLike } from '../../lib/storage/quota.ts';
 import { app } from '../app-state.svelte.ts';
-import { defaultColumnsLanguage, DEFAULT_COLUMN_KINDS, explore } from '../explore/explore-state.svelte.ts';
 import { formatCount, formatMs } from '../shell/format.ts';
 import { jobs } from '../shell/jobs.svelte.ts';
 import { notices } from '../shell/notices.svelte.ts';
@@ -35,7 +33,7 @@ import { importWorkerHost } from './import-client.ts';
  * and the result of the last import. Start-up (`init`): roll back imports a closed tab left unfinished,
  * import the starter collection when nothing is stored, and open the last collection used (or the first).
  *
- * For the Explore and Evaluate views: `datasets.current` is the open collection's row (counts, splits) and
+ * For the Explore and Evaluate views: `collections.current` is the open collection's row (counts, splits) and
  * `loadOpenCollection()` its documents (corpus order), queries (file order) and judgments per split. The
  * storage functions (src/lib/storage/collections.ts) can also be called directly with `database()`.
  */
@@ -115,9 +113,9 @@ const RECOVER_AFTER_MS = 3000;
 /** A performance mark set once the visit's check for unfinished imports is done: tests wait on it, profiles show it. */
 const IMPORTS_CHECKED_MARK = 'rp:unfinished-imports-checked';
 
-class DatasetsState {
+class Collections {
   /** Ready collections, oldest first. */
-  collections = $state.raw<CollectionRow[]>([]);
+  list = $state.raw<CollectionRow[]>([]);
   /** True once start-up is over (the starter imported if needed, a collection opened). */
   ready = $state(false);
   /** Keys of imports running now: a catalog id, 'local' or 'starter'. */
@@ -142,7 +140,7 @@ class DatasetsState {
 
   /** The open collection's row. */
   get current(): CollectionRow | undefined {
-    return this.collections.find((collection) => collection.id === app.collectionId);
+    return this.list.find((collection) => collection.id === app.collectionId);
   }
 
   async init(): Promise<void> {
@@ -166,15 +164,15 @@ class DatasetsState {
       kit?.catch(() => undefined); // awaited below when the list is empty; a failure shows there
       if (likelyFirstVisit) void this.recovered().catch(() => undefined);
       await this.refresh();
-      if (this.collections.length === 0) {
+      if (this.list.length === 0) {
         await this.recovered();
         await this.importStarter(kit ?? starterKit());
       } else {
         setTimeout(() => void this.recovered().catch((error: unknown) => notices.error(error)), RECOVER_AFTER_MS);
       }
       const wanted = app.collectionId ?? readStorage(LAST_OPENED_KEY);
-      const first = this.collections.find((c) => c.id === STARTER_ID) ?? this.collections[0];
-      const target = this.collections.find((c) => c.id === wanted) ?? first;
+      const first = this.list.find((c) => c.id === STARTER_ID) ?? this.list[0];
+      const target = this.list.find((c) => c.id === wanted) ?? first;
       if (target !== undefined) this.open(target.id);
     } catch (error) {
       notices.error(error);
@@ -202,12 +200,12 @@ class DatasetsState {
   }
 
   async refresh(): Promise<void> {
-    this.collections = await listCollections(database());
+    this.list = await listCollections(database());
   }
 
   /** Opens a collection: the views follow `app.collectionId`; the split becomes test when it has one. */
   open(collectionId: string): void {
-    const collection = this.collections.find((c) => c.id === collectionId);
+    const collection = this.list.find((c) => c.id === collectionId);
     if (collection === undefined) return;
     app.collectionId = collectionId;
     this.followLanguage(collection.language);
@@ -215,15 +213,21 @@ class DatasetsState {
     writeStorage(LAST_OPENED_KEY, collectionId);
   }
 
+  /** Told the open collection's language (see `onLanguage`). */
+  #languageListeners = new Set<(language: Language) => void>();
+
   /**
-   * Default columns follow the open collection's language (a Polish collection gets the Polish analyzer and,
-   * online, a multilingual model); columns the person changed, or a link's own columns, stay as they are.
+   * Calls `listener` with the open collection's language when a collection opens and when the open one's
+   * language changes (the default columns follow it: columns.svelte.ts). Returns what unsubscribes it.
    */
+  onLanguage(listener: (language: Language) => void): () => void {
+    this.#languageListeners.add(listener);
+    return () => this.#languageListeners.delete(listener);
+  }
+
   private followLanguage(stored: Language | undefined): void {
     const language = collectionLanguage({ language: stored });
-    const current = defaultColumnsLanguage(explore.columns, languageCodes);
-    if (current === undefined || current === language) return;
-    explore.setRetrievers(DEFAULT_COLUMN_KINDS.map((kind) => defaultRetriever(kind, { language, online: navigator.onLine })));
+    for (const listener of this.#languageListeners) listener(language);
   }
 
   /** Changes a collection's language (the Datasets view): new BM25 columns then use its analyzer. */
@@ -232,7 +236,7 @@ class DatasetsState {
       await setCollectionLanguage(database(), collectionId, language);
       await this.refresh();
       if (collectionId === app.collectionId) this.followLanguage(language);
-      notices.info(`${this.collections.find((c) => c.id === collectionId)?.name ?? collectionId} is now marked ${LANGUAGES[language].label}: new BM25 columns use the ${LANGUAGES[language].analyzer} analyzer.`);
+      notices.info(`${this.list.find((c) => c.id === collectionId)?.name ?? collectionId} is now marked ${LANGUAGES[language].label}: new BM25 columns use the ${LANGUAGES[language].analyzer} analyzer.`);
     } catch (error) {
       notices.error(error);
     }
@@ -249,13 +253,13 @@ class DatasetsState {
 
   /** Deletes a collection and all derived data; opens another one if it was open. */
   async remove(collectionId: string): Promise<void> {
-    const name = this.collections.find((c) => c.id === collectionId)?.name ?? collectionId;
+    const name = this.list.find((c) => c.id === collectionId)?.name ?? collectionId;
     try {
       await deleteCollection(database(), collectionId);
       await this.refresh();
       if (app.collectionId === collectionId) {
         app.collectionId = null;
-        const next = this.collections[0];
+        const next = this.list[0];
         if (next !== undefined) this.open(next.id);
       }
       notices.info(`Deleted "${name}".`);
@@ -413,7 +417,7 @@ class DatasetsState {
     try {
       const db = database();
       const usage = new Map<string, CollectionUsage>();
-      for (const collection of this.collections) usage.set(collection.id, await collectionUsage(db, collection.id));
+      for (const collection of this.list) usage.set(collection.id, await collectionUsage(db, collection.id));
       this.usage = usage;
       this.estimate = (await navigator.storage?.estimate?.()) ?? null;
       if (this.persisted === null && navigator.storage?.persisted) this.persisted = await navigator.storage.persisted();
@@ -453,9 +457,9 @@ class DatasetsState {
   }
 }
 
-export const datasets = new DatasetsState();
+export const collections = new Collections();
 
-/** The open collection's documents, queries and judgments (see `DatasetsState.loadOpenCollection`). */
+/** The open collection's documents, queries and judgments (see `Collections.loadOpenCollection`). */
 export function loadOpenCollection(): Promise<LoadedCollection> {
-  return datasets.loadOpenCollection();
+  return collections.loadOpenCollection();
 }

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { englishAnalyzer } from '../../../src/lib/analysis/english-analyzer.ts';
-import { markTerms, snippetOf } from '../../../src/app/explore/snippet.ts';
+import { markTerms, snippetOf } from '../../../src/app/highlight/snippet.ts';
 
 const english = englishAnalyzer();
 const termsOf = (query: string) => new Set(english.analyze(query));

@@ -1,9 +1,10 @@
 /**
- * What a person changes in a stored collection from Explore: queries (save a typed query, save an edited
- * text, delete), a query's information need, the grade labels, and the judgments' files (export in TREC
- * or BEIR form, import into a judgment set, the whole collection as a BEIR zip). Each writes IndexedDB
- * first, then updates what the page holds (exploreData, the collection list), and reports a failure as a
- * notice naming what went wrong; none throws.
+ * What a person changes in a stored collection (from Explore, its judging mode and Datasets): queries
+ * (save a typed query, save an edited text, delete), a query's information need, the grade labels, and the
+ * judgments' files (export in TREC or BEIR form, import into a judgment set, the whole collection as a
+ * BEIR zip). Each writes IndexedDB first, then updates what the page holds (openCollection, the collection
+ * list), and reports a failure as a notice naming what went wrong; none throws. What the view on screen
+ * does next (select the saved query, drop the edit) is the caller's.
  */
 import { folderName } from '../../lib/data/folder-name.ts';
 import { formatQrelsFile, QRELS_FORMATS, readQrelsFile, type QrelsFormat, type ReadQrelsFile } from '../../lib/data/qrels-file.ts';
@@ -15,21 +16,19 @@ import { replaceJudgmentSet, setGradeLabels } from '../../lib/storage/judgments.
 import { addQuery, deleteQuery, updateQuery } from '../../lib/storage/query-edits.ts';
 import type { Query } from '../../lib/types.ts';
 import { app } from '../app-state.svelte.ts';
-import { datasets } from '../datasets/datasets.svelte.ts';
-import { downloadBlob, downloadText } from '../evaluate/download.ts';
-import { exploreData } from '../explore/explore-data.svelte.ts';
-import { explore } from '../explore/explore-state.svelte.ts';
+import { collections } from './collections.svelte.ts';
+import { downloadBlob, downloadText } from '../shell/download.ts';
+import { openCollection } from './open-collection.svelte.ts';
 import { formatCount } from '../shell/format.ts';
 import { jobs } from '../shell/jobs.svelte.ts';
 import { notices } from '../shell/notices.svelte.ts';
 
-/** Saves text typed in Explore as a new query (next free id) and selects it; resolves with it. */
+/** Saves text typed in Explore as a new query (next free id); resolves with it (undefined when it failed). */
 export async function saveTypedQuery(collection: CollectionRow, text: string, metadata?: Record<string, unknown>): Promise<Query | undefined> {
   try {
     const query = await addQuery(database(), collection.id, { text, ...(metadata === undefined ? {} : { metadata }) });
-    exploreData.putQuery(collection.id, query);
-    await datasets.refresh();
-    explore.selectQuery(query.id);
+    openCollection.putQuery(collection.id, query);
+    await collections.refresh();
     notices.info(`Saved as query ${query.id}.`);
     return query;
   } catch (error) {
@@ -38,15 +37,16 @@ export async function saveTypedQuery(collection: CollectionRow, text: string, me
   }
 }
 
-/** Saves the edited text of a stored query as its text (its judgments stay). */
-export async function saveQueryText(collection: CollectionRow, queryId: string, text: string): Promise<void> {
+/** Saves the edited text of a stored query as its text (its judgments stay); false when it failed. */
+export async function saveQueryText(collection: CollectionRow, queryId: string, text: string): Promise<boolean> {
   try {
     const query = await updateQuery(database(), collection.id, queryId, { text });
-    exploreData.putQuery(collection.id, query);
-    explore.resetEdit();
+    openCollection.putQuery(collection.id, query);
     notices.info(`Query ${queryId} now reads “${query.text}”.`);
+    return true;
   } catch (error) {
     notices.error(error);
+    return false;
   }
 }
 
@@ -55,7 +55,7 @@ export async function saveNarrative(collection: CollectionRow, queryId: string, 
   try {
     const trimmed = narrative.trim();
     const query = await updateQuery(database(), collection.id, queryId, { metadata: { narrative: trimmed.length > 0 ? trimmed : undefined } });
-    exploreData.putQuery(collection.id, query);
+    openCollection.putQuery(collection.id, query);
     return true;
   } catch (error) {
     notices.error(error);
@@ -67,8 +67,8 @@ export async function saveNarrative(collection: CollectionRow, queryId: string, 
 export async function removeQuery(collection: CollectionRow, queryId: string): Promise<void> {
   try {
     const removed = await deleteQuery(database(), collection.id, queryId);
-    exploreData.removeQuery(collection.id, queryId);
-    await datasets.refresh();
+    openCollection.removeQuery(collection.id, queryId);
+    await collections.refresh();
     notices.info(`Deleted query ${queryId}${removed > 0 ? ` and its ${formatCount(removed)} judgment${removed === 1 ? '' : 's'}` : ''}.`);
   } catch (error) {
     notices.error(error);
@@ -78,7 +78,7 @@ export async function removeQuery(collection: CollectionRow, queryId: string): P
 export async function saveGrades(collection: CollectionRow, grades: readonly GradeLabel[]): Promise<void> {
   try {
     await setGradeLabels(database(), collection.id, grades);
-    await datasets.refresh();
+    await collections.refresh();
     notices.info('Grade labels saved for this collection.');
   } catch (error) {
     notices.error(error);
@@ -126,10 +126,10 @@ export async function readJudgmentsFile(file: File): Promise<ReadQrelsFile | und
 export async function importJudgments(collection: CollectionRow, split: string, read: ReadQrelsFile): Promise<boolean> {
   try {
     await replaceJudgmentSet(database(), collection.id, split, read.qrels);
-    await datasets.refresh();
+    await collections.refresh();
     app.split = split;
-    await exploreData.reload(collection.id, split);
-    const unknownQueries = [...read.qrels.keys()].filter((id) => !exploreData.byId.has(id));
+    await openCollection.reload(collection.id, split);
+    const unknownQueries = [...read.qrels.keys()].filter((id) => !openCollection.byId.has(id));
     const note = unknownQueries.length > 0 ? ` ${unknownQueries.length} judged quer${unknownQueries.length === 1 ? 'y is' : 'ies are'} not among the collection's queries (${unknownQueries.slice(0, 3).join(', ')}${unknownQueries.length > 3 ? ', …' : ''}).` : '';
     notices.info(`Imported ${formatCount(read.judgments)} judgments of ${formatCount(read.qrels.size)} queries (${QRELS_FORMATS[read.format].label}) as the judgment set ${split}.${note}`);
     return true;

@@ -3,14 +3,15 @@
  * pooling and the shuffle): the union of every column's top k for the query, once each column has ranked
  * exactly this query; or the documents a person picked, shuffled the same way.
  */
-import { poolDocuments } from '../../lib/judging/pool.ts';
-import type { Hit } from '../../lib/types.ts';
+import { poolDocuments } from '../../../lib/judging/pool.ts';
+import type { RankQuery } from '../../../lib/retrievers/ranking.ts';
+import type { Hit, Query } from '../../../lib/types.ts';
 
 /** What the pool needs of a column: its state and the ranking it shows, with the query that ranking is of. */
 export interface PoolColumn {
   status: 'idle' | 'preparing' | 'ranking' | 'ready' | 'error';
   hits: readonly Hit[] | undefined;
-  rankedQuery: { id?: string | undefined; text: string } | null;
+  rankedQuery: RankQuery | null;
 }
 
 export interface SessionPool {
@@ -26,7 +27,7 @@ export interface SessionPool {
 
 export function sessionPool(
   collectionId: string,
-  query: { id: string; text: string },
+  query: Pick<Query, 'id' | 'text'>,
   depth: number,
   columns: readonly PoolColumn[],
   docIds: readonly string[] | undefined,

@@ -7,7 +7,7 @@
 import * as Comlink from 'comlink';
 import { expect, test } from 'vitest';
 import type { ImportWorkerApi } from '../../../workers/import.worker.ts';
-import { importWorkerHost } from '../../../src/app/datasets/import-client.ts';
+import { importWorkerHost } from '../../../src/app/collection/import-client.ts';
 import type { ImportOutcome, ImportProgress } from '../../../src/lib/import/importer.ts';
 import type { WorkerCrashedError } from '../../../src/app/workers/worker-watch.ts';
 import { FakeWorkers } from '../workers/fake-worker.ts';
