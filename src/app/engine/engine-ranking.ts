@@ -8,7 +8,7 @@ import { RUN_DEPTH, type RetrieverConfig } from '../../lib/retrievers/config.ts'
 import { isBlank, rankBatch } from '../../lib/retrievers/rank.ts';
 import type { ColumnRanking } from '../../lib/retrievers/ranking.ts';
 import type { RankedList } from '../../lib/hits/row-ranking.ts';
-import type { RankQuery as QueryInput } from '../../lib/retrievers/ranking.ts';
+import type { RankQuery } from '../../lib/retrievers/ranking.ts';
 import { emptyRanking, type RankResult } from './column-ranking.ts';
 import type { RankingMemo, ScoreHooks } from './ranking-memo.ts';
 
@@ -35,7 +35,7 @@ function emptyNote(retriever: RetrieverConfig): string | undefined {
 }
 
 /** Why an imported run ranks nothing for `query` (undefined: it has a ranking for it). */
-async function runNote(memo: RankingMemo, collectionId: string, retriever: Extract<RetrieverConfig, { kind: 'run' }>, query: QueryInput): Promise<string | undefined> {
+async function runNote(memo: RankingMemo, collectionId: string, retriever: Extract<RetrieverConfig, { kind: 'run' }>, query: RankQuery): Promise<string | undefined> {
   const run = await memo.loadRun(collectionId, retriever.runKey);
   if (run === undefined) return `The run "${retriever.name}" is not stored in this browser for this collection: import the file again.`;
   if (query.id === undefined) return 'An imported run only ranks the queries it contains, not typed text.';
@@ -48,7 +48,7 @@ export async function rankOne(
   memo: RankingMemo,
   collectionId: string,
   retriever: RetrieverConfig,
-  query: QueryInput,
+  query: RankQuery,
   depth: number,
   hooks: ScoreHooks = {},
 ): Promise<Omit<RankResult, 'ms'>> {
@@ -72,7 +72,7 @@ export async function rankChunk(
   memo: RankingMemo,
   collectionId: string,
   retriever: RetrieverConfig,
-  queries: readonly (QueryInput & { id: string })[],
+  queries: readonly (RankQuery & { id: string })[],
   depth: number = RUN_DEPTH,
   signal?: AbortSignal,
 ): Promise<Array<RankedList | undefined>> {

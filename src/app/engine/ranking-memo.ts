@@ -6,7 +6,7 @@
  * - `forBatch` (evaluations): queries go to the workers in one call per chunk; BM25 rankings of the latest
  *   evaluations' queries are kept, so a LEDR column evaluated after a BM25 column reuses its rankings.
  */
-import type { RankQuery as QueryInput } from '../../lib/retrievers/ranking.ts';
+import type { RankQuery } from '../../lib/retrievers/ranking.ts';
 import { weightedKey } from './column-ranking.ts';
 import type { PrfResult } from '../../lib/prf/prf-result.ts';
 import { RUN_DEPTH, type Bm25Settings, type DenseSettings } from '../../lib/retrievers/config.ts';
@@ -64,7 +64,7 @@ export class RankingMemo {
     return promise;
   }
 
-  private bm25Key(collectionId: string, settings: Bm25Settings, k: number, query: QueryInput): string {
+  private bm25Key(collectionId: string, settings: Bm25Settings, k: number, query: RankQuery): string {
     return `${this.scope(collectionId)}${bm25Part(settings)}|${settings.k1}|${settings.b}|${k}|${query.id ?? ''}|${query.text}|${weightedKey(query)}`;
   }
 
@@ -147,13 +147,13 @@ export class RankingMemo {
    * BM25 top `depth` of many queries, in one call for those not ranked by a recent evaluation (a LEDR column
    * evaluated after a BM25 column with the same settings reuses its rankings instead of searching again).
    */
-  private async bm25Batch(collectionId: string, settings: Bm25Settings, queries: readonly QueryInput[], depth: number): Promise<Hit[][]> {
+  private async bm25Batch(collectionId: string, settings: Bm25Settings, queries: readonly RankQuery[], depth: number): Promise<Hit[][]> {
     const lists = await this.bm25Lists(collectionId, settings, queries, depth);
     return lists.map((list) => (isRowRanking(list) ? unpackRanking(list) : (list as Hit[])));
   }
 
   /** `bm25Batch` as the backend answers: rows when it can (searchRows), else hits. */
-  private async bm25Lists(collectionId: string, settings: Bm25Settings, queries: readonly QueryInput[], depth: number): Promise<RankedList[]> {
+  private async bm25Lists(collectionId: string, settings: Bm25Settings, queries: readonly RankQuery[], depth: number): Promise<RankedList[]> {
     const { bm25 } = this.backends;
     const k = Math.max(depth, RUN_DEPTH);
     const keys = queries.map((query) => this.bm25Key(collectionId, settings, k, query));

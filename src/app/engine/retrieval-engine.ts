@@ -13,7 +13,7 @@ import type { IndexInfo } from '../../lib/services/bm25-service.ts';
 import { RUN_DEPTH, type DenseSettings, type RerankSettings, type RetrieverConfig, type Bm25Settings } from '../../lib/retrievers/config.ts';
 import type { RankedList } from '../../lib/hits/row-ranking.ts';
 import type { Bm25Backend, DenseBackend, DenseOpenInfo, JobSink, RerankBackend, RerankerOpenInfo, RerankScoreProgress, RunBackend } from './backends.ts';
-import type { RankQuery as QueryInput } from '../../lib/retrievers/ranking.ts';
+import type { RankQuery } from '../../lib/retrievers/ranking.ts';
 import type { RankResult } from './column-ranking.ts';
 import { rankChunk, rankOne } from './engine-ranking.ts';
 import { EngineResources, type PrepareOptions } from './engine-resources.ts';
@@ -163,7 +163,7 @@ export class RetrievalEngine {
    * prepared yet answers with the ranking saved for the same key when there is one (saved-rankings.ts), and
    * prepares in the background for the next query.
    */
-  async rankQuery(collectionId: string, retriever: RetrieverConfig, query: QueryInput, options: RankOptions = {}): Promise<RankResult> {
+  async rankQuery(collectionId: string, retriever: RetrieverConfig, query: RankQuery, options: RankOptions = {}): Promise<RankResult> {
     const depth = options.depth ?? RUN_DEPTH;
     const { saved } = this.options;
     const savedKey = saved?.key(collectionId, this.options.collectionVersion?.(collectionId), retriever, query, depth);
@@ -190,7 +190,7 @@ export class RetrievalEngine {
   async rankQueries(
     collectionId: string,
     retriever: RetrieverConfig,
-    queries: readonly (QueryInput & { id: string })[],
+    queries: readonly (RankQuery & { id: string })[],
     options: RankQueriesOptions = {},
   ): Promise<RankedRun> {
     const depth = options.depth ?? RUN_DEPTH;
@@ -238,7 +238,7 @@ export class RetrievalEngine {
   // ---- Explanations ----
 
   /** Why `docId` scores what it does in the column (BM25 terms, dense similarity, input ranks). */
-  async explain(collectionId: string, retriever: RetrieverConfig, query: QueryInput, docId: string, options: Pick<RankOptions, 'signal'> = {}): Promise<HitExplanation> {
+  async explain(collectionId: string, retriever: RetrieverConfig, query: RankQuery, docId: string, options: Pick<RankOptions, 'signal'> = {}): Promise<HitExplanation> {
     await this.prepare(collectionId, retriever, options);
     return raceAbort(explainHit(this.memo.forQuery(collectionId), this.options.bm25, collectionId, retriever, query, docId), options.signal);
   }
