@@ -1,6 +1,6 @@
 /**
  * One benchmark run as data: `bench/results/<date>-<benchmark>-<commit>.json`. Every `npm run bench:*`
- * writes one when it finishes; `npm run -s bench:table` (scripts/bench-table.ts) renders the current
+ * writes one when it finishes; `npm run -s bench:table` (bench/table.ts) renders the current
  * figures from these files, so no measurement is copied into prose by hand.
  */
 import { execFileSync } from 'node:child_process';

@@ -8,7 +8,7 @@ import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { pathToFileURL } from 'node:url';
-import { RESULTS_DIR, type BenchFigure, type BenchResult } from '../bench/results-file.ts';
+import { RESULTS_DIR, type BenchFigure, type BenchResult } from './results-file.ts';
 import { repoRoot } from '../tests/shared-dir.ts';
 
 /** Every run in `dir`, oldest first (by date, then file name). */

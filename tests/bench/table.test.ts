@@ -6,7 +6,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
 import { formatBenchResult, writeBenchResult, type BenchResult } from '../../bench/results-file.ts';
-import { currentFigures, formatNumber, goalText, readResults, renderTable, replaceBetweenMarkers } from '../../scripts/bench-table.ts';
+import { currentFigures, formatNumber, goalText, readResults, renderTable, replaceBetweenMarkers } from '../../bench/table.ts';
 import { tempDir } from '../temp-dir.ts';
 
 const MACHINE = '2 cores, 24 GiB, Debian, Node 20';
