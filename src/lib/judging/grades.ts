@@ -36,8 +36,3 @@ export function gradeLabels(stored: readonly GradeLabel[] | undefined): GradeLab
     return { grade, label: label.length > 0 ? label : fallback.label, guideline };
   });
 }
-
-/** Whether a grade is one the judging keys give. */
-export function isJudgingGrade(grade: number): boolean {
-  return (JUDGING_GRADES as readonly number[]).includes(grade);
-}
