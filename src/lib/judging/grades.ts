@@ -11,7 +11,7 @@ export interface GradeLabel {
   guideline: string;
 }
 
-export const JUDGING_GRADES = [0, 1, 2, 3] as const;
+const JUDGING_GRADES = [0, 1, 2, 3] as const;
 
 export const DEFAULT_GRADES: readonly GradeLabel[] = [
   { grade: 0, label: 'Not relevant', guideline: 'Has nothing to do with the query.' },

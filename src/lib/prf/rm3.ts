@@ -154,7 +154,7 @@ export function rm3RelevanceModel(
 }
 
 /** `FeatureVector.interpolate(query, model, originalQueryWeight)` as a weighted query, heaviest first. */
-export function rm3Interpolate(query: readonly QueryTermWeight[], model: ReadonlyMap<string, number>, originalQueryWeight: number): QueryTermWeight[] {
+function rm3Interpolate(query: readonly QueryTermWeight[], model: ReadonlyMap<string, number>, originalQueryWeight: number): QueryTermWeight[] {
   const queryVector = new FastutilFloatMap();
   for (const { term, weight } of mergeQueryTermWeights(query)) queryVector.set(term, weight);
   const q = new Map((queryVector.size === 0 ? queryVector : scaleToUnitL1Norm(queryVector)).entries());

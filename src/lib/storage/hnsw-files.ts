@@ -13,7 +13,7 @@ import { fnv1a } from '../data/fingerprint.ts';
  */
 
 export const HNSW_FS_DATABASE = '/hnswlib-index';
-export const HNSW_FS_STORE = 'FILE_DATA';
+const HNSW_FS_STORE = 'FILE_DATA';
 const PATH_PREFIX = `${HNSW_FS_DATABASE}/`;
 
 /** The prefix of every graph file of a collection. */
