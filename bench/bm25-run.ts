@@ -24,7 +24,7 @@ import type { Run } from '../src/lib/types.ts';
 import { benchQueries, qrelsOf, readAnalyzedCollection, scaledDocs } from './bm25-data.ts';
 import { SYSTEMS, type SystemKey } from './bm25-systems.ts';
 
-export const BENCH_K = 1000;
+const BENCH_K = 1000;
 
 export interface RunFigures {
   system: SystemKey;

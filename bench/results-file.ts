@@ -75,7 +75,7 @@ function osName(): string {
 }
 
 /** "Intel(R) Xeon(R) Processor, 2 cores, 24 GiB, Debian GNU/Linux 12 (bookworm), Node v20.20.2[, <browser>]". */
-export function machineDescription(browser?: string): string {
+function machineDescription(browser?: string): string {
   const cpu = cpus()[0]?.model.trim() ?? 'unknown CPU';
   const parts = [cpu, `${cpus().length} cores`, `${Math.round(totalmem() / 2 ** 30)} GiB`, osName(), `Node ${process.version}`];
   if (browser) parts.push(browser);

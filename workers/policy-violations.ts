@@ -51,7 +51,7 @@ function allowedSources(policy: string, directive: string): string {
 }
 
 /** What to tell the person when the policy blocked `blockedURI`. */
-export function blockedMessage(violation: Violation): string {
+function blockedMessage(violation: Violation): string {
   const origin = originOf(violation.blockedURI);
   const allowed = allowedSources(violation.originalPolicy, violation.effectiveDirective);
   return (

@@ -12,7 +12,7 @@
 import { DocScratch, Postings, freqAt } from './postings';
 
 @unmanaged
-export class Params {
+class Params {
   static normInverse: usize = 0;
   /** Incremented whenever normInverse changes; per-term maxima computed under an older one are stale. */
   static epoch: u32 = 1;

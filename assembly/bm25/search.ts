@@ -17,9 +17,9 @@ import { clauseOrdinal, termEnd, termStart } from './scoring';
 import { searchMaxScore } from './maxscore';
 import { searchTermAtATime } from './taat';
 
-export const STRATEGY_AUTO: u32 = 0;
-export const STRATEGY_TERM_AT_A_TIME: u32 = 1;
-export const STRATEGY_MAX_SCORE: u32 = 2;
+/** `search`'s strategy codes; any other code forces term-at-a-time (the host passes 1). */
+const STRATEGY_AUTO: u32 = 0;
+const STRATEGY_MAX_SCORE: u32 = 2;
 
 /** Postings per kept document above which max-score is used (see above). */
 const MAX_SCORE_POSTINGS_PER_HIT: u64 = 2000;

@@ -28,8 +28,6 @@ import { readFileSync } from 'node:fs';
 import { STATIC_TABLE_FORMAT, type StaticTableHeader } from '../../src/lib/dense/static-table.ts';
 import { DataType, encodeModel, floatTensor, int64Tensor, node, quantizeRows, tensor, valueInfo } from './onnx-builder.ts';
 
-export const GLOVE_DIM = 100;
-
 /** Characters the BertPreTokenizer of @huggingface/tokenizers treats as punctuation (its PUNCTUATION_REGEX). */
 const PUNCTUATION = '\\p{P}\\u0021-\\u002F\\u003A-\\u0040\\u005B-\\u0060\\u007B-\\u007E';
 const PRE_TOKENIZER_WORD = new RegExp(`^[^\\s${PUNCTUATION}]+$`, 'u');

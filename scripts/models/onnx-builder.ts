@@ -8,7 +8,7 @@ import onnxProto from 'onnx-proto';
 
 const { onnx } = onnxProto;
 
-export const OPSET = 17;
+const OPSET = 17;
 export const DataType = onnx.TensorProto.DataType;
 
 type Dim = number | string;

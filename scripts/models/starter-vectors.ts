@@ -47,7 +47,7 @@ export async function importedStarter(): Promise<{ fingerprint: string; docs: Aw
 }
 
 /** Embeds the starter with the model in `modelsDir` (the folder holding local/<name>/). */
-export async function starterVectors(modelsDir: string, modelId = 'local/glove-100d-sif', imported?: Awaited<ReturnType<typeof importedStarter>>): Promise<ShippedVectors> {
+async function starterVectors(modelsDir: string, modelId = 'local/glove-100d-sif', imported?: Awaited<ReturnType<typeof importedStarter>>): Promise<ShippedVectors> {
   const spec = resolveModelSpec(modelId);
   const starter = imported ?? (await importedStarter());
   const embedder = await loadNodeEmbedder({ spec, localModelPath: modelsDir });

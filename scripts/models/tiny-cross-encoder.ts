@@ -18,7 +18,7 @@
 import { DataType, encodeModel, floatTensor, int64Tensor, node, tensor, valueInfo } from './onnx-builder.ts';
 
 /** BERT uncased vocabularies: [PAD] 0, [unused*], [UNK] 100, [CLS] 101, [SEP] 102, [MASK] 103, … [unused993] 998. */
-export const FIRST_WORD_ID = 999;
+const FIRST_WORD_ID = 999;
 export const CROSS_ALPHA = 0.25;
 export const CROSS_BETA = 0.5;
 const WEIGHT_DENOMINATOR = 64;

@@ -18,7 +18,7 @@ function files(path: string): string[] {
  * A hash of the app's inputs, as `import.meta.env.VITE_APP_BUILD`: rankings saved by one build are never
  * shown by another (src/app/engine/saved-rankings.ts), whatever changed in between.
  */
-export function appBuild(root: string): string {
+function appBuild(root: string): string {
   const hash = createHash('sha256');
   for (const file of INPUTS.flatMap((input) => files(join(root, input)))) {
     hash.update(relative(root, file));

@@ -32,7 +32,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Plugin } from 'vite';
 
 /** The hub (datasets and models) and the hosts its downloads redirect to. */
-export const HUB_CONNECT_SOURCES = ['https://huggingface.co', 'https://*.hf.co'] as const;
+const HUB_CONNECT_SOURCES = ['https://huggingface.co', 'https://*.hf.co'] as const;
 
 /** Worker scripts that run hnswlib-wasm (built as assets/<name>-<hash>.js, served from /workers/ in dev). */
 export const HNSWLIB_WORKERS = /\/(dense|hnsw)\.worker[-.]/;

@@ -31,7 +31,7 @@ const USAGE = `usage: npm run -s cli -- analyze [options] < lines
   --stems             one word per line in, "word<TAB>term" out (empty term for a stop word)`;
 
 /** The output line for one input line. */
-export function formatAnalyzedLine(analyzer: Analyzer, line: string, mode: { json: boolean; stems: boolean }): string {
+function formatAnalyzedLine(analyzer: Analyzer, line: string, mode: { json: boolean; stems: boolean }): string {
   const terms = analyzer.analyze(line);
   if (mode.stems) return `${line}\t${mode.json ? JSON.stringify(terms) : terms.join(' ')}`;
   return mode.json ? JSON.stringify(terms) : terms.join(' ');

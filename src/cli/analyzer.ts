@@ -25,7 +25,7 @@ export function isCliAnalyzerName(name: string): name is CliAnalyzerName {
 const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
 
 /** Where `wordpiece` reads its vocabulary, in order of preference. */
-export function wordPieceVocabCandidates(): string[] {
+function wordPieceVocabCandidates(): string[] {
   const fromEnv = process.env.RP_WORDPIECE_VOCAB;
   if (fromEnv !== undefined && fromEnv !== '') return [resolve(fromEnv)];
   return [

@@ -35,9 +35,6 @@ export interface LoadDatasetOptions {
   signal?: AbortSignal;
 }
 
-/** The options' earlier name, from when the loader read BEIR folders only. */
-export type LoadBeirDirOptions = LoadDatasetOptions;
-
 /** Where each part of a dataset was read from (paths on disk; zip entries as `<zip path>/<entry>`). */
 export interface DatasetFiles {
   corpus: string;

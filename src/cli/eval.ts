@@ -28,7 +28,7 @@ import type { CliIo } from './cli-io.ts';
  * The trec_eval measures of BEIR's and Pyserini's tables, and judged@10 (Pyserini's `judged.10`: how much
  * of each top 10 the qrels judge, so a reader sees how far the other figures rest on judgments).
  */
-export const EVAL_MEASURES = ['ndcg_cut.10', 'recall.100', 'map_cut.100', 'recip_rank', 'P.10', 'judged.10'] as const;
+const EVAL_MEASURES = ['ndcg_cut.10', 'recall.100', 'map_cut.100', 'recip_rank', 'P.10', 'judged.10'] as const;
 
 const OPTIONS = {
   dataset: { type: 'string' },

@@ -37,7 +37,7 @@ import { loadNodeCrossEncoder, resolveNodeReranker } from './rerank.ts';
 import type { CliIo } from './cli-io.ts';
 
 /** Retrievers `search` runs (the weighted syntax is a BM25 query). */
-export const SEARCH_RETRIEVERS = {
+const SEARCH_RETRIEVERS = {
   bm25: 'BM25, Lucene 8.7 / Pyserini bm25-flat semantics, weighted query syntax',
   rm3: 'BM25 + RM3 (Anserini): prints the expanded query',
   bo1: 'BM25 + Bo1 (Terrier): prints the expanded query',
@@ -152,7 +152,7 @@ function parseSearchArgs(args: string[]): SearchOptions | undefined {
  * The query as a cross-encoder should read it: the weighted syntax's boosts (`^2.5`) and added-term marks
  * (a `+` starting a word) removed, lines joined.
  */
-export function plainQueryText(query: string): string {
+function plainQueryText(query: string): string {
   return query
     .replace(/\^[0-9]*\.?[0-9]*/g, '')
     .replace(/(^|\s)\+(?=\S)/g, '$1')
@@ -167,7 +167,7 @@ export function snippet(doc: Pick<Doc, 'title' | 'text'>): string {
 }
 
 /** The parse report as "query line:column: …" lines, in the order of the text. */
-export function syntaxReport(parsed: ParsedQuery): string[] {
+function syntaxReport(parsed: ParsedQuery): string[] {
   const lines = [
     ...parsed.errors.map((e) => ({ at: e, message: `error: ${e.message}` })),
     ...parsed.notes.map((n) => ({ at: n, message: `note: ${n.message}` })),

@@ -27,10 +27,6 @@ export const LANGUAGES: Readonly<Record<Language, LanguageInfo>> = {
 
 export const languageCodes = Object.keys(LANGUAGES) as Language[];
 
-export function isLanguage(value: unknown): value is Language {
-  return typeof value === 'string' && Object.hasOwn(LANGUAGES, value);
-}
-
 /** A collection's language; rows stored before languages existed are English. */
 export function collectionLanguage(collection: { language?: Language } | undefined): Language {
   return collection?.language ?? 'en';
@@ -73,13 +69,4 @@ export class LanguageSample {
     if (this.english + this.polish > 0) return this.polish > this.english ? 'pl' : 'en';
     return this.letters > 0 && this.polishLetters / this.letters >= 0.005 ? 'pl' : 'en';
   }
-}
-
-export function detectLanguage(texts: Iterable<string>): Language {
-  const sample = new LanguageSample();
-  for (const text of texts) {
-    if (sample.full) break;
-    sample.add(text);
-  }
-  return sample.language;
 }

@@ -6,7 +6,7 @@
 import { LETTER_BOUNDARIES } from './tables/java-character.ts';
 
 /** `CharTokenizer.DEFAULT_MAX_WORD_LEN`. */
-export const MAX_LETTER_TOKEN_LENGTH = 255;
+const MAX_LETTER_TOKEN_LENGTH = 255;
 
 /** One bit per BMP code point: is it a letter. */
 const bmpLetters = new Uint8Array(0x10000 / 8);
@@ -19,7 +19,7 @@ for (let i = 0; i < LETTER_BOUNDARIES.length; i += 2) {
 }
 
 /** `Character.isLetter(int)` of the reference JVM. */
-export function isJavaLetter(codePoint: number): boolean {
+function isJavaLetter(codePoint: number): boolean {
   if (codePoint < 0x10000) return ((bmpLetters[codePoint >>> 3] ?? 0) & (1 << (codePoint & 7))) !== 0;
   // Count of boundaries <= codePoint is odd inside a letter range.
   let lo = 0;

@@ -236,7 +236,7 @@ class StandardScanner {
         this.atEOF = true;
         return EOF;
       }
-      // Every class leads from the start state to an accepting state (checked by the tests), so a match
+      // Every class leads from the start state to an accepting state (the tests check the tables), so a match
       // of at least one code point always exists and `action` is set here.
       const type = stateTokenType[action] ?? SKIPPED;
       if (type !== SKIPPED) return type;
@@ -260,15 +260,3 @@ export function standardTokenize(text: string): TypedToken[] {
   });
   return tokens;
 }
-
-/** Exposed for the tests: the DFA's class of a code point and whether each class starts a match. */
-export const standardTokenizerInternals = {
-  classOf,
-  startStateAcceptsEveryClass(): boolean {
-    for (let cls = 0; cls < CLASS_COUNT; cls++) {
-      const next = transitions[(rowMap[0] ?? 0) + cls] ?? -1;
-      if (next < 0 || !((attributes[next] ?? 0) & ACCEPTING)) return false;
-    }
-    return true;
-  },
-};

@@ -33,7 +33,7 @@ export function stempelTables(): StempelTables {
 }
 
 /** StempelFilter.DEFAULT_MIN_LENGTH: terms of this many UTF-16 units or fewer are left as they are. */
-export const STEMPEL_MIN_LENGTH = 3;
+const STEMPEL_MIN_LENGTH = 3;
 
 function base64Bytes(base64: string): Uint8Array {
   const binary = atob(base64);

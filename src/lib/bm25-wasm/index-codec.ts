@@ -98,12 +98,6 @@ export function encodeBm25Index(parts: Bm25IndexParts, settings: Record<string, 
   return buffer;
 }
 
-/** Reads the version and settings only (cheap: no section is touched). */
-export function peekBm25Index(buffer: ArrayBuffer): { version: number; settings: Record<string, unknown> } {
-  const { version, header } = readHeader(buffer);
-  return { version, settings: header.settings };
-}
-
 function readHeader(buffer: ArrayBuffer): { version: number; header: Header; offset: number } {
   if (buffer.byteLength < 16) throw new IndexFormatError('too short to be a stored BM25 index');
   const magic = new TextDecoder().decode(new Uint8Array(buffer, 0, 8));

@@ -97,8 +97,3 @@ export class Bm25Kernel {
     return new Float32Array(this.exports.memory.buffer, ptr, length);
   }
 }
-
-/** Compiles the kernel from its bytes (Node tests and benchmarks read `build/wasm/bm25.wasm` from disk). */
-export function compileBm25Kernel(bytes: BufferSource): Promise<WebAssembly.Module> {
-  return WebAssembly.compile(bytes);
-}

@@ -52,7 +52,7 @@ export function boostProblem(weight: number): string | null {
 }
 
 /** Largest finite float32. */
-export const MAX_FLOAT32 = 3.4028234663852886e38;
+const MAX_FLOAT32 = 3.4028234663852886e38;
 
 /**
  * One entry per distinct term, in order of first occurrence, with the weights of its occurrences added as

@@ -1,4 +1,4 @@
-import type { Hit, Run } from '../types.ts';
+import type { Hit } from '../types.ts';
 import type { Bm25Index } from './bm25-index.ts';
 import { docOrdinal } from './bm25-index.ts';
 import type { Bm25Query } from './bm25-query.ts';
@@ -72,12 +72,12 @@ function excludedDocs(index: Bm25Index, query: Bm25Query, options: Bm25SearchOpt
  * Returns internal docids; `searchBm25` maps them to document ids.
  */
 /** A document of the index by its internal number, with its score. */
-export interface ScoredDoc {
+interface ScoredDoc {
   doc: number;
   score: number;
 }
 
-export function searchBm25Docs(index: Bm25Index, query: Bm25Query, options: Bm25SearchOptions = {}): ScoredDoc[] {
+function searchBm25Docs(index: Bm25Index, query: Bm25Query, options: Bm25SearchOptions = {}): ScoredDoc[] {
   const params = options.params ?? ANSERINI_BM25_PARAMS;
   validateBm25Params(params);
   const k = options.k ?? DEFAULT_BM25_HITS;
@@ -117,15 +117,4 @@ export function searchBm25Docs(index: Bm25Index, query: Bm25Query, options: Bm25
 /** BM25 top-k hits of one query (document ids and Lucene-equal float scores), best first. */
 export function searchBm25(index: Bm25Index, query: Bm25Query, options: Bm25SearchOptions = {}): Hit[] {
   return searchBm25Docs(index, query, options).map(({ doc, score }) => ({ docId: index.docIds[doc]!, score }));
-}
-
-/** Runs every query; queries need ids here since they key the run. */
-export function searchBm25Run(
-  index: Bm25Index,
-  queries: Iterable<Bm25Query & { id: string }>,
-  options: Bm25SearchOptions = {},
-): Run {
-  const run: Run = new Map();
-  for (const query of queries) run.set(query.id, searchBm25(index, query, options));
-  return run;
 }

@@ -41,9 +41,6 @@ export interface Bm25Params {
 /** Anserini / Pyserini defaults (`--bm25 --k1 0.9 --b 0.4`), used by the BEIR `bm25-flat` regressions. */
 export const ANSERINI_BM25_PARAMS: Readonly<Bm25Params> = Object.freeze({ k1: 0.9, b: 0.4 });
 
-/** Lucene's own defaults (`new BM25Similarity()`), for reference. */
-export const LUCENE_BM25_PARAMS: Readonly<Bm25Params> = Object.freeze({ k1: 1.2, b: 0.75 });
-
 /** Throws like Lucene's `BM25Similarity(float k1, float b)` constructor for values it rejects. */
 export function validateBm25Params(params: Bm25Params): void {
   if (!Number.isFinite(params.k1) || params.k1 < 0) {

@@ -65,12 +65,6 @@ export function hubFileUrl(hubUrl: string, file: Pick<HubFile, 'repo' | 'path' |
   return `${base}/datasets/${repo}/resolve/${encodeURIComponent(file.revision ?? 'main')}/${path}`;
 }
 
-/** The repositories an entry reads from, in first-use order. */
-export function entryRepos(entry: CatalogEntry): string[] {
-  const files = [entry.files.corpus, entry.files.queries, ...entry.files.qrels];
-  return [...new Set(files.map((file) => file.repo))];
-}
-
 /** Every file of an entry with its role, corpus first (the order an import reads them in). */
 export function entryFiles(entry: CatalogEntry): Array<{ role: FileRole; file: HubFile; split?: string }> {
   return [

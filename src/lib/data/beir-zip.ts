@@ -30,21 +30,16 @@ export interface BeirZipContent {
 /** Lines per chunk pushed to the deflater. */
 const LINES_PER_CHUNK = 500;
 
-export function corpusLine(doc: Doc): string {
+function corpusLine(doc: Doc): string {
   const record: Record<string, unknown> = { _id: doc.id, title: doc.title, text: doc.text };
   if (doc.metadata !== undefined && Object.keys(doc.metadata).length > 0) record['metadata'] = doc.metadata;
   return `${JSON.stringify(record)}\n`;
 }
 
-export function queryLine(query: Query): string {
+function queryLine(query: Query): string {
   const record: Record<string, unknown> = { _id: query.id, text: query.text };
   if (query.metadata !== undefined && Object.keys(query.metadata).length > 0) record['metadata'] = query.metadata;
   return `${JSON.stringify(record)}\n`;
-}
-
-/** Paths of the zip's entries for these splits (the layout above), for messages and tests. */
-export function beirZipPaths(folder: string, splits: readonly string[], hasQueries: boolean): string[] {
-  return [`${folder}/${CORPUS_FILE}`, ...(hasQueries ? [`${folder}/${QUERIES_FILE}`] : []), ...splits.map((split) => `${folder}/qrels/${split}.tsv`)];
 }
 
 /** Writes the zip; resolves with its bytes in chunks (a Blob's parts). */

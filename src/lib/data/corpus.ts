@@ -38,7 +38,7 @@ export function docFromLine(text: string, file: string, line: number, fields?: C
 }
 
 /** A document from a parsed record (see the module comment; `fields` renames the id, text and title). */
-export function docFromRecord(record: JsonObject, file: string, line: number, fields?: CorpusFields): Doc {
+function docFromRecord(record: JsonObject, file: string, line: number, fields?: CorpusFields): Doc {
   const id = readId(record, file, line, fields?.id);
   const title = fields?.title === null ? '' : readOptionalText(record, fields?.title ?? 'title', file, line);
   const body = readText(record, fields?.text ?? 'text', file, line);

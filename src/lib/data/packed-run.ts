@@ -100,7 +100,7 @@ export function storedRun(packed: PackedRun): StoredRun {
   return { queryIds, docIds, offsets, hits: new Blob([scores as Float64Array<ArrayBuffer>, docs as Uint32Array<ArrayBuffer>]) };
 }
 
-export function isStoredRun(packed: PackedRun | StoredRun): packed is StoredRun {
+function isStoredRun(packed: PackedRun | StoredRun): packed is StoredRun {
   return 'hits' in packed;
 }
 

@@ -61,7 +61,7 @@ function columnsHint(text: string, count: number): string {
   return '';
 }
 
-export function judgmentFromLine(text: string, file: string, line: number): Judgment {
+function judgmentFromLine(text: string, file: string, line: number): Judgment {
   const fields = text.split('\t');
   if (fields.length !== 3) {
     const reason = `expected 3 tab-separated columns (query-id, corpus-id, score), found ${fields.length}${columnsHint(text, fields.length)}`;

@@ -13,7 +13,7 @@ export type QueriesParseOptions = ParseOptions<ParseLog>;
 
 export const QUERIES_FILE = 'queries.jsonl';
 
-export function queryFromLine(text: string, file: string, line: number): Query {
+function queryFromLine(text: string, file: string, line: number): Query {
   const record = parseJsonObject(text, file, line);
   const id = readId(record, file, line);
   const body = readText(record, 'text', file, line);

@@ -92,7 +92,7 @@ export interface CollectionToValidate {
   };
 }
 
-export function lineIssue(error: ParseError): LineIssue {
+function lineIssue(error: ParseError): LineIssue {
   return { file: error.file, line: error.line, kind: error.kind, reason: error.reason };
 }
 

@@ -9,13 +9,13 @@ import { exactTopK, exactTopRowsMany, type ScoredRow } from './exact-search.ts';
 import type { HnswIndex } from './hnsw-index.ts';
 import type { VectorMatrix } from './vector-matrix.ts';
 
-export function isZeroVector(vector: Float32Array): boolean {
+function isZeroVector(vector: Float32Array): boolean {
   for (const x of vector) if (x !== 0) return false;
   return true;
 }
 
 /** Top-k rows by dot product (exact without `graph`; with it, HNSW at the graph's efSearch). */
-export function denseTopK(matrix: VectorMatrix, query: Float32Array, k: number, graph?: HnswIndex): ScoredRow[] {
+function denseTopK(matrix: VectorMatrix, query: Float32Array, k: number, graph?: HnswIndex): ScoredRow[] {
   if (isZeroVector(query)) return [];
   return graph === undefined ? exactTopK(matrix, query, k) : graph.search(query, Math.min(k, graph.efSearch));
 }

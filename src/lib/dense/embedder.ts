@@ -190,7 +190,7 @@ async function pipelineRunner(options: EmbedderOptions): Promise<SessionRunner> 
  * text → the ids the model reads: the tokenizer gets the prefix that holds them (read-prefix.ts), and the
  * registry's maxLength wins over tokenizer_config.json's (all-MiniLM-L6-v2 was trained on 256).
  */
-export function textEncoder(tokenizer: HfTokenizer, maxLength: number): (text: string) => number[] {
+function textEncoder(tokenizer: HfTokenizer, maxLength: number): (text: string) => number[] {
   const single = singleTokenizerOf(tokenizer);
   const template = singleTemplateOf(single);
   const read = prefixReader(tokenizer, maxLength);
@@ -198,7 +198,7 @@ export function textEncoder(tokenizer: HfTokenizer, maxLength: number): (text: s
 }
 
 /** The model2vec ids of a text (model2vec-tokens.ts), given the tokenizer. */
-export function model2vecEncoder(tokenizer: HfTokenizer, maxLength: number): (text: string) => number[] {
+function model2vecEncoder(tokenizer: HfTokenizer, maxLength: number): (text: string) => number[] {
   const median = medianTokenLength(tokenizer.get_vocab().keys());
   const unkToken = tokenizer._tokenizerJSON?.model?.unk_token;
   const unkId = unkToken === undefined ? undefined : tokenizer.convert_tokens_to_ids(unkToken);

@@ -20,8 +20,8 @@ export interface ModelSourceConfig {
   allowRemote?: boolean;
 }
 
-export const HUB_HOST = 'https://huggingface.co/';
-export const HUB_PATH_TEMPLATE = '{model}/resolve/{revision}/';
+const HUB_HOST = 'https://huggingface.co/';
+const HUB_PATH_TEMPLATE = '{model}/resolve/{revision}/';
 
 /**
  * Points transformers.js at the right place for this model. One model per worker (or per CLI run), so
@@ -41,7 +41,7 @@ export function configureModelSource(spec: Pick<ModelSpec, 'source'>, config: Mo
 }
 
 /** Where a model folder the user picked is mounted; its files are answered by the env.fetch below. */
-export const PICKED_MODELS_PATH = '/picked-models/';
+const PICKED_MODELS_PATH = '/picked-models/';
 
 /**
  * Serves a model folder the user picked in the browser (<input webkitdirectory>, or the File System

@@ -93,8 +93,3 @@ export function decodeMatrix(e: EncodedMatrix): VectorMatrix {
   for (let r = 0; r < rows; r++) for (let c = 0; c < dim; c++) out[r * dim + c] = q[r * dim + c]! * scales[r]!;
   return { rows, dim, data: out };
 }
-
-/** Bytes the encoded matrix takes. */
-export function encodedBytes(e: EncodedMatrix): number {
-  return e.data.byteLength + (e.scales?.byteLength ?? 0);
-}

@@ -37,9 +37,3 @@ export function normalizeInPlace(v: Float32Array): Float32Array {
   if (norm > 0) for (let i = 0; i < v.length; i++) v[i] = v[i]! / norm;
   return v;
 }
-
-/** Normalizes every row in place. */
-export function normalizeRows(m: VectorMatrix): VectorMatrix {
-  for (let r = 0; r < m.rows; r++) normalizeInPlace(matrixRow(m, r));
-  return m;
-}

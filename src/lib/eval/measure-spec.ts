@@ -130,7 +130,7 @@ export interface MeasureSpec {
 }
 
 /** trec_eval's nicknames (measures.c), as full lists including names not supported here. */
-export const MEASURE_NICKNAMES: Readonly<Record<string, readonly string[]>> = {
+const MEASURE_NICKNAMES: Readonly<Record<string, readonly string[]>> = {
   official: ['runid', 'num_q', 'num_ret', 'num_rel', 'num_rel_ret', 'map', 'gm_map', 'Rprec', 'bpref', 'recip_rank', 'iprec_at_recall', 'P'],
   set: ['runid', 'num_q', 'num_ret', 'num_rel', 'num_rel_ret', 'utility', 'set_P', 'set_recall', 'set_relative_P', 'set_map', 'set_F'],
   all_trec: [
@@ -153,7 +153,7 @@ export class MeasureError extends Error {
   override readonly name = 'MeasureError';
 }
 
-export function isMeasureFamily(name: string): boolean {
+function isMeasureFamily(name: string): boolean {
   return DEFINITIONS.has(name);
 }
 

@@ -29,8 +29,6 @@ export const MORE_MEASURE_GROUPS: readonly MoreMeasureGroup[] = [
   { label: 'BEIR and Pyserini', measures: offered.filter((d) => OTHER_TOOLS.has(d.name)).map((d) => d.name) },
 ];
 
-export const MORE_MEASURES: readonly string[] = MORE_MEASURE_GROUPS.flatMap((group) => group.measures);
-
 /** One printed value of a measure over all queries, e.g. `P_5` = 0.4267. */
 export interface MeasureValue {
   name: string;

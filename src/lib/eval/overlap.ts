@@ -9,7 +9,7 @@ import { compareStrcmp } from '../hits/trec-order.ts';
  */
 
 export const DEFAULT_RBO_P = 0.9;
-export const DEFAULT_OVERLAP_DEPTH = 10;
+const DEFAULT_OVERLAP_DEPTH = 10;
 
 /**
  * Jaccard similarity of the top k of two rankings as sets: |A ∩ B| / |A ∪ B|. Order within the top k does

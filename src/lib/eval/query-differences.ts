@@ -30,7 +30,7 @@ export interface DifferenceSeries {
  * Differences smaller than this are ties: values computed from different rankings can differ in the last
  * bits when they are equal in exact arithmetic (e.g. 1/3 + 1/6 against 1/2).
  */
-export const TIE_TOLERANCE = 1e-9;
+const TIE_TOLERANCE = 1e-9;
 
 export function differenceSeries(a: RunReport, b: RunReport, measure: ReportMeasure): DifferenceSeries {
   assertSameQueries(a, b);

@@ -25,7 +25,7 @@ export interface ExportContext {
 }
 
 /** The label of the aggregate row, as trec_eval -q prints it. */
-export const ALL_QUERIES = 'all';
+const ALL_QUERIES = 'all';
 
 /** Lowercase letters, digits, `.` and `-` only (`BM25 (k1 0.9, b 0.4)` → `bm25-k1-0.9-b-0.4`). */
 export function fileSlug(text: string): string {

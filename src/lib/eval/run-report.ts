@@ -86,7 +86,7 @@ export function evaluateRunReport(qrels: Qrels, run: RankedRun): RunReport {
 }
 
 /** Decimals the dashboard shows (trec_eval's). */
-export const SHOWN_DECIMALS = 4;
+const SHOWN_DECIMALS = 4;
 
 /**
  * For each measure, the indexes of the reports with the highest value as shown (rounded to 4 decimals, so

@@ -1,4 +1,3 @@
-import type { EvalResult } from './evaluate.ts';
 import { studentTTwoSidedP } from './incomplete-beta.ts';
 import { SeededRandom } from './seeded-random.ts';
 
@@ -117,34 +116,4 @@ function checkPaired(control: ArrayLike<number>, treatment: ArrayLike<number>): 
   }
   if (control.length === 0) throw new RangeError('paired tests need at least one query');
   return control.length;
-}
-
-/**
- * The per-query values of one column (e.g. `ndcg_cut_10`) for the queries both results evaluated, in
- * query order — the input of the tests above. With `-c` results, queries absent from a run take part with
- * their 0 values, as they do in the averages.
- */
-export function pairedScores(
-  control: EvalResult,
-  treatment: EvalResult,
-  column: string,
-): { qids: string[]; control: Float64Array; treatment: Float64Array } {
-  for (const [role, result] of [['control', control], ['treatment', treatment]] as const) {
-    if (!result.columns.some((c) => c.name === column && c.perQuery)) {
-      throw new RangeError(`per-query column ${column} was not computed for the ${role} run`);
-    }
-  }
-  const treatmentValues = new Map(treatment.queries.map((q) => [q.qid, q.values[column]!]));
-  const qids: string[] = [];
-  const a: number[] = [];
-  const b: number[] = [];
-  for (const query of control.queries) {
-    const x = query.values[column]!;
-    const y = treatmentValues.get(query.qid);
-    if (y === undefined) continue;
-    qids.push(query.qid);
-    a.push(x);
-    b.push(y);
-  }
-  return { qids, control: Float64Array.from(a), treatment: Float64Array.from(b) };
 }

@@ -40,7 +40,7 @@ export function formatTrecEval(result: EvalResult, options: { perQuery?: boolean
 }
 
 /** One output line without its newline (and without the `Z` of z-scores). */
-export function formatLine(column: Pick<EvalColumn, 'name' | 'integer'>, qid: string, value: number, zscore = false, positiveNaN = false): string {
+function formatLine(column: Pick<EvalColumn, 'name' | 'integer'>, qid: string, value: number, zscore = false, positiveNaN = false): string {
   return `${padRight(column.name, 22)}\t${qid}\t${formatValue(column, value, zscore, positiveNaN)}`;
 }
 

@@ -20,7 +20,7 @@ export interface ZScore {
 export type ZScores = ReadonlyMap<string, ReadonlyMap<string, ZScore>>;
 
 /** What trec_eval prints for a value it has no mean for (MISSING_ZSCORE_VALUE). */
-export const MISSING_ZSCORE = -1000000;
+const MISSING_ZSCORE = -1000000;
 
 /** Parses a zscores file; throws ParseError naming the file and line of a malformed line. */
 export function parseZScores(text: string, file: string): ZScores {

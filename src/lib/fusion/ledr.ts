@@ -7,7 +7,7 @@ import { pickHits } from '../hits/hit-rows.ts';
 import { orderByScore } from '../hits/top-of-scores.ts';
 
 /** LaPraDoR's cut-off: BM25 scores past the top 1,000 are set to 0. */
-export const DEFAULT_LEDR_BM25_DEPTH = 1000;
+const DEFAULT_LEDR_BM25_DEPTH = 1000;
 
 /**
  * Dense similarity of the query to a candidate: a precomputed map, a function, or the similarities of the

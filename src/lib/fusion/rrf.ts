@@ -3,7 +3,7 @@ import type { FusedHit, FusionDepthOptions } from './fused-hit.ts';
 import { assertUniqueIds, rankFused, topOf } from './fused-hit.ts';
 
 /** The constant of Cormack et al. (SIGIR 2009), Pyserini's default `rrf_k`. */
-export const DEFAULT_RRF_K = 60;
+const DEFAULT_RRF_K = 60;
 
 export interface RrfOptions extends FusionDepthOptions {
   /** k in 1 / (k + rank); default 60. */

@@ -43,10 +43,6 @@ export function packHits(lists: readonly TypedRows[]): PackedHits {
   return { offsets, rows, scores };
 }
 
-export function queriesIn(packed: PackedHits): number {
-  return packed.offsets.length - 1;
-}
-
 /** Back to hit lists, naming each row by `docIds[row]` (unpackRanking). */
 export function unpackHits(packed: PackedHits, docIds: readonly string[]): Hit[][] {
   return rowRankings(packed, docIds).map(unpackRanking);

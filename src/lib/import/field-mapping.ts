@@ -145,7 +145,3 @@ export function mappingProblems(mapping: FieldMapping, fields: readonly string[]
   if (mapping.id !== '' && mapping.id === mapping.text) problems.push('the id and the text cannot be the same field');
   return problems;
 }
-
-export function isBeirMapping(mapping: FieldMapping): boolean {
-  return mapping.id === BEIR_FIELDS.id && mapping.text === BEIR_FIELDS.text && mapping.title === BEIR_FIELDS.title;
-}

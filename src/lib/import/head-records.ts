@@ -60,7 +60,7 @@ function jsonArray(head: string): Array<Record<string, unknown>> {
 }
 
 /** One CSV line split on `separator`, quotes honoured within the line (a sample needs no more). */
-export function splitCsvLine(line: string, separator: string): string[] {
+function splitCsvLine(line: string, separator: string): string[] {
   const fields: string[] = [];
   let field = '';
   let quoted = false;

@@ -16,7 +16,7 @@ export interface HubOptions {
 }
 
 /** The name a hub file goes by in messages and reports: `BeIR/scifact/corpus.jsonl.gz`. */
-export function hubFileName(file: Pick<HubFile, 'repo' | 'path'>): string {
+function hubFileName(file: Pick<HubFile, 'repo' | 'path'>): string {
   return `${file.repo}/${file.path}`;
 }
 

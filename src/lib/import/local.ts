@@ -92,7 +92,7 @@ async function gunzipStart(bytes: Uint8Array): Promise<Uint8Array> {
 }
 
 /** What classify.ts looks at: the file's first lines (decompressed) and its magic bytes. */
-export async function sampleEntry(entry: LocalEntry): Promise<FileSample> {
+async function sampleEntry(entry: LocalEntry): Promise<FileSample> {
   let raw: Uint8Array;
   try {
     raw = await headOf(entry);

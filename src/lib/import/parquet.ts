@@ -21,7 +21,7 @@ async function metadataOf(file: RandomAccess, name: string): Promise<FileMetaDat
 }
 
 /** Top-level column names. */
-export function parquetColumns(metadata: FileMetaData): string[] {
+function parquetColumns(metadata: FileMetaData): string[] {
   return parquetSchema(metadata).children.map((child) => child.element.name);
 }
 

@@ -11,7 +11,7 @@ import { FIELD_NAMES, type FieldMapping } from './field-mapping.ts';
  *
  * Column names accepted (first match wins), covering BEIR's own and the common variants on the hub:
  */
-export const COLUMN_NAMES = {
+const COLUMN_NAMES = {
   corpusId: FIELD_NAMES.id,
   queryId: ['_id', 'id', 'query_id', 'query-id', 'qid'],
   title: ['title'],

@@ -11,7 +11,7 @@ export interface GradeLabel {
   guideline: string;
 }
 
-export const JUDGING_GRADES = [0, 1, 2, 3] as const;
+const JUDGING_GRADES = [0, 1, 2, 3] as const;
 
 export const DEFAULT_GRADES: readonly GradeLabel[] = [
   { grade: 0, label: 'Not relevant', guideline: 'Has nothing to do with the query.' },
@@ -35,9 +35,4 @@ export function gradeLabels(stored: readonly GradeLabel[] | undefined): GradeLab
     const guideline = own?.guideline.trim().slice(0, MAX_GUIDELINE_LENGTH) ?? fallback.guideline;
     return { grade, label: label.length > 0 ? label : fallback.label, guideline };
   });
-}
-
-/** Whether a grade is one the judging keys give. */
-export function isJudgingGrade(grade: number): boolean {
-  return (JUDGING_GRADES as readonly number[]).includes(grade);
 }

@@ -63,18 +63,6 @@ export function fnv1a(text: string): number {
   return hash >>> 0;
 }
 
-/**
- * The documents in the top `k` of `ranking` (best first) that have no judgment for this query, in rank
- * order. A judgment of any grade — 0 and negative included — makes a document judged (as for judged@k).
- */
-export function unjudgedInTop(
-  ranking: readonly string[],
-  judgments: ReadonlyMap<string, number> | undefined,
-  k: number = DEFAULT_POOL_DEPTH,
-): string[] {
-  return ranking.slice(0, Math.max(0, k)).filter((docId) => !judgments?.has(docId));
-}
-
 /** Judging progress of a pool: "7 of 23 pooled documents judged". */
 export function poolProgress(pool: readonly string[], judgments: ReadonlyMap<string, number> | undefined): { judged: number; total: number } {
   let judged = 0;

@@ -68,7 +68,7 @@ export function bo1ParameterFreeNormaliser(maxTfx: number, numTokens: number, nu
   return (maxTfx * Math.log((1 + f) / f) + Math.log(1 + f)) / Math.log(2);
 }
 
-export interface Bo1TermWeight extends QueryTermWeight {
+interface Bo1TermWeight extends QueryTermWeight {
   /** Occurrences in the feedback documents. */
   tfx: number;
   /** Feedback documents holding the term. */
@@ -79,7 +79,7 @@ export interface Bo1TermWeight extends QueryTermWeight {
  * Every term of the feedback documents with its normalised Bo1 weight (`DFRBagExpansionTerms.assignWeights`),
  * in term order. `queryTerms` are exempt from the `minDocuments` rule.
  */
-export function bo1TermWeights(
+function bo1TermWeights(
   index: FeedbackIndex,
   feedbackDocIds: readonly string[],
   queryTerms: ReadonlySet<string>,
@@ -114,7 +114,7 @@ export function bo1TermWeights(
 }
 
 /** The query after Bo1 expansion (`QueryExpansion.expandQuery`), heaviest first. */
-export function bo1Expand(
+function bo1Expand(
   query: readonly QueryTermWeight[],
   weights: readonly Bo1TermWeight[],
   params: Pick<Bo1Params, 'fbTerms'>,

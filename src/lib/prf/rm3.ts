@@ -113,19 +113,15 @@ function compareCodePoints(a: string, b: string): number {
   return x.length - y.length;
 }
 
-/**
- * A feedback document's vector: its filtered terms weighted by frequency, added in the term vector's
- * (byte) order, then cut to the `fbTerms` heaviest. Returns the vector in Anserini's iteration order.
- */
-export function rm3DocVector(index: FeedbackIndex, terms: readonly TermFreq[], params: Pick<Rm3Params, 'fbTerms' | 'filterTerms'>): Map<string, number> {
-  return new Map(rm3DocFeatures(index, terms, params).entries());
-}
-
 /** A document's terms that take part in feedback, in the byte order of Lucene's term vector. */
 export function rm3FeedbackTerms(index: FeedbackIndex, terms: readonly TermFreq[], filterTerms: boolean): TermFreq[] {
   return terms.filter(({ term }) => isFeedbackTerm(term, index, filterTerms)).sort((a, b) => compareCodePoints(a.term, b.term));
 }
 
+/**
+ * A feedback document's vector: its filtered terms weighted by frequency, added in the term vector's
+ * (byte) order, then cut to the `fbTerms` heaviest.
+ */
 function rm3DocFeatures(index: FeedbackIndex, terms: readonly TermFreq[], params: Pick<Rm3Params, 'fbTerms' | 'filterTerms'>): Vector {
   const vector = new FastutilFloatMap();
   for (const { term, tf } of rm3FeedbackTerms(index, terms, params.filterTerms)) vector.set(term, f32(tf));
@@ -158,7 +154,7 @@ export function rm3RelevanceModel(
 }
 
 /** `FeatureVector.interpolate(query, model, originalQueryWeight)` as a weighted query, heaviest first. */
-export function rm3Interpolate(query: readonly QueryTermWeight[], model: ReadonlyMap<string, number>, originalQueryWeight: number): QueryTermWeight[] {
+function rm3Interpolate(query: readonly QueryTermWeight[], model: ReadonlyMap<string, number>, originalQueryWeight: number): QueryTermWeight[] {
   const queryVector = new FastutilFloatMap();
   for (const { term, weight } of mergeQueryTermWeights(query)) queryVector.set(term, weight);
   const q = new Map((queryVector.size === 0 ? queryVector : scaleToUnitL1Norm(queryVector)).entries());

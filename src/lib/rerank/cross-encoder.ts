@@ -48,7 +48,7 @@ export interface PairScorer {
 }
 
 /** Runs one padded batch: one logit per row. */
-export type PairBatchRunner = (batch: PaddedBatch) => Promise<Float32Array>;
+type PairBatchRunner = (batch: PaddedBatch) => Promise<Float32Array>;
 
 export interface CrossEncoder extends PairScorer {
   readonly spec: RerankerSpec;
@@ -61,10 +61,10 @@ export interface CrossEncoder extends PairScorer {
   dispose(): Promise<void>;
 }
 
-export const DEFAULT_RERANK_BATCH = 16;
+const DEFAULT_RERANK_BATCH = 16;
 
 /** The parts of a cross-encoder below the model: tokenization, template, batches, cache. */
-export interface PairScoringParts {
+interface PairScoringParts {
   modelKey: string;
   tokenizer: PairTokenizer;
   template: PairTemplate;
@@ -78,7 +78,7 @@ export interface PairScoringParts {
  * The scoring loop, separate from the model so tests drive it with a fake runner. Returns a scorer whose
  * calls are serialized (one session, one inference at a time).
  */
-export function pairScorer(parts: PairScoringParts): PairScorer & { encode(query: string, docText: string): EncodedPair } {
+function pairScorer(parts: PairScoringParts): PairScorer & { encode(query: string, docText: string): EncodedPair } {
   const queue = new SessionQueue();
   const encode = (query: string, docText: string) => encodePair(parts.template, parts.tokenizer.ids(query), parts.tokenizer.ids(docText), parts.maxLength);
   const scoreAll = async (query: string, docs: readonly PairDoc[], options: ScoreOptions): Promise<Float32Array> => {
@@ -178,7 +178,7 @@ export interface CrossEncoderOptions {
 }
 
 /** The model's pair length: the spec's, else min(max_position_embeddings, tokenizer model_max_length), else 512. */
-export function pairLengthOf(specLength: number, config: { max_position_embeddings?: number }, tokenizerLength: number | undefined): number {
+function pairLengthOf(specLength: number, config: { max_position_embeddings?: number }, tokenizerLength: number | undefined): number {
   if (specLength > 0) return specLength;
   const limits = [config.max_position_embeddings, tokenizerLength].filter((n): n is number => typeof n === 'number' && Number.isFinite(n) && n > 0);
   return limits.length > 0 ? Math.min(...limits) : 512;

@@ -83,7 +83,7 @@ export function pairTemplateOf(tokenizer: PairTokenizer): PairTemplate {
 }
 
 /** Tokens a pair's special tokens take. */
-export function specialTokenCount(template: PairTemplate): number {
+function specialTokenCount(template: PairTemplate): number {
   return template.prefix.ids.length + template.middle.ids.length + template.suffix.ids.length;
 }
 

@@ -82,7 +82,7 @@ export interface RankBatchOptions<F extends RankForm = RankForm> {
 }
 
 /** What RM3 or Bo1 is asked to do, from a retriever's settings. */
-export function prfRequest(retriever: Extract<RetrieverConfig, { kind: 'rm3' | 'bo1' }>): PrfRequest {
+function prfRequest(retriever: Extract<RetrieverConfig, { kind: 'rm3' | 'bo1' }>): PrfRequest {
   return retriever.kind === 'rm3'
     ? { method: 'rm3', fbTerms: retriever.fbTerms, fbDocs: retriever.fbDocs, originalQueryWeight: retriever.originalQueryWeight }
     : { method: 'bo1', fbTerms: retriever.fbTerms, fbDocs: retriever.fbDocs };

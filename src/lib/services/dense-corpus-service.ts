@@ -141,7 +141,7 @@ interface CorpusSet {
 }
 
 /** Format version of the `hnsw` rows of the `indexes` table (the graph itself is hnswlib's file format). */
-export const HNSW_GRAPH_ROW_VERSION = 1;
+const HNSW_GRAPH_ROW_VERSION = 1;
 
 /** A collection's content fingerprint; collections imported before fingerprints existed use their import time. */
 function contentOf(row: CollectionRow): EmbeddingContent {

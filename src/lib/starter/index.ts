@@ -142,16 +142,6 @@ export function isStarterQueryMetadata(value: unknown): value is StarterQueryMet
   return STARTER_QUERY_KINDS.includes(kind as StarterQueryKind) && typeof note === 'string' && note.length > 0;
 }
 
-/** Document id prefix → theme, for grouping in the UI. */
-export const STARTER_THEMES = {
-  food: 'Kitchen and food science',
-  astro: 'Astronomy',
-  bike: 'Bicycles and repair',
-  health: 'Health and the history of medicine',
-  comp: 'History of computing',
-  garden: 'Gardening',
-} as const;
-
 /** The starter collection's id: the page names it without loading any import code. */
 export const STARTER_ID = 'starter';
 

@@ -178,7 +178,7 @@ export interface RunRow {
   timings: Record<string, number>;
 }
 
-export const DATABASE_NAME = 'retrieval-playground';
+const DATABASE_NAME = 'retrieval-playground';
 
 export class PlaygroundDatabase extends Dexie {
   collections!: Table<CollectionRow, string>;

@@ -135,7 +135,7 @@ export async function* readDocumentColumns(db: PlaygroundDatabase, collectionId:
 }
 
 /** The documents of `columns` as rows. */
-export function columnRows(collectionId: string, columns: DocumentColumns): DocumentRow[] {
+function columnRows(collectionId: string, columns: DocumentColumns): DocumentRow[] {
   const rows: DocumentRow[] = new Array<DocumentRow>(columns.ids.length);
   for (let i = 0; i < columns.ids.length; i++) {
     const row: DocumentRow = { collectionId, ord: columns.start + i, id: columns.ids[i]!, title: columns.titles[i]!, text: columns.texts[i]! };

@@ -184,19 +184,6 @@ export async function readEmbeddingSet(db: PlaygroundDatabase, set: EmbeddingSet
   return { ids, vectors: { rows: set.done, dim, data } };
 }
 
-/** Deletes a set and its chunks. */
-export async function deleteEmbeddingSet(db: PlaygroundDatabase, key: string): Promise<void> {
-  await db.transaction('rw', db.embeddingSets, db.embeddingChunks, async () => {
-    await chunkRange(db, key).delete();
-    await db.embeddingSets.delete(key);
-  });
-}
-
-/** The sets of a collection (complete and partial), without their vectors. */
-export function listEmbeddingSets(db: PlaygroundDatabase, collectionId: string): Promise<EmbeddingSetRow[]> {
-  return db.embeddingSets.where('collectionId').equals(collectionId).toArray();
-}
-
 /** Rows per chunk when a whole matrix is stored at once (one IndexedDB value each). */
 const WHOLE_SET_CHUNK_ROWS = 4096;
 

@@ -13,7 +13,7 @@ import { fnv1a } from '../data/fingerprint.ts';
  */
 
 export const HNSW_FS_DATABASE = '/hnswlib-index';
-export const HNSW_FS_STORE = 'FILE_DATA';
+const HNSW_FS_STORE = 'FILE_DATA';
 const PATH_PREFIX = `${HNSW_FS_DATABASE}/`;
 
 /** The prefix of every graph file of a collection. */
@@ -62,19 +62,6 @@ function openFileSystem(factory: IDBFactory): Promise<IDBDatabase | undefined> {
 
 function defaultFactory(): IDBFactory | undefined {
   return (globalThis as { indexedDB?: IDBFactory }).indexedDB;
-}
-
-/** Names of the saved graph files (all collections). */
-export async function listGraphFiles(factory: IDBFactory | undefined = defaultFactory()): Promise<string[]> {
-  if (factory === undefined) return [];
-  const db = await openFileSystem(factory);
-  if (db === undefined) return [];
-  try {
-    const keys = await request(db.transaction(HNSW_FS_STORE, 'readonly').objectStore(HNSW_FS_STORE).getAllKeys());
-    return keys.filter((key): key is string => typeof key === 'string' && key.startsWith(PATH_PREFIX)).map((key) => key.slice(PATH_PREFIX.length)).filter((name) => !name.includes('/'));
-  } finally {
-    db.close();
-  }
 }
 
 /** Deletes the graph files whose names start with `prefix` (e.g. `collectionGraphPrefix(id)`); returns their names. */

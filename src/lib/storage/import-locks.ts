@@ -10,7 +10,7 @@ import { defaultLocks, ifLockFree, lockNames, withWorkLock, type WorkLocks } fro
 /** The part of `LockManager` used here, so tests can pass a fake. */
 export type ImportLocks = WorkLocks;
 
-export function importLockName(collectionId: string): string {
+function importLockName(collectionId: string): string {
   return lockNames.import(collectionId);
 }
 

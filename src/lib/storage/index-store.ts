@@ -66,15 +66,3 @@ export async function saveIndex(
   await db.indexes.put(row);
   return row;
 }
-
-/** Deletes the stored indexes of a collection (of one kind, or all); returns how many. */
-export async function deleteIndexes(db: PlaygroundDatabase, collectionId: string, kind?: string): Promise<number> {
-  const rows = db.indexes.where('collectionId').equals(collectionId);
-  return kind === undefined ? rows.delete() : rows.filter((row) => row.kind === kind).delete();
-}
-
-/** What is stored for a collection, without the data (for a storage panel). */
-export async function listIndexes(db: PlaygroundDatabase, collectionId: string): Promise<Omit<IndexRow, 'data'>[]> {
-  const rows = await db.indexes.where('collectionId').equals(collectionId).toArray();
-  return rows.map(({ data: _data, ...rest }) => rest);
-}

@@ -53,18 +53,6 @@ async function splitRow(db: PlaygroundDatabase, collection: CollectionRow, split
   return created;
 }
 
-/**
- * Creates an empty judgment set; an existing split is kept as it is (judging goes on in it). Resolves with
- * the updated collection row.
- */
-export async function createJudgmentSet(db: PlaygroundDatabase, collectionId: string, split: string): Promise<CollectionRow> {
-  return db.transaction('rw', [db.collections, db.qrels], async () => {
-    const collection = await readyCollection(db, collectionId);
-    await splitRow(db, collection, split, true);
-    return (await db.collections.get(collectionId))!;
-  });
-}
-
 /** Sets `grade` at its place in the triples (a new judgment last; null removes it). */
 function applyGrade(judgments: Array<[string, string, number]>, queryId: string, docId: string, grade: number | null): number | null {
   const at = judgments.findIndex(([q, d]) => q === queryId && d === docId);

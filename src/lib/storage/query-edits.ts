@@ -15,7 +15,7 @@ import type { StoredQueryRow } from './collections.ts';
  */
 
 const ID_PATTERN = /^[^\s#][^\s]{0,63}$/u;
-export const MAX_QUERY_LENGTH = 2000;
+const MAX_QUERY_LENGTH = 2000;
 
 /** Why an id cannot name a query, or undefined. */
 export function queryIdProblem(id: string): string | undefined {

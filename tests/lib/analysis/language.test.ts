@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { collectionLanguage, detectLanguage, LANGUAGES, LanguageSample } from '../../../src/lib/analysis/language.ts';
+import { collectionLanguage, LANGUAGES, LanguageSample, type Language } from '../../../src/lib/analysis/language.ts';
 import { shared } from '../../shared-dir.ts';
 
 function corpusTexts(...path: string[]): string[] {
@@ -13,7 +13,14 @@ function corpusTexts(...path: string[]): string[] {
     });
 }
 
-describe('detectLanguage', () => {
+/** The language a sample of these texts tells, fed as an import feeds documents. */
+function detectLanguage(texts: Iterable<string>): Language {
+  const sample = new LanguageSample();
+  for (const text of texts) sample.add(text);
+  return sample.language;
+}
+
+describe('LanguageSample', () => {
   it('tells the Polish manpages from English SciFact (the shared collections)', () => {
     expect(detectLanguage(corpusTexts('reference', 'polish', 'manpages-pl', 'corpus.jsonl'))).toBe('pl');
     expect(detectLanguage(corpusTexts('beir', 'scifact', 'corpus.jsonl'))).toBe('en');

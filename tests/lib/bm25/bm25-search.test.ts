@@ -4,7 +4,7 @@ import type { AnalyzedDoc } from '../../../src/lib/bm25/bm25-index.ts';
 import { buildBm25Index } from '../../../src/lib/bm25/bm25-index.ts';
 import { explainBm25 } from '../../../src/lib/bm25/bm25-explain.ts';
 import { bagOfTerms } from '../../../src/lib/bm25/bm25-query.ts';
-import { searchBm25, searchBm25Run } from '../../../src/lib/bm25/bm25-search.ts';
+import { searchBm25 } from '../../../src/lib/bm25/bm25-search.ts';
 import { bm25Idf } from '../../../src/lib/bm25/bm25-similarity.ts';
 import { byte4ToInt, intToByte4 } from '../../../src/lib/bm25/lucene-norms.ts';
 
@@ -113,15 +113,6 @@ describe('searchBm25', () => {
     expect(searchBm25(index, { terms: ['apple', 'bread'] }, { k: Infinity })).toHaveLength(4);
     expect(searchBm25(index, { terms: ['apple'] }, { k: 0 })).toEqual([]);
     expect(() => searchBm25(index, { terms: ['apple'] }, { k: -1 })).toThrow(RangeError);
-  });
-
-  it('builds a run keyed by query id', () => {
-    const run = searchBm25Run(index, [
-      { id: 'a', terms: ['apple'] },
-      { id: 'b', terms: ['bread'] },
-    ]);
-    expect([...run.keys()]).toEqual(['a', 'b']);
-    expect(run.get('b')!.map((h) => h.docId)).toEqual(['other']);
   });
 
   it('agrees with the textbook formula and with explain on random corpora and parameters', () => {

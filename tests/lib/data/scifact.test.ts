@@ -1,34 +1,21 @@
 /**
- * The shared BEIR SciFact copy, loaded through the pure loader from Node file streams. Expected counts come
- * from shared/README.md (5,183 docs; 1,109 queries; test 339 pairs / 300 queries; train 919 / 809).
+ * The shared BEIR SciFact copy, loaded as the CLI loads a dataset, and its corpus parsed from Node file
+ * streams. Expected counts come from shared/README.md (5,183 docs; 1,109 queries; test 339 pairs / 300
+ * queries; train 919 / 809).
  */
 import { createReadStream, readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { loadBeir, type BeirSources } from '../../../src/lib/data/beir.ts';
+import { loadDataset } from '../../../src/cli/dataset.ts';
 import { parseCorpus } from '../../../src/lib/data/corpus.ts';
 import type { Doc } from '../../../src/lib/types.ts';
 import { shared } from '../../shared-dir.ts';
 import { collect } from './sources.ts';
 
-const file = (...parts: string[]) => {
-  const path = shared('beir', 'scifact', ...parts);
-  return { file: path, open: () => createReadStream(path) };
-};
-
-const scifact = (corpus = 'corpus.jsonl'): BeirSources => ({
-  corpus: file(corpus),
-  queries: file('queries.jsonl'),
-  qrels: new Map([
-    ['test', file('qrels', 'test.tsv')],
-    ['train', file('qrels', 'train.tsv')],
-  ]),
-});
-
 const pairs = (qrels: Map<string, Map<string, number>>) => [...qrels.values()].reduce((sum, docs) => sum + docs.size, 0);
 
 describe('SciFact (shared/README.md counts)', () => {
   it('loads 5,183 docs, 1,109 queries, test 339 pairs / 300 queries, train 919 / 809, with a clean report', async () => {
-    const { docs, queries, qrels, report } = await loadBeir(scifact());
+    const { docs, queries, qrels, report } = await loadDataset(shared('beir', 'scifact'));
     expect(docs).toHaveLength(5183);
     expect(queries.size).toBe(1109);
     expect([pairs(qrels.get('test')!), qrels.get('test')!.size]).toEqual([339, 300]);

@@ -1,8 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { evaluate } from '../../../src/lib/eval/evaluate.ts';
-import { fisherRandomizationTest, pairedScores, pairedTTest } from '../../../src/lib/eval/significance.ts';
-import { qrelsOf, runOf } from './fixtures.ts';
+import { fisherRandomizationTest, pairedTTest } from '../../../src/lib/eval/significance.ts';
 
 describe('pairedTTest (ranx paired_student_t_test = scipy ttest_rel)', () => {
   it('gives scipy’s statistic and p-value', () => {
@@ -77,17 +75,5 @@ describe('fisherRandomizationTest (ranx fisher_randomization_test)', () => {
   it('refuses unpaired inputs', () => {
     expect(() => fisherRandomizationTest([1], [1, 2])).toThrow(RangeError);
     expect(() => pairedTTest([], [])).toThrow(RangeError);
-  });
-});
-
-describe('pairedScores', () => {
-  it('aligns two evaluations on the queries both evaluated', () => {
-    const qrels = qrelsOf({ q1: { a: 1 }, q2: { b: 1 }, q3: { c: 1 } });
-    const control = evaluate(qrels, runOf({ q1: [['a', 1]], q2: [['x', 1]] }), { measures: ['P.1'] });
-    const treatment = evaluate(qrels, runOf({ q2: [['b', 1]], q3: [['c', 1]] }), { measures: ['P.1'] });
-    const paired = pairedScores(control, treatment, 'P_1');
-    expect(paired.qids).toEqual(['q2']);
-    expect([...paired.control, ...paired.treatment]).toEqual([0, 1]);
-    expect(() => pairedScores(control, treatment, 'map')).toThrow(RangeError);
   });
 });

@@ -3,7 +3,6 @@ import {
   packCandidates,
   packedBuffers,
   packHits,
-  queriesIn,
   unpackHits,
   unpackScores,
 } from '../../../src/lib/hits/packed-hits.ts';
@@ -17,7 +16,6 @@ describe('packed hits', () => {
     expect([...packed.offsets]).toEqual([0, 2, 2, 3]);
     expect([...packed.rows]).toEqual([2, 0, 3]);
     expect([...packed.scores]).toEqual([1.5, 0.25, -1]);
-    expect(queriesIn(packed)).toBe(3);
     expect(unpackHits(packed, TABLE)).toEqual([
       [
         { docId: 'd2', score: 1.5 },

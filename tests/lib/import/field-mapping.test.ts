@@ -1,11 +1,10 @@
 import { describe, expect, test } from 'vitest';
-import { BEIR_FIELDS, guessFieldMapping, isBeirMapping, mappingProblems } from '../../../src/lib/import/field-mapping.ts';
+import { BEIR_FIELDS, guessFieldMapping, mappingProblems } from '../../../src/lib/import/field-mapping.ts';
 
 describe('guessing the fields of a corpus from its first records', () => {
   test("BEIR's own records map to _id / text / title", () => {
     const guess = guessFieldMapping([{ _id: 'd1', title: 'T', text: 'x', metadata: {} }]);
     expect(guess.mapping).toEqual(BEIR_FIELDS);
-    expect(isBeirMapping(guess.mapping)).toBe(true);
     expect(guess.reasons).toEqual({ id: 'name', text: 'name', title: 'name' });
     expect(guess.fields).toEqual(['_id', 'title', 'text', 'metadata']);
   });
@@ -14,7 +13,6 @@ describe('guessing the fields of a corpus from its first records', () => {
     const guess = guessFieldMapping([{ id: 'doc1', contents: 'The quick brown fox.' }, { id: 'doc2', contents: 'Jumps.' }]);
     expect(guess.mapping).toEqual({ id: 'id', text: 'contents', title: null });
     expect(guess.reasons.title).toBe('none');
-    expect(isBeirMapping(guess.mapping)).toBe(false);
   });
 
   test('CSV columns doc_id, body (names from the header even without rows)', () => {

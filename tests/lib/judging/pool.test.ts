@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { fnv1a, poolDocuments, poolProgress, unjudgedInTop } from '../../../src/lib/judging/pool.ts';
+import { fnv1a, poolDocuments, poolProgress } from '../../../src/lib/judging/pool.ts';
 
 const ids = (prefix: string, n: number) => Array.from({ length: n }, (_, i) => `${prefix}${i + 1}`);
 const sorted = (list: readonly string[]) => [...list].sort();
@@ -73,26 +73,6 @@ describe('fnv1a', () => {
   });
 });
 
-describe('unjudgedInTop', () => {
-  const judgments = new Map([
-    ['a', 2],
-    ['c', 0],
-    ['e', -1],
-  ]);
-
-  it('lists the unjudged documents of the top k in rank order; grades 0 and negative count as judged', () => {
-    const ranking = ['a', 'b', 'c', 'd', 'e', 'f'];
-    expect(unjudgedInTop(ranking, judgments, 5)).toEqual(['b', 'd']);
-    expect(unjudgedInTop(ranking, judgments, 6)).toEqual(['b', 'd', 'f']);
-    expect(unjudgedInTop(ranking, judgments)).toEqual(['b', 'd', 'f']);
-    expect(unjudgedInTop(ranking, judgments, 0)).toEqual([]);
-  });
-
-  it('treats a query without judgments as all unjudged', () => {
-    expect(unjudgedInTop(['x', 'y'], undefined, 10)).toEqual(['x', 'y']);
-    expect(unjudgedInTop(['x', 'y'], new Map(), 1)).toEqual(['x']);
-  });
-});
 
 describe('poolProgress', () => {
   it('counts judged pool documents, any grade', () => {

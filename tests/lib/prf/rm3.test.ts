@@ -8,7 +8,7 @@ import { indexCorpus } from '../../../src/lib/bm25/bm25-corpus.ts';
 import { bagOfTerms } from '../../../src/lib/bm25/bm25-query.ts';
 import { searchBm25 } from '../../../src/lib/bm25/bm25-search.ts';
 import { bm25FeedbackIndex } from '../../../src/lib/prf/feedback-index.ts';
-import { rm3DocVector, searchRm3 } from '../../../src/lib/prf/rm3.ts';
+import { rm3FeedbackTerms, searchRm3 } from '../../../src/lib/prf/rm3.ts';
 import { fakeFeedbackIndex, tf } from './fake-feedback-index.ts';
 
 /**
@@ -84,7 +84,7 @@ describe('RM3 as Anserini computes it', () => {
   it('the English filter drops short, long and non-[a-z0-9] terms only when filterTerms is on', () => {
     const index = corpus();
     const d1 = index.termVector('d1')!;
-    const kept = (terms: typeof d1, filterTerms: boolean) => [...rm3DocVector(index, terms, { fbTerms: 10, filterTerms }).keys()].sort();
+    const kept = (terms: typeof d1, filterTerms: boolean) => rm3FeedbackTerms(index, terms, filterTerms).map(({ term }) => term).sort();
     expect(kept(d1, true)).toEqual(['aa', 'edge', 'xx', 'yy']);
     // Without the filter, Z1 and q come in; common stays out (df cut-off).
     expect(kept(d1, false)).toEqual(['Z1', 'aa', 'edge', 'q', 'xx', 'yy']);

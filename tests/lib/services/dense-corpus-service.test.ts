@@ -10,7 +10,7 @@ import { DEFAULT_HNSW } from '../../../src/lib/retrievers/config.ts';
 import { deleteCollection } from '../../../src/lib/storage/collections.ts';
 import { PlaygroundDatabase } from '../../../src/lib/storage/db.ts';
 import { putDocuments } from '../../../src/lib/storage/documents.ts';
-import { findEmbeddingSet, listEmbeddingSets } from '../../../src/lib/storage/embedding-sets.ts';
+import { findEmbeddingSet } from '../../../src/lib/storage/embedding-sets.ts';
 import { EmbeddingStorageFullError } from '../../../src/lib/storage/quota.ts';
 import { MemoryLocks } from '../storage/memory-locks.ts';
 import { DenseCorpusService, type DenseProgress, type HnswFiles } from '../../../src/lib/services/dense-corpus-service.ts';
@@ -72,6 +72,9 @@ class MemoryHnswFiles implements HnswFiles {
 let db: PlaygroundDatabase;
 let counter = 0;
 
+/** The embedding sets stored for the collection, complete and partial. */
+const storedSets = () => db.embeddingSets.where('collectionId').equals(C).toArray();
+
 beforeEach(async () => {
   db = new PlaygroundDatabase(`dense-corpus-test-${++counter}`);
   await db.open();
@@ -119,7 +122,7 @@ describe('DenseCorpusService', () => {
     expect(info.resumedFrom).toBeUndefined();
     expect(embedder.calls).toEqual([passages(0, 3), passages(3, 6), passages(6, 8)]);
     expect(progress.filter((p) => p.phase === 'embedding').map((p) => p.done)).toEqual([0, 3, 6, 8]);
-    const [set] = await listEmbeddingSets(db, C);
+    const [set] = await storedSets();
     expect(set).toMatchObject({ done: 8, docCount: 8, part: 'corpus', modelId: spec.id, dtype: 'fp32', encoding: 'f32' });
     expect(await db.embeddingChunks.where('setKey').equals(set!.key).count()).toBe(3);
 
@@ -133,7 +136,7 @@ describe('DenseCorpusService', () => {
   it('with checkpointMs, the steps of a fast model are stored as fewer, larger checkpoints with the same vectors', async () => {
     const service = new DenseCorpusService({ db, embedder: new TrigramEmbedder(), chunkSize: 3, checkpointMs: 60_000, locks: null });
     await service.open(EXACT);
-    const [set] = await listEmbeddingSets(db, C);
+    const [set] = await storedSets();
     expect(set).toMatchObject({ done: 8, docCount: 8 });
     const chunks = await db.embeddingChunks.where('setKey').equals(set!.key).toArray();
     expect(chunks.map((chunk) => [chunk.start, chunk.count])).toEqual([[0, 8]]);
@@ -146,7 +149,7 @@ describe('DenseCorpusService', () => {
     const crashing = new TrigramEmbedder();
     crashing.failCall = 2;
     await expect(new DenseCorpusService({ db, embedder: crashing, chunkSize: 3, locks: null }).open(EXACT)).rejects.toThrow('the worker died');
-    const [partial] = await listEmbeddingSets(db, C);
+    const [partial] = await storedSets();
     expect(partial).toMatchObject({ done: 3, docCount: 8 });
 
     const embedder = new TrigramEmbedder();
@@ -169,7 +172,7 @@ describe('DenseCorpusService', () => {
     await vi.waitFor(() => expect(embedder.calls).toHaveLength(2));
     service.cancel();
     await expect(opening).rejects.toMatchObject({ name: 'AbortError' });
-    expect((await listEmbeddingSets(db, C))[0]).toMatchObject({ done: 3 });
+    expect((await storedSets())[0]).toMatchObject({ done: 3 });
     const next = new TrigramEmbedder();
     expect(await new DenseCorpusService({ db, embedder: next, chunkSize: 3, locks: null }).open(EXACT)).toMatchObject({ resumedFrom: 3 });
     expect(next.calls).toEqual([passages(3, 6), passages(6, 8)]);
@@ -185,7 +188,7 @@ describe('DenseCorpusService', () => {
     const error = await new DenseCorpusService({ db, embedder: new TrigramEmbedder(), chunkSize: 3, locks: null }).open(EXACT).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(EmbeddingStorageFullError);
     expect((error as Error).message).toContain('the embeddings of "Starter": the browser refused to store more after 3 of 8 documents');
-    const [set] = await listEmbeddingSets(db, C);
+    const [set] = await storedSets();
     expect((await findEmbeddingSet(db, set!.key, { docCount: 8, fingerprint: set!.fingerprint })).status).toBe('partial');
     vi.restoreAllMocks();
     const embedder = new TrigramEmbedder();
@@ -202,7 +205,7 @@ describe('DenseCorpusService', () => {
     expect(info.fromCache).toBe(false);
     expect(info.resumedFrom).toBeUndefined();
     expect(embedder.calls).toEqual([passages()]);
-    expect(await listEmbeddingSets(db, C)).toHaveLength(1);
+    expect(await storedSets()).toHaveLength(1);
   });
 
   it('two tabs on one collection: the second waits, shows the first one’s stored progress, then loads its vectors', async () => {
@@ -346,7 +349,7 @@ describe('DenseCorpusService without the model', () => {
     const first = new DenseCorpusService({ db, embedder: new TrigramEmbedder('cpu-lookup'), locks: null });
     await first.open(EXACT);
     // Embedded with the corpus, stored before `open` answers: two distinct texts (q1 and q3 share theirs).
-    expect((await listEmbeddingSets(db, C)).find((set) => set.part === 'queries')?.done).toBe(2);
+    expect((await storedSets()).find((set) => set.part === 'queries')?.done).toBe(2);
     const expected = await first.search(C, ['why does bread go hard', 'star explodes'], 3, EXACT);
 
     const noModel = new NoModel('cpu-lookup');
@@ -363,7 +366,7 @@ describe('DenseCorpusService without the model', () => {
     await addQueries();
     const embedder = new TrigramEmbedder('cpu-lookup');
     expect(await new DenseCorpusService({ db, embedder, locks: null }).open(EXACT)).toMatchObject({ fromCache: true });
-    await vi.waitFor(async () => expect((await listEmbeddingSets(db, C)).find((set) => set.part === 'queries')?.done).toBe(2));
+    await vi.waitFor(async () => expect((await storedSets()).find((set) => set.part === 'queries')?.done).toBe(2));
     expect(embedder.calls).toEqual([['why does bread go hard', 'star explodes']]);
   });
 
@@ -372,7 +375,7 @@ describe('DenseCorpusService without the model', () => {
     await new DenseCorpusService({ db, embedder: new TrigramEmbedder('cpu'), locks: null }).open(EXACT);
     // A static table's queries embedded with its corpus are stored before `open` answers (above): by then,
     // another model has stored none.
-    expect((await listEmbeddingSets(db, C)).map((set) => set.part)).toEqual(['corpus']);
+    expect((await storedSets()).map((set) => set.part)).toEqual(['corpus']);
   });
 
   it('shipped vectors made from this corpus are stored and ranked without the model; made from another, they are ignored', async () => {
@@ -400,7 +403,7 @@ describe('DenseCorpusService without the model', () => {
     expect(noModel.calls).toEqual([]);
     expect(asked).toEqual([C]);
     // Stored as complete sets: the next worker reads them and asks for nothing shipped.
-    const sets = await listEmbeddingSets(db, C);
+    const sets = await storedSets();
     expect(sets.map((set) => [set.part, set.done, set.docCount]).sort()).toEqual([['corpus', DOCS.length, DOCS.length], ['queries', 2, 2]]);
     const again = new DenseCorpusService({ db, embedder: new NoModel('cpu-lookup'), locks: null, shipped: async () => { throw new Error('not asked'); } });
     expect(await again.open(EXACT)).toMatchObject({ fromCache: true });

@@ -3,11 +3,11 @@ import fc from 'fast-check';
 import { afterEach, describe, expect, test, vi } from 'vitest';
 import { clusteredVectors } from '../../../src/lib/dense/synthetic-vectors.ts';
 import type { VectorMatrix } from '../../../src/lib/dense/vector-matrix.ts';
+import { deleteCollection } from '../../../src/lib/storage/collections.ts';
 import { PlaygroundDatabase } from '../../../src/lib/storage/db.ts';
 import {
   appendEmbeddingChunk,
   beginEmbeddingSet,
-  deleteEmbeddingSet,
   EmbeddingSetChangedError,
   embeddingSetBytes,
   embeddingSetKey,
@@ -94,7 +94,7 @@ describe('checkpointed embedding sets', () => {
     const first = await appendEmbeddingChunk(db, set, { ids: ids.slice(0, 2), vectors: rows(vectors, 0, 2), embedMs: 1 });
     // A stale row (two runs racing without locks): its `done` is behind the stored one.
     await expect(appendEmbeddingChunk(db, set, { ids: ids.slice(0, 2), vectors: rows(vectors, 0, 2), embedMs: 1 })).rejects.toBeInstanceOf(EmbeddingSetChangedError);
-    await deleteEmbeddingSet(db, set.key);
+    await deleteCollection(db, spec.collectionId, { locks: null });
     await expect(appendEmbeddingChunk(db, first, { ids: ids.slice(2, 4), vectors: rows(vectors, 2, 4), embedMs: 1 })).rejects.toThrow(/deleted/);
     expect(await db.embeddingChunks.count()).toBe(0);
     expect(await db.embeddingSets.count()).toBe(0);
@@ -148,7 +148,7 @@ describe('checkpointed embedding sets', () => {
         const read = await readEmbeddingSet(db, set);
         expect(read.ids).toEqual(names);
         expect(read.vectors).toEqual(vectors);
-        await deleteEmbeddingSet(db, set.key);
+        await deleteCollection(db, local.collectionId, { locks: null });
       }),
       { numRuns: 40 },
     );

@@ -1,14 +1,7 @@
 import 'fake-indexeddb/auto';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { PlaygroundDatabase } from '../../../src/lib/storage/db.ts';
-import {
-  deleteIndexes,
-  findIndex,
-  indexRowKey,
-  listIndexes,
-  saveIndex,
-  type IndexSpec,
-} from '../../../src/lib/storage/index-store.ts';
+import { findIndex, indexRowKey, saveIndex, type IndexSpec } from '../../../src/lib/storage/index-store.ts';
 
 let db: PlaygroundDatabase;
 let counter = 0;
@@ -60,15 +53,5 @@ describe('index store (IndexedDB indexes table)', () => {
   it('reports a row whose stored settings differ from its key as stale', async () => {
     await db.indexes.put({ key: indexRowKey(spec), collectionId: spec.collectionId, kind: 'bm25', version: 3, settings: { analyzer: 'other' }, data: bytes(1), bytes: 1, buildMs: 0, createdAt: 0 });
     expect(await findIndex(db, spec)).toMatchObject({ status: 'stale', reason: 'built with other settings' });
-  });
-
-  it('lists and deletes the indexes of one collection only', async () => {
-    await saveIndex(db, spec, bytes(1), 1);
-    await saveIndex(db, { ...spec, kind: 'hnsw' }, bytes(2, 2), 1);
-    await saveIndex(db, { ...spec, collectionId: 'other' }, bytes(3), 1);
-    expect((await listIndexes(db, 'beir/scifact')).map((row) => [row.kind, row.bytes]).sort()).toEqual([['bm25', 1], ['hnsw', 2]]);
-    expect(await deleteIndexes(db, 'beir/scifact', 'bm25')).toBe(1);
-    expect(await deleteIndexes(db, 'beir/scifact')).toBe(1);
-    expect(await db.indexes.count()).toBe(1);
   });
 });

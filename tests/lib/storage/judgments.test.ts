@@ -4,7 +4,6 @@ import { DEFAULT_GRADES, gradeLabels } from '../../../src/lib/judging/grades.ts'
 import { getCollection, loadQrels } from '../../../src/lib/storage/collections.ts';
 import type { PlaygroundDatabase } from '../../../src/lib/storage/db.ts';
 import {
-  createJudgmentSet,
   judgmentHistory,
   lastUndoable,
   replaceJudgmentSet,
@@ -106,12 +105,9 @@ test('unknown queries and documents, bad grades and bad set names are refused; n
   expect(splitNameProblem('')).toBe('the name is empty');
 });
 
-test('an empty set can be created; an import replaces a split in file order and clears its history', async () => {
+test('an import replaces a split in file order and clears its history', async () => {
   const db = open();
   await storeCollection(db, 'own', { queries: QUERIES });
-  expect((await createJudgmentSet(db, 'own', 'empty')).splits).toEqual(['empty']);
-  expect((await createJudgmentSet(db, 'own', 'empty')).splits).toEqual(['empty']);
-  expect(await triples(db, 'empty')).toEqual([]);
   await setJudgment(db, 'own', 'set', 'q1', 'd1', 2);
   const row = await replaceJudgmentSet(
     db,
@@ -122,7 +118,7 @@ test('an empty set can be created; an import replaces a split in file order and 
       ['q1', new Map([['d2', 3]])],
     ]),
   );
-  expect(row.splits).toEqual(['empty', 'set']);
+  expect(row.splits).toEqual(['set']);
   expect(await triples(db, 'set')).toEqual(['q2 d4 1', 'q2 d1 0', 'q1 d2 3']);
   expect(await lastUndoable(db, 'own', 'set')).toBeUndefined();
 });
