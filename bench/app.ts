@@ -18,7 +18,7 @@ import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import type { Page } from 'playwright-core';
 import { build, preview, type PreviewServer } from 'vite';
-import { loadBeirDir } from '../src/cli/dataset.ts';
+import { loadDataset } from '../src/cli/dataset.ts';
 import { englishAnalyzer } from '../src/lib/analysis/english-analyzer.ts';
 import { bm25DocText } from '../src/lib/services/bm25-service.ts';
 import { BM25_WASM_URL } from '../src/lib/bm25-wasm/kernel-url.ts';
@@ -97,7 +97,7 @@ const columnsReady = (page: Page, count: number) => columnsReadyIn(page, count, 
  * of the index as the app stores it.
  */
 async function kernelMsPerQuery(): Promise<{ msPerQuery: number; storedBytes: number }> {
-  const collection = await loadBeirDir(shared('beir', 'scifact'), { splits: ['test'] });
+  const collection = await loadDataset(shared('beir', 'scifact'), { splits: ['test'] });
   const analyzer = englishAnalyzer();
   const builder = new Bm25WasmBuilder(await WebAssembly.compile(readFileSync(fileURLToPath(BM25_WASM_URL))));
   for (const doc of collection.docs) builder.add(doc.id, analyzer.analyze(bm25DocText(doc)));
@@ -130,7 +130,7 @@ function distSizes(dir: string): { total: number; largest: { path: string; bytes
 
 /** SciFact ×10 with new ids (51,830 documents) and its test queries, written as local BEIR files. */
 async function writeLargeCollection(dir: string): Promise<{ corpus: string; queries: string; docs: number }> {
-  const collection = await loadBeirDir(shared('beir', 'scifact'), { splits: ['test'] });
+  const collection = await loadDataset(shared('beir', 'scifact'), { splits: ['test'] });
   const lines: string[] = [];
   for (let copy = 0; copy < 10; copy++) {
     for (const doc of collection.docs) lines.push(JSON.stringify({ _id: copy === 0 ? doc.id : `${doc.id}~${copy}`, title: doc.title, text: doc.text }));
@@ -370,7 +370,7 @@ async function main(): Promise<void> {
     if (runs('evaluate') || runs('typed') || runs('restart')) {
       await downloadSciFact(session.page, appUrl, hub.url);
       if (runs('evaluate')) await evaluate(session.page, kernelMs);
-      const collection = await loadBeirDir(shared('beir', 'scifact'), { splits: ['test'] });
+      const collection = await loadDataset(shared('beir', 'scifact'), { splits: ['test'] });
       const judged = judgedQueries(collection.queries, collection.qrels.get('test')!);
       if (runs('typed')) await typedQueries(session.page, judged.slice(0, 40).map((query) => query.text));
       // Stored queries no step has shown (the typed ones are the first 40 judged, as text).

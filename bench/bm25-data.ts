@@ -4,7 +4,7 @@
  * synthetic scale-ups (the corpus repeated n times, copies with new ids).
  */
 import { readFileSync, writeFileSync } from 'node:fs';
-import { loadBeirDir } from '../src/cli/dataset.ts';
+import { loadDataset } from '../src/cli/dataset.ts';
 import { englishAnalyzer } from '../src/lib/analysis/english-analyzer.ts';
 import { bm25DocText } from '../src/lib/services/bm25-service.ts';
 import type { Qrels } from '../src/lib/types.ts';
@@ -20,7 +20,7 @@ export interface AnalyzedCollection {
 
 /** Analyzes SciFact (test split) and writes it to `path`. */
 export async function writeAnalyzedSciFact(path: string): Promise<AnalyzedCollection> {
-  const collection = await loadBeirDir(shared('beir', 'scifact'), { splits: ['test'] });
+  const collection = await loadDataset(shared('beir', 'scifact'), { splits: ['test'] });
   const analyzer = englishAnalyzer();
   const qrels = collection.qrels.get('test')!;
   const data: AnalyzedCollection = {

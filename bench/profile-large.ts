@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import type { CDPSession, Page } from 'playwright-core';
 import { preview } from 'vite';
-import { loadBeirDir } from '../src/cli/dataset.ts';
+import { loadDataset } from '../src/cli/dataset.ts';
 import { judgedQueries } from '../src/lib/data/beir.ts';
 import { columnsReady } from '../tests/browser/app-page.ts';
 import { launch, waitInPage } from '../tests/browser/harness.ts';
@@ -45,7 +45,7 @@ async function writeLargeFiles(): Promise<{ corpus: string; queries: string }> {
   const queries = join(dir, 'queries.jsonl');
   if (existsSync(corpus) && existsSync(queries)) return { corpus, queries };
   mkdirSync(dir, { recursive: true });
-  const collection = await loadBeirDir(shared('beir', 'scifact'), { splits: ['test'] });
+  const collection = await loadDataset(shared('beir', 'scifact'), { splits: ['test'] });
   const lines: string[] = [];
   for (let copy = 0; copy < 10; copy++) {
     for (const doc of collection.docs) lines.push(JSON.stringify({ _id: copy === 0 ? doc.id : `${doc.id}~${copy}`, title: doc.title, text: doc.text }));

@@ -13,7 +13,7 @@
  * 384 wide) costs far more per pair, so the ratio printed is a lower bound for real models.
  */
 import { parseArgs } from 'node:util';
-import { loadBeirDir } from '../src/cli/dataset.ts';
+import { loadDataset } from '../src/cli/dataset.ts';
 import { loadNodeEmbedder, resolveNodeModel } from '../src/cli/dense.ts';
 import { loadNodeCrossEncoder, resolveNodeReranker } from '../src/cli/rerank.ts';
 import { createAnalyzer } from '../src/lib/analysis/analyzers.ts';
@@ -54,7 +54,7 @@ async function main(): Promise<void> {
   const depth = Number(values.depth);
   const ledrK = Number(values['ledr-k']);
   buildModels({ only: ['glove-100d-sif', 'tiny-cross-encoder'] });
-  const scifact = await loadBeirDir(shared('beir', 'scifact'), { splits: ['test'] });
+  const scifact = await loadDataset(shared('beir', 'scifact'), { splits: ['test'] });
   const queries = judgedQueries(scifact.queries, scifact.qrels.get('test')!).slice(0, Number(values.queries));
   const docs = scifact.docs;
   const byId = new Map(docs.map((d) => [d.id, d]));

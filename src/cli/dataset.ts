@@ -157,6 +157,3 @@ export async function loadDataset(dataset: string, options: LoadDatasetOptions =
   const collection = await collect(records);
   return { ...collection, path: found.path, name: basename(found.path), files: filesOf(found.plan) };
 }
-
-/** The loader's earlier name (tests load SciFact through it); every shape `loadDataset` reads. */
-export const loadBeirDir = loadDataset;

@@ -15,7 +15,7 @@ import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, test } from 'vitest';
 import { judgedCoverage } from '../../src/app/engine/query-metrics.ts';
-import { loadBeirDir } from '../../src/cli/dataset.ts';
+import { loadDataset } from '../../src/cli/dataset.ts';
 import { MODELS_DIR } from '../../src/cli/dense.ts';
 import type { BeirCollection } from '../../src/lib/data/beir.ts';
 import { textSource } from '../../src/lib/data/lines.ts';
@@ -61,7 +61,7 @@ async function cell(page: Page, position: number, measure: string): Promise<stri
 
 beforeAll(async () => {
   appUrl = inject('appUrl');
-  starter = await loadBeirDir(join(repoRoot, 'src/lib/starter/data'), { splits: ['test'] });
+  starter = await loadDataset(join(repoRoot, 'src/lib/starter/data'), { splits: ['test'] });
   qrels = starter.qrels.get('test')!;
   session = await launch();
 });

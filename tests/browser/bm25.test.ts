@@ -11,7 +11,7 @@ import { tempDir } from '../temp-dir.ts';
 import { preview, type PreviewServer } from 'vite';
 import { productionBuild } from './production-build.ts';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { loadBeirDir } from '../../src/cli/dataset.ts';
+import { loadDataset } from '../../src/cli/dataset.ts';
 import { englishAnalyzer } from '../../src/lib/analysis/english-analyzer.ts';
 import { buildBm25Index, type Bm25Index } from '../../src/lib/bm25/bm25-index.ts';
 import { searchBm25 } from '../../src/lib/bm25/bm25-search.ts';
@@ -59,7 +59,7 @@ beforeAll(async () => {
   server = await preview({ configFile: false, root: pageDir, logLevel: 'warn', build: { outDir }, preview: { port: 0, host: '127.0.0.1' } });
   pageUrl = `${server.resolvedUrls!.local[0]!.replace(/\/$/, '')}/index.html`;
 
-  scifact = await loadBeirDir(shared('beir', 'scifact'), { splits: ['test'] });
+  scifact = await loadDataset(shared('beir', 'scifact'), { splits: ['test'] });
   const analyzer = englishAnalyzer();
   reference = buildBm25Index(scifact.docs.map((doc) => ({ id: doc.id, terms: analyzer.analyze(bm25DocText(doc)) })));
   const judged = scifact.qrels.get('test')!;

@@ -14,7 +14,7 @@ import { tempDir } from '../temp-dir.ts';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, test } from 'vitest';
-import { loadBeirDir } from '../../src/cli/dataset.ts';
+import { loadDataset } from '../../src/cli/dataset.ts';
 import { MODELS_DIR } from '../../src/cli/dense.ts';
 import { retrieve, type RetrieverName, type RetrieverSettings } from '../../src/cli/retrievers.ts';
 import { judgedQueries } from '../../src/lib/data/beir.ts';
@@ -106,7 +106,7 @@ async function allFresh(page: Page, count: number): Promise<void> {
 
 beforeAll(async () => {
   appUrl = inject('appUrl');
-  const scifact = await loadBeirDir(shared('beir', 'scifact'), { splits: ['test'] });
+  const scifact = await loadDataset(shared('beir', 'scifact'), { splits: ['test'] });
   docs = scifact.docs;
   qrels = scifact.qrels.get('test')!;
   queries = judgedQueries(scifact.queries, qrels);

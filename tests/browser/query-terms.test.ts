@@ -12,7 +12,7 @@
 import { join } from 'node:path';
 import type { Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, test } from 'vitest';
-import { loadBeirDir } from '../../src/cli/dataset.ts';
+import { loadDataset } from '../../src/cli/dataset.ts';
 import { englishAnalyzer } from '../../src/lib/analysis/english-analyzer.ts';
 import { indexCorpus } from '../../src/lib/bm25/bm25-corpus.ts';
 import { explainBm25 } from '../../src/lib/bm25/bm25-explain.ts';
@@ -84,7 +84,7 @@ async function panelTerms(page: Page): Promise<string[]> {
 
 beforeAll(async () => {
   appUrl = inject('appUrl');
-  starter = await loadBeirDir(join(repoRoot, 'src/lib/starter/data'), { splits: ['test'] });
+  starter = await loadDataset(join(repoRoot, 'src/lib/starter/data'), { splits: ['test'] });
   qrels = starter.qrels.get('test')!;
   index = indexCorpus(starter.docs, analyzer);
   session = await launch();

@@ -13,7 +13,7 @@ import { existsSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, test } from 'vitest';
-import { loadBeirDir } from '../../src/cli/dataset.ts';
+import { loadDataset } from '../../src/cli/dataset.ts';
 import { MODELS_DIR } from '../../src/cli/dense.ts';
 import { retrieve, type RetrieverName, type RetrieverSettings } from '../../src/cli/retrievers.ts';
 import { movementLabel } from '../../src/app/explore/movement.ts';
@@ -101,7 +101,7 @@ async function columnShot(page: Page, n: number, name: string): Promise<void> {
 
 beforeAll(async () => {
   appUrl = inject('appUrl');
-  starter = await loadBeirDir(join(repoRoot, 'src/lib/starter/data'), { splits: ['test'] });
+  starter = await loadDataset(join(repoRoot, 'src/lib/starter/data'), { splits: ['test'] });
   qrels = starter.qrels.get('test')!;
   queries = judgedQueries(starter.queries, qrels);
   index = indexCorpus(starter.docs, analyzer);

@@ -25,7 +25,7 @@ import type { Query } from '../../src/lib/types.ts';
 import type { Bm25Backend, DenseBackend } from '../../src/app/engine/backends.ts';
 import { DenseCorpusService } from '../../src/lib/services/dense-corpus-service.ts';
 import { RetrievalEngine } from '../../src/app/engine/retrieval-engine.ts';
-import { loadBeirDir } from '../../src/cli/dataset.ts';
+import { loadDataset } from '../../src/cli/dataset.ts';
 import { loadNodeEmbedder, resolveNodeModel } from '../../src/cli/dense.ts';
 import { FakeJobs, FakeRuns } from '../app/engine/fakes.ts';
 import { kernelModule } from '../lib/bm25-wasm/fixtures.ts';
@@ -71,7 +71,7 @@ function denseBackend(service: DenseCorpusService): DenseBackend {
 
 beforeAll(async () => {
   ensureModels('glove-100d-sif');
-  const collection = await loadBeirDir(shared('beir', 'scifact'), { splits: ['test'] });
+  const collection = await loadDataset(shared('beir', 'scifact'), { splits: ['test'] });
   queries = judgedQueries(collection.queries, collection.qrels.get('test')!);
   db = new PlaygroundDatabase('page-parity-test');
   await db.open();

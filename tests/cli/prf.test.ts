@@ -8,7 +8,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { tempDir } from '../temp-dir.ts';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { loadBeirDir } from '../../src/cli/dataset.ts';
+import { loadDataset } from '../../src/cli/dataset.ts';
 import { englishAnalyzer } from '../../src/lib/analysis/english-analyzer.ts';
 import { indexCorpus } from '../../src/lib/bm25/bm25-corpus.ts';
 import { bagOfTerms } from '../../src/lib/bm25/bm25-query.ts';
@@ -55,7 +55,7 @@ describe('search --retriever rm3|bo1', () => {
   });
 
   it('rm3 on SciFact prints, with --json, the expanded query of the core', async () => {
-    const collection = await loadBeirDir(shared('beir', 'scifact'));
+    const collection = await loadDataset(shared('beir', 'scifact'));
     const analyzer = englishAnalyzer();
     const index = indexCorpus(collection.docs, analyzer);
     const text = 'microRNA cancer';

@@ -7,7 +7,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { tempDir } from '../temp-dir.ts';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { loadBeirDir } from '../../src/cli/dataset.ts';
+import { loadDataset } from '../../src/cli/dataset.ts';
 import { englishAnalyzer } from '../../src/lib/analysis/english-analyzer.ts';
 import { indexCorpus } from '../../src/lib/bm25/bm25-corpus.ts';
 import { searchBm25 } from '../../src/lib/bm25/bm25-search.ts';
@@ -101,7 +101,7 @@ describe('search command', () => {
   });
 
   it('finds a dataset by name under SHARED_DIR/beir and ranks a plain SciFact query as the BM25 reference does', async () => {
-    const collection = await loadBeirDir(shared('beir', 'scifact'));
+    const collection = await loadDataset(shared('beir', 'scifact'));
     const query = collection.queries.get('1')!;
     const analyzer = englishAnalyzer();
     const expected = searchBm25(indexCorpus(collection.docs, analyzer), { terms: analyzer.analyze(query.text) }, { k: 10 });

@@ -12,7 +12,7 @@
 import { createReadStream, readFileSync } from 'node:fs';
 import { gunzipSync } from 'node:zlib';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { loadBeirDir } from '../../../src/cli/dataset.ts';
+import { loadDataset } from '../../../src/cli/dataset.ts';
 import { prepareAnalyzer } from '../../../src/lib/analysis/analyzers.ts';
 import { polishAnalyzer, polishTerm } from '../../../src/lib/analysis/polish-analyzer.ts';
 import { buildBm25Index } from '../../../src/lib/bm25/bm25-index.ts';
@@ -87,7 +87,7 @@ describe('polishAnalyzer and BM25 equal Lucene 8.7 on manpages-pl (shared/refere
   let lucene: Map<string, PrintedHit[]>;
 
   beforeAll(async () => {
-    collection = await loadBeirDir(shared(...REFERENCE, 'manpages-pl'));
+    collection = await loadDataset(shared(...REFERENCE, 'manpages-pl'));
     await prepareAnalyzer('polish');
     const analyzer = polishAnalyzer();
     const started = performance.now();

@@ -2,12 +2,12 @@ import { describe, expect, it } from 'vitest';
 import { englishAnalyzer, englishTerm } from '../../../src/lib/analysis/english-analyzer.ts';
 import { NO_TERM, SpanMemo } from '../../../src/lib/analysis/span-memo.ts';
 import { scanStandardTokens } from '../../../src/lib/analysis/standard-tokenizer.ts';
-import { loadBeirDir } from '../../../src/cli/dataset.ts';
+import { loadDataset } from '../../../src/cli/dataset.ts';
 import { shared } from '../../shared-dir.ts';
 
 describe('SpanMemo', () => {
   it('gives every SciFact token the term of the filter chain, and one number per distinct term', async () => {
-    const collection = await loadBeirDir(shared('beir', 'scifact'), { splits: ['test'] });
+    const collection = await loadDataset(shared('beir', 'scifact'), { splits: ['test'] });
     const memo = new SpanMemo(englishTerm);
     const numberOf = new Map<string, number>();
     let tokens = 0;

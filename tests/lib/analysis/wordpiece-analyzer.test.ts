@@ -6,7 +6,7 @@
 import { readFileSync } from 'node:fs';
 import { BertTokenizer } from '@huggingface/transformers';
 import { describe, expect, it } from 'vitest';
-import { loadBeirDir } from '../../../src/cli/dataset.ts';
+import { loadDataset } from '../../../src/cli/dataset.ts';
 import { indexedText } from '../../../src/lib/bm25/bm25-corpus.ts';
 import { loadableAnalyzers } from '../../../src/lib/analysis/analyzers.ts';
 import { parseVocab, wordPieceAnalyzer } from '../../../src/lib/analysis/wordpiece-analyzer.ts';
@@ -56,7 +56,7 @@ describe('wordpiece analyzer against transformers.js BertTokenizer (all-MiniLM-L
       JSON.parse(readFileSync(`${dir}/tokenizer_config.json`, 'utf8')) as object,
     );
     const analyzer = wordPieceAnalyzer(readFileSync(`${dir}/vocab.txt`, 'utf8'), { keepUnknown: true });
-    const scifact = await loadBeirDir(shared('beir', 'scifact'));
+    const scifact = await loadDataset(shared('beir', 'scifact'));
     const texts = [...scifact.docs.map(indexedText), ...[...scifact.queries.values()].map((q) => q.text)];
     let differing = 0;
     let firstDifference = '';

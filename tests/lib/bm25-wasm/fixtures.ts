@@ -1,6 +1,6 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { loadBeirDir } from '../../../src/cli/dataset.ts';
+import { loadDataset } from '../../../src/cli/dataset.ts';
 import { englishAnalyzer } from '../../../src/lib/analysis/english-analyzer.ts';
 import type { AnalyzedDoc } from '../../../src/lib/bm25/bm25-index.ts';
 import { bm25DocText } from '../../../src/lib/services/bm25-service.ts';
@@ -30,7 +30,7 @@ let scifact: Promise<AnalyzedSciFact> | undefined;
 /** BEIR SciFact read by the project's loader and analyzed by the EnglishAnalyzer (title + " " + text). */
 export function analyzedSciFact(): Promise<AnalyzedSciFact> {
   scifact ??= (async () => {
-    const collection = await loadBeirDir(shared('beir', 'scifact'));
+    const collection = await loadDataset(shared('beir', 'scifact'));
     const analyzer = englishAnalyzer();
     const docs = collection.docs.map((doc) => ({ id: doc.id, terms: analyzer.analyze(bm25DocText(doc)) }));
     const judged = (id: string) => [...collection.qrels.values()].some((qrels) => qrels.has(id));

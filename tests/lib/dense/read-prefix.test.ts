@@ -7,7 +7,7 @@
 import { readFileSync } from 'node:fs';
 import { BertTokenizer } from '@huggingface/transformers';
 import { beforeAll, describe, expect, test } from 'vitest';
-import { loadBeirDir } from '../../../src/cli/dataset.ts';
+import { loadDataset } from '../../../src/cli/dataset.ts';
 import { passageText, queryText } from '../../../src/lib/dense/embedding-text.ts';
 import { readPrefix, readsPrefixes } from '../../../src/lib/dense/read-prefix.ts';
 import { resolveModelSpec } from '../../../src/lib/dense/registry.ts';
@@ -46,7 +46,7 @@ function compare(files: Files, texts: readonly string[], maxLength: number): { d
 let scifact: string[];
 
 beforeAll(async () => {
-  const collection = await loadBeirDir(shared('beir', 'scifact'));
+  const collection = await loadDataset(shared('beir', 'scifact'));
   const spec = resolveModelSpec('local/tiny-bert');
   scifact = [...collection.docs.map((d) => passageText(d, spec)), ...[...collection.queries.values()].map((q) => queryText(q, spec))];
 });

@@ -6,7 +6,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, test } from 'vitest';
-import { loadBeirDir } from '../../../src/cli/dataset.ts';
+import { loadDataset } from '../../../src/cli/dataset.ts';
 import { MODELS_DIR } from '../../../src/cli/dense.ts';
 import { passageText, queryText } from '../../../src/lib/dense/embedding-text.ts';
 import { resolveModelSpec } from '../../../src/lib/dense/registry.ts';
@@ -25,7 +25,7 @@ beforeAll(async () => {
   const dir = join(MODELS_DIR, 'local', 'glove-100d-sif');
   const header = staticTableHeader(JSON.parse(readFileSync(join(dir, 'config.json'), 'utf8')) as unknown, dir);
   table = parseStaticTable(header, readFileSync(join(dir, 'vocab.txt'), 'utf8'), readFileSync(join(dir, 'table.q8.bin')), dir);
-  const scifact = await loadBeirDir(shared('beir', 'scifact'));
+  const scifact = await loadDataset(shared('beir', 'scifact'));
   texts = [...scifact.docs.map((doc) => passageText(doc, spec)), ...[...scifact.queries.values()].map((query) => queryText(query, spec)), '', '...', 'unknownwordxyz'];
 }, 120_000);
 

@@ -9,7 +9,7 @@ import 'fake-indexeddb/auto';
  * nDCG@10 of the fp32 ONNX form (issue 9).
  */
 import { beforeAll, describe, expect, test } from 'vitest';
-import { loadBeirDir } from '../../../src/cli/dataset.ts';
+import { loadDataset } from '../../../src/cli/dataset.ts';
 import { denseRetrieve, type DenseResult } from '../../../src/cli/dense.ts';
 import { judgedQueries } from '../../../src/lib/data/beir.ts';
 import { annRecallAtK } from '../../../src/lib/dense/ann-recall.ts';
@@ -27,7 +27,7 @@ let qrels: Qrels;
 
 beforeAll(async () => {
   ensureModels('glove-100d-sif', 'glove-100d-sif-onnx', 'glove-100d-avg');
-  const scifact = await loadBeirDir(shared('beir', 'scifact'), { splits: ['test'] });
+  const scifact = await loadDataset(shared('beir', 'scifact'), { splits: ['test'] });
   docs = scifact.docs;
   qrels = scifact.qrels.get('test')!;
   queries = judgedQueries(scifact.queries, qrels);

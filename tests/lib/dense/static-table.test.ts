@@ -14,7 +14,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { AutoTokenizer, type PreTrainedTokenizer } from '@huggingface/transformers';
 import { beforeAll, describe, expect, test } from 'vitest';
-import { loadBeirDir } from '../../../src/cli/dataset.ts';
+import { loadDataset } from '../../../src/cli/dataset.ts';
 import { loadNodeEmbedder, MODELS_DIR, REFERENCE_MODELS_DIR, resolveNodeModel } from '../../../src/cli/dense.ts';
 import { configureModelSource } from '../../../src/lib/dense/model-source.ts';
 import { passageText, queryText } from '../../../src/lib/dense/embedding-text.ts';
@@ -45,7 +45,7 @@ function readTable(dir: string): StaticTable {
 
 beforeAll(async () => {
   ensureModels('glove-100d-sif', 'glove-100d-sif-onnx', 'glove-100d-sif-table-full');
-  const scifact = await loadBeirDir(shared('beir', 'scifact'));
+  const scifact = await loadDataset(shared('beir', 'scifact'));
   texts = [...scifact.docs.map((d) => passageText(d, spec)), ...[...scifact.queries.values()].map((q) => queryText(q, spec))];
   configureModelSource(resolveModelSpec('local/glove-100d-sif-onnx'), { localModelPath: REFERENCE_MODELS_DIR });
   reference = await AutoTokenizer.from_pretrained('local/glove-100d-sif-onnx');

@@ -11,7 +11,7 @@
  */
 import { AutoTokenizer } from '@huggingface/transformers';
 import { beforeAll, describe, expect, test } from 'vitest';
-import { loadBeirDir } from '../../../src/cli/dataset.ts';
+import { loadDataset } from '../../../src/cli/dataset.ts';
 import { loadEmbedder } from '../../../src/lib/dense/embedder.ts';
 import { configureModelSource } from '../../../src/lib/dense/model-source.ts';
 import { customModelSpec } from '../../../src/lib/dense/registry.ts';
@@ -43,7 +43,7 @@ const dir = tempDir('rp-trunc-');
 let texts: string[];
 
 beforeAll(async () => {
-  const scifact = await loadBeirDir(shared('beir', 'scifact'), { splits: ['test'] });
+  const scifact = await loadDataset(shared('beir', 'scifact'), { splits: ['test'] });
   const docs = scifact.docs.slice(0, 30).map((doc) => `${doc.title} ${doc.text}`);
   const words = docs[0]!.split(' ');
   // Every length from one word to well past the limit, so texts fall below, at and above it.

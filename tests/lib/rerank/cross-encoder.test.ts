@@ -10,7 +10,7 @@
 import { AutoTokenizer } from '@huggingface/transformers';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { crossEncoderTokenWeight, CROSS_ALPHA, CROSS_BETA } from '../../../scripts/models/tiny-cross-encoder.ts';
-import { loadBeirDir } from '../../../src/cli/dataset.ts';
+import { loadDataset } from '../../../src/cli/dataset.ts';
 import { loadNodeCrossEncoder, resolveNodeReranker } from '../../../src/cli/rerank.ts';
 import type { CrossEncoder } from '../../../src/lib/rerank/cross-encoder.ts';
 import { PairScoreCache } from '../../../src/lib/rerank/pair-score-cache.ts';
@@ -53,7 +53,7 @@ beforeAll(async () => {
   q8 = await loadNodeCrossEncoder(model, { dtype: 'q8', cache: false });
   // configureModelSource above pointed transformers.js at the model folder.
   tokenizer = (await AutoTokenizer.from_pretrained('local/tiny-cross-encoder')) as unknown as Tokenizer;
-  const scifact = await loadBeirDir(shared('beir', 'scifact'), { splits: ['test'] });
+  const scifact = await loadDataset(shared('beir', 'scifact'), { splits: ['test'] });
   docs = scifact.docs.slice(0, 40);
   queries = [...scifact.queries.values()].slice(0, 10);
 });

@@ -5,7 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { crossEncoderTokenWeight, CROSS_ALPHA, CROSS_BETA } from '../../../scripts/models/tiny-cross-encoder.ts';
-import { loadBeirDir } from '../../../src/cli/dataset.ts';
+import { loadDataset } from '../../../src/cli/dataset.ts';
 import { loadNodeCrossEncoder, resolveNodeReranker } from '../../../src/cli/rerank.ts';
 import { createAnalyzer } from '../../../src/lib/analysis/analyzers.ts';
 import { analyzeQuery, indexCorpus } from '../../../src/lib/bm25/bm25-corpus.ts';
@@ -76,7 +76,7 @@ describe('BM25 top 100 on SciFact re-ranked by the tiny cross-encoder', () => {
   beforeAll(async () => {
     ensureModels('tiny-cross-encoder');
     model = await loadNodeCrossEncoder(resolveNodeReranker('local/tiny-cross-encoder'), { dtype: 'fp32' });
-    const scifact = await loadBeirDir(shared('beir', 'scifact'), { splits: ['test'] });
+    const scifact = await loadDataset(shared('beir', 'scifact'), { splits: ['test'] });
     docs = scifact.docs;
     queries = [...scifact.queries.values()].filter((q) => scifact.qrels.get('test')!.has(q.id)).slice(0, 3);
     tokenizerIds = (text) => {

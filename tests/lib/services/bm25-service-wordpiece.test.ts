@@ -16,7 +16,7 @@ import { indexCorpus } from '../../../src/lib/bm25/bm25-corpus.ts';
 import type { Bm25Index } from '../../../src/lib/bm25/bm25-index.ts';
 import { bagOfTerms } from '../../../src/lib/bm25/bm25-query.ts';
 import { searchBm25 } from '../../../src/lib/bm25/bm25-search.ts';
-import { loadBeirDir } from '../../../src/cli/dataset.ts';
+import { loadDataset } from '../../../src/cli/dataset.ts';
 import { searchBo1 } from '../../../src/lib/prf/bo1.ts';
 import { bm25FeedbackIndex } from '../../../src/lib/prf/feedback-index.ts';
 import { searchRm3 } from '../../../src/lib/prf/rm3.ts';
@@ -45,7 +45,7 @@ function service(): Bm25Service {
 }
 
 beforeAll(async () => {
-  const starter = await loadBeirDir(join(repoRoot, 'src/lib/starter/data'), { splits: ['test'] });
+  const starter = await loadDataset(join(repoRoot, 'src/lib/starter/data'), { splits: ['test'] });
   db = new PlaygroundDatabase('bm25-service-wordpiece-test');
   await db.open();
   await db.collections.put({

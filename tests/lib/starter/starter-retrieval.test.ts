@@ -1,7 +1,7 @@
 import { fileURLToPath } from 'node:url';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { denseRetrieve } from '../../../src/cli/dense.ts';
-import { loadBeirDir } from '../../../src/cli/dataset.ts';
+import { loadDataset } from '../../../src/cli/dataset.ts';
 import { englishAnalyzer } from '../../../src/lib/analysis/english-analyzer.ts';
 import { indexCorpus } from '../../../src/lib/bm25/bm25-corpus.ts';
 import { explainBm25 } from '../../../src/lib/bm25/bm25-explain.ts';
@@ -60,7 +60,7 @@ function meanOf(values: number[]): number {
 }
 
 beforeAll(async () => {
-  starter = await loadBeirDir(STARTER_DIR, { splits: ['test'] });
+  starter = await loadDataset(STARTER_DIR, { splits: ['test'] });
   qrels = starter.qrels.get('test')!;
   index = indexCorpus(starter.docs, analyzer);
   bm25Run = new Map(
