@@ -13,10 +13,8 @@ import {
   deleteCollection,
   hasUnfinishedImports,
   listCollections,
-  loadCollection,
   setCollectionLanguage,
   type CollectionUsage,
-  type LoadedCollection,
 } from '../../lib/storage/collections.ts';
 import { database, dropLegacyDatabases, onDatabaseOutdated, type CollectionRow } from '../../lib/storage/db.ts';
 import type { StorageEstimateLike } from '../../lib/storage/quota.ts';
@@ -33,8 +31,7 @@ import { importWorkerHost } from './import-client.ts';
  * and the result of the last import. Start-up (`init`): roll back imports a closed tab left unfinished,
  * import the starter collection when nothing is stored, and open the last collection used (or the first).
  *
- * For the Explore and Evaluate views: `collections.current` is the open collection's row (counts, splits) and
- * `loadOpenCollection()` its documents (corpus order), queries (file order) and judgments per split. The
+ * For the Explore and Evaluate views: `collections.current` is the open collection's row (counts, splits). The
  * storage functions (src/lib/storage/collections.ts) can also be called directly with `database()`.
  */
 
@@ -128,7 +125,6 @@ class Collections {
   /** Another tab upgraded the database: this tab closed its connection and must be reloaded. */
   outdated = $state(false);
   #started = false;
-  #loaded: { key: string; data: Promise<LoadedCollection> } | undefined;
   #recovery: Promise<void> | undefined;
   /**
    * The import worker. One that crashed rejects the import in flight (its failure in the report) and the
@@ -240,15 +236,6 @@ class Collections {
     } catch (error) {
       notices.error(error);
     }
-  }
-
-  /** The open collection in memory, loaded once per collection (and again after a re-import). */
-  loadOpenCollection(): Promise<LoadedCollection> {
-    const current = this.current;
-    if (current === undefined) return Promise.reject(new Error('no collection is open'));
-    const key = `${current.id}|${current.createdAt}`;
-    if (this.#loaded?.key !== key) this.#loaded = { key, data: loadCollection(database(), current.id) };
-    return this.#loaded.data;
   }
 
   /** Deletes a collection and all derived data; opens another one if it was open. */
@@ -459,7 +446,3 @@ class Collections {
 
 export const collections = new Collections();
 
-/** The open collection's documents, queries and judgments (see `Collections.loadOpenCollection`). */
-export function loadOpenCollection(): Promise<LoadedCollection> {
-  return collections.loadOpenCollection();
-}
