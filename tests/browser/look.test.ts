@@ -268,3 +268,44 @@ for (const [device, width, height] of [['tablet', 768, 1024], ['phone', 390, 844
     expect(errors).toEqual([]);
   });
 }
+
+test('a typed query is answered as it is typed: every column draws each answer in order, never an older text after a newer one', async () => {
+  const { page, errors } = session;
+  await page.getByRole('navigation', { name: 'Views' }).getByRole('button', { name: 'Explore' }).click();
+  await page.getByRole('button', { name: 'New query' }).click();
+  // Every text each column draws, in order.
+  await page.evaluate(() => {
+    const drawn: Record<string, string[]> = {};
+    (window as unknown as { __drawn: typeof drawn }).__drawn = drawn;
+    new MutationObserver((records) => {
+      for (const record of records) {
+        const card = record.target as HTMLElement;
+        const text = card.dataset['ranked'];
+        const name = card.getAttribute('aria-label') ?? '';
+        if (card.dataset['status'] !== 'ready' || text === undefined) continue;
+        const list = (drawn[name] ??= []);
+        if (list.at(-1) !== text) list.push(text);
+      }
+    }).observe(document.body, { subtree: true, attributes: true, attributeFilter: ['data-status', 'data-ranked'] });
+  });
+  const box = page.locator('input[aria-label="Query text"]');
+  await box.fill('');
+  const text = 'mustard seeds cold water';
+  // A typist's pace between keys, so the columns have time to answer words before the last.
+  await box.pressSequentially(text, { delay: 120 });
+  await settled(page);
+  const drawn = await page.evaluate(() => (window as unknown as { __drawn: Record<string, string[]> }).__drawn);
+  expect(Object.keys(drawn)).toHaveLength(3);
+  for (const [column, all] of Object.entries(drawn)) {
+    // What was drawn of this text (the query shown before "New query" may come first).
+    const texts = all.slice(all.findIndex((t) => t !== '' && text.startsWith(t)));
+    expect(texts.at(-1), column).toBe(text);
+    // Answers while typing: more than the last text was drawn, each a longer prefix of the text than the one before.
+    expect(texts.length, column).toBeGreaterThan(1);
+    for (let i = 1; i < texts.length; i++) {
+      expect(text.startsWith(texts[i]!), column).toBe(true);
+      expect(texts[i]!.length, column).toBeGreaterThan(texts[i - 1]!.length);
+    }
+  }
+  expect(errors).toEqual([]);
+});
