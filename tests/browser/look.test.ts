@@ -9,7 +9,7 @@ import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, expect, inject, test } from 'vitest';
-import { settled } from './app-page.ts';
+import { rows, settled } from './app-page.ts';
 import { launch, screenshot, waitInPage, type BrowserSession } from './harness.ts';
 
 let session: BrowserSession;
@@ -307,5 +307,19 @@ test('a typed query is answered as it is typed: every column draws each answer i
       expect(texts[i]!.length, column).toBeGreaterThan(texts[i - 1]!.length);
     }
   }
+  expect(errors).toEqual([]);
+});
+
+test('the bare address opens the last screen as its saved address does: same address, saved rankings drawn before any worker ranks', async () => {
+  const { page, errors } = session;
+  const last = new URL(page.url());
+  // The page saves the rankings on screen once it is idle after the last one (its key holds the query text).
+  const text = await page.locator('input[aria-label="Query text"]').inputValue();
+  await expect.poll(async () => (await rows<{ key: string }>(page, 'savedRankings')).filter((row) => row.key.includes(text)).length, { timeout: 30_000 }).toBe(3);
+  await page.goto(appUrl);
+  await settled(page);
+  expect(new URL(page.url()).search).toBe(last.search);
+  // Every column shows the rankings it showed, saved, as a restart on the full address does.
+  expect(await page.locator('article.column .status').allTextContents()).toEqual(Array(3).fill(expect.stringContaining('saved ranking')));
   expect(errors).toEqual([]);
 });
