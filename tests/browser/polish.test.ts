@@ -68,6 +68,21 @@ test('manpages-pl imported as a local folder is detected as Polish; default colu
   expect(errors).toEqual([]);
 });
 
+test('a column set up for English says so on the Polish collection and takes its analyzer in one click', async () => {
+  const { page, errors } = session;
+  // As a link made on an English collection would open it: a BM25 column with its own k1 and b.
+  await page.goto(`${appUrl}/?view=explore&collection=${encodeURIComponent(collectionId)}&split=test&col=bm25;k1=1.2;b=0.75;an=english`);
+  const note = page.getByTestId('language-misfit');
+  await note.waitFor({ timeout: 60_000 });
+  expect((await note.textContent())?.replace(/\s+/g, ' ')).toContain('This collection is Polish, but this column uses the english analyzer.');
+  await screenshot(page, 'polish-language-misfit');
+  await note.getByRole('button', { name: 'Use the polish analyzer' }).click();
+  // Only the analyzer changed; the column's own parameters stay.
+  await expect.poll(() => urlColumns(page)).toEqual(['bm25;k1=1.2;b=0.75;an=polish']);
+  await note.waitFor({ state: 'detached' });
+  expect(errors).toEqual([]);
+});
+
 test('the Evaluate dashboard gives Lucene’s figures for BM25 with the Polish analyzer: nDCG@10 0.2973, R@100 0.3828', async () => {
   const { page, errors } = session;
   // One BM25 column (the dense defaults would download a model from the hub, unreachable here).

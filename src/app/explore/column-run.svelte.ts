@@ -1,9 +1,10 @@
 /**
  * One column's ranking of the current query, kept up to date as the query and the settings change:
- * - a new query or collection ranks at once; typing and settings changes wait until the input rests
- *   (DEBOUNCE_MS), so a slider drag makes one ranking, not fifty;
- * - a newer request supersedes the running one (its result is dropped), so the column never shows a
- *   ranking of an older query (LatestRequest);
+ * - a new query or collection, and every keystroke of a typed query, rank at once (answers as you type);
+ *   settings changes wait until the input rests (DEBOUNCE_MS), so a slider drag makes one ranking, not
+ *   fifty, and so does typing into a Re-rank column (a cross-encoder scores a hundred pairs a keystroke);
+ * - a newer request supersedes the running one (its result is dropped, also when it waits for the other
+ *   columns' answers in the batch), so the column never shows a ranking of an older query (LatestRequest);
  * - the previous ranking stays on screen, marked as updating, while the next one is computed.
  */
 import type { RetrieverConfig } from '../../lib/retrievers/config.ts';
@@ -72,14 +73,17 @@ export class ColumnRun {
       },
       onResult: (request, result) =>
         results.finished(this, () => {
+          // Superseded while it waited for the other columns: a newer answer is coming.
+          if (request !== this.#last) return;
           this.scoring = null;
           this.result = result;
           this.resultQuery = request.query;
           this.status = 'ready';
           this.prepare = null;
         }),
-      onError: (_request, error) =>
+      onError: (request, error) =>
         results.finished(this, () => {
+          if (request !== this.#last) return;
           this.prepare = null;
           this.scoring = null;
           this.status = 'error';
@@ -95,7 +99,10 @@ export class ColumnRun {
   request(request: ColumnRequest): void {
     const key = `${request.collectionId}\u0000${settingsKey(request.retriever)}\u0000${queryKey(request.query)}`;
     const previous = this.#last;
+    // Only the typed text changed (same query, same settings): ranked at once, unless a cross-encoder reads it.
+    const typed = previous !== undefined && request.retriever.kind !== 'rerank' && settingsKey(previous.retriever) === settingsKey(request.retriever);
     const immediate =
+      typed ||
       previous === undefined ||
       previous.collectionId !== request.collectionId ||
       previous.query.id !== request.query.id ||

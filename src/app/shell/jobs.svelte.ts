@@ -31,8 +31,8 @@ export interface JobHandle {
   fail(error: unknown): void;
 }
 
-/** How long finished jobs stay visible. */
-const LINGER_MS = 4000;
+/** Finished jobs (done or cancelled) kept for the tray's "n done" list; older ones are dropped. */
+const KEEP_FINISHED = 20;
 
 /** The shortest time between two progress redraws of a job (latest-throttle.ts says why). */
 export const PROGRESS_INTERVAL_MS = 250;
@@ -77,7 +77,8 @@ export class Jobs {
       j.status = status;
       j.detail = detail;
       j.cancel = undefined;
-      setTimeout(() => this.dismiss(id), status === 'failed' ? LINGER_MS * 3 : LINGER_MS);
+      // A failure stays until dismissed; done and cancelled jobs go to the tray's collapsed list.
+      if (status !== 'failed') this.#trimFinished();
     };
     return {
       signal: controller.signal,
@@ -93,6 +94,21 @@ export class Jobs {
         else settle('failed', error instanceof Error ? error.message : String(error));
       },
     };
+  }
+
+  /** Jobs that ended without failing, oldest first. */
+  get finished(): Job[] {
+    return this.list.filter((j) => j.status === 'done' || j.status === 'cancelled');
+  }
+
+  /** Drops every done or cancelled job (the tray's "Clear"). */
+  clearFinished(): void {
+    this.list = this.list.filter((j) => j.status === 'running' || j.status === 'failed');
+  }
+
+  #trimFinished(): void {
+    const finished = this.finished;
+    for (const job of finished.slice(0, Math.max(0, finished.length - KEEP_FINISHED))) this.dismiss(job.id);
   }
 
   dismiss(id: number): void {
