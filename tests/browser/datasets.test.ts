@@ -38,7 +38,7 @@ const row = (page: Page, id: string) => page.locator(`tr[data-collection="${id}"
 test('the app opens on the starter collection, imported on first visit', async () => {
   const { page, errors } = session;
   await page.goto(appUrl);
-  const picker = page.getByLabel('Collection');
+  const picker = page.getByLabel('Collection', { exact: true });
   await expect.poll(() => picker.inputValue(), { timeout: 30_000 }).toBe('starter');
   await expect.poll(() => picker.locator('option:checked').textContent()).toBe('Starter: ideas in six fields');
   await openDatasets(page);
@@ -70,7 +70,7 @@ test('SciFact downloads through ?hub= with a progress bar: 5,183 docs, 1,109 que
   const report = page.getByTestId('import-report');
   await expect.poll(() => report.textContent()).toContain('5,183 documents, 1,109 queries');
   expect(await report.textContent()).toContain('(split "test"): 339 judgments of 300 queries');
-  expect(await page.getByLabel('Collection').inputValue()).toBe('beir/scifact');
+  expect(await page.getByLabel('Collection', { exact: true }).inputValue()).toBe('beir/scifact');
   expect(hub.requests).toContain('GET /datasets/BeIR/scifact/resolve/main/corpus.jsonl.gz');
   expect(hub.requests).toContain('GET /datasets/BeIR/scifact-qrels/resolve/main/train.tsv');
   await screenshot(page, 'datasets-scifact-loaded');
@@ -81,7 +81,7 @@ test('collections are still there after a reload and after restarting the browse
   await session.page.reload();
   await openDatasets(session.page);
   await row(session.page, 'beir/scifact').waitFor();
-  expect(await session.page.getByLabel('Collection').inputValue()).toBe('beir/scifact');
+  expect(await session.page.getByLabel('Collection', { exact: true }).inputValue()).toBe('beir/scifact');
 
   const profileDir = session.profileDir;
   await session.close({ keepProfile: true });
@@ -91,7 +91,7 @@ test('collections are still there after a reload and after restarting the browse
   await row(session.page, 'beir/scifact').waitFor();
   await row(session.page, 'starter').waitFor();
   expect(await session.page.locator('tr[data-collection]').count()).toBe(2);
-  expect(await session.page.getByLabel('Collection').inputValue()).toBe('beir/scifact');
+  expect(await session.page.getByLabel('Collection', { exact: true }).inputValue()).toBe('beir/scifact');
   // The stored validation report survives too.
   await session.page.getByRole('button', { name: 'Validation report of SciFact' }).click();
   await expect.poll(() => session.page.locator('pre.report').textContent()).toContain('(split "test"): 339 judgments of 300 queries');

@@ -41,7 +41,7 @@ const preview = (page: Page): Locator => page.getByRole('region', { name: 'Recog
 async function importShown(page: Page, name: string): Promise<void> {
   await preview(page).getByLabel('Name').fill(name);
   await preview(page).getByRole('button', { name: 'Import', exact: true }).click();
-  await expect.poll(() => page.getByLabel('Collection').locator('option:checked').textContent(), { timeout: 60_000 }).toBe(name);
+  await expect.poll(() => page.getByLabel('Collection', { exact: true }).locator('option:checked').textContent(), { timeout: 60_000 }).toBe(name);
 }
 
 /** Types `query` in Explore and returns the document ids the first column ranks, best first. */

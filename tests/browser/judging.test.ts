@@ -376,7 +376,7 @@ test('the exported BEIR zip, imported from Datasets, is the collection with its 
   // Its my-judgments set exports the bytes of the original's.
   await page.getByRole('navigation', { name: 'Views' }).getByRole('button', { name: 'Explore' }).click();
   // The query shown before (q3) is one of the imported collection's too.
-  await expect.poll(() => page.getByLabel('Collection').locator('option:checked').textContent()).toBe('Field notes again');
+  await expect.poll(() => page.getByLabel('Collection', { exact: true }).locator('option:checked').textContent()).toBe('Field notes again');
   await expect.poll(() => new URL(page.url()).searchParams.get('qid')).toBe('q3');
   await settled(page);
   await page.getByRole('button', { name: 'Judge q3' }).click();

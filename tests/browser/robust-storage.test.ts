@@ -91,7 +91,7 @@ const denseColumn = (search: 'exact' | 'hnsw' = 'exact') => `dense;m=${TINY};dt=
 test('persistent storage is asked for once, and the storage panel shows the site’s usage', async () => {
   const { page, errors } = session;
   await page.goto(appUrl);
-  await expect.poll(() => page.getByLabel('Collection').inputValue(), { timeout: 30_000 }).toBe('starter');
+  await expect.poll(() => page.getByLabel('Collection', { exact: true }).inputValue(), { timeout: 30_000 }).toBe('starter');
   await openDatasets(page);
   const panel = page.getByTestId('storage-panel');
   await expect.poll(() => panel.textContent()).toMatch(/This site uses .+ of the .+ the browser allows it/);
@@ -302,7 +302,7 @@ test('the storage panel counts embeddings; deleting a collection removes its emb
 test('another tab upgrading the database: this tab lets go at once (no blocked upgrade) and says to reload', async () => {
   const { page, context } = session;
   await page.goto(appUrl);
-  await expect.poll(() => page.getByLabel('Collection').inputValue(), { timeout: 30_000 }).not.toBe('');
+  await expect.poll(() => page.getByLabel('Collection', { exact: true }).inputValue(), { timeout: 30_000 }).not.toBe('');
   const other = await context.newPage();
   await other.goto(`${appUrl}/diagnostics.html`);
   // The upgrade's outcome, once it has one: an upgrade blocked by this tab never gets one, and the wait fails.

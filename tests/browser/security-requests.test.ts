@@ -65,7 +65,7 @@ test('a full session requests only the app and the configured hub, with no polic
 
   // A SciFact query in Explore, and a hit's detail.
   await page.getByRole('button', { name: 'Explore' }).click();
-  await expect.poll(() => page.getByLabel('Collection').inputValue()).toBe('beir/scifact');
+  await expect.poll(() => page.getByLabel('Collection', { exact: true }).inputValue()).toBe('beir/scifact');
   await settled(page);
   await page.locator('article.column').first().locator('button.hit').first().click();
   await page.getByRole('dialog').locator('table').first().waitFor();

@@ -88,7 +88,7 @@ afterAll(async () => {
 test('Datasets: file names in the preview, the collection list and the validation report are text', async () => {
   const { page } = session;
   await page.goto(appUrl);
-  await expect.poll(() => page.getByLabel('Collection').inputValue(), { timeout: 30_000 }).toBe('starter');
+  await expect.poll(() => page.getByLabel('Collection', { exact: true }).inputValue(), { timeout: 30_000 }).toBe('starter');
   await openDatasets(page);
   await page.getByTestId('pick-files').setInputFiles(writeCollection());
   const preview = page.getByRole('region', { name: 'Recognised files' });
@@ -109,7 +109,7 @@ test('Datasets: file names in the preview, the collection list and the validatio
   expect(name).toContain(`corpus <img src=x onerror="__xsshit('corpus-file')"> <svg onload="__xsshit('corpus-file-svg')">`);
   expect(await row.locator('td').nth(1).textContent()).toBe('3');
   // The picker in the header shows the name as an option's text.
-  expect(await page.getByLabel('Collection').locator('option:checked').textContent()).toContain(`onerror="__xsshit('corpus-file')"`);
+  expect(await page.getByLabel('Collection', { exact: true }).locator('option:checked').textContent()).toContain(`onerror="__xsshit('corpus-file')"`);
 
   await row.getByRole('button', { name: /^Validation report of / }).click();
   const report = (await page.locator('pre.report').textContent()) ?? '';
