@@ -17,7 +17,7 @@ export interface ExploreQuery {
   text: string | null;
 }
 
-export const DEFAULT_COLUMN_KINDS: readonly Exclude<RetrieverKind, 'run'>[] = ['bm25', 'dense', 'ledr'];
+export const DEFAULT_COLUMN_KINDS: readonly Exclude<RetrieverKind, 'run' | 'augmented'>[] = ['bm25', 'dense', 'ledr'];
 
 let nextColumn = 1;
 
