@@ -1,0 +1,50 @@
+/** One seed, one model: the same settings give the same model file byte for byte, and the same run. */
+import { describe, expect, it } from 'vitest';
+import { Augmenter } from '../../../src/lib/augment/augmenter.ts';
+import { formatModelFile, parseModelFile, type AugmentModel } from '../../../src/lib/augment/model-file.ts';
+import { trainAugmenter, type TrainSettings } from '../../../src/lib/augment/train.ts';
+import { SYNTHETIC_SETTINGS, syntheticCollection } from './synthetic.ts';
+
+async function trainedFile(settings: TrainSettings): Promise<string> {
+  const { index, encoder, bm25, train, test } = syntheticCollection();
+  const result = await trainAugmenter({ index, encoder, bm25, train, heldOut: test }, settings);
+  const model: AugmentModel = {
+    bm25,
+    encoderModel: encoder.id,
+    params: result.params,
+    training: {
+      collection: 'synthetic',
+      split: 'train',
+      queries: result.examples,
+      heldOut: { kind: 'split', split: 'test', queries: test.queries.length },
+      settings,
+      history: result.history.map(({ ms: _ms, ...epoch }) => epoch),
+      ...(result.baseline === undefined ? {} : { baseline: result.baseline }),
+    },
+  };
+  return formatModelFile(model);
+}
+
+describe('determinism', () => {
+  const settings = { ...SYNTHETIC_SETTINGS, epochs: 8, trainRows: true };
+
+  it('the same seed gives the same model file; another seed another', async () => {
+    const first = await trainedFile(settings);
+    expect(await trainedFile(settings)).toBe(first);
+    expect(await trainedFile({ ...settings, seed: settings.seed + 1 })).not.toBe(first);
+  });
+
+  it('a model file read back expands every query as the model did', async () => {
+    const text = await trainedFile(settings);
+    const model = parseModelFile(text);
+    expect(formatModelFile(model)).toBe(text);
+    const { encoder, test } = syntheticCollection();
+    const again = parseModelFile(text);
+    for (const query of test.queries) expect(new Augmenter(model.params, encoder).expand(query.text)).toEqual(new Augmenter(again.params, encoder).expand(query.text));
+  });
+
+  it('names what is wrong with a file that is not a model', () => {
+    expect(() => parseModelFile('{"format":"x"}', 'm.json')).toThrow(/m.json: not a query-augmentation model/);
+    expect(() => parseModelFile('nope', 'm.json')).toThrow(/m.json: not JSON/);
+  });
+});
