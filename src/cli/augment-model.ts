@@ -65,12 +65,20 @@ export async function augmenterOf(model: AugmentModel, analyzer: Analyzer): Prom
   return new Augmenter(model.params, await loadQueryEncoder(model.encoderModel, analyzer));
 }
 
-/** Refuses to use a model on the split that trained it (or held out its measure) of the same collection. */
-export function refuseTrainingSplit(model: AugmentModel, collection: string, split: string): void {
+/**
+ * The queries of `split` a model may be evaluated on: all of them, or — when the model trained on this
+ * split with a seeded share held out (a collection with one judged split) — that held-out share only,
+ * drawn again from the model file's seed. Any other use of the training split (or of the dev split that
+ * measured its epochs) is refused.
+ */
+export function evaluableQueries(model: AugmentModel, collection: string, split: string, all: JudgedQueries): { queries: JudgedQueries; note?: string } {
   const { training } = model;
-  if (training.collection !== collection) return;
-  if (training.split === split) throw new CliError(`the model was trained on ${collection} ${split}: evaluate it on another split`);
-  if (training.heldOut.kind === 'split' && training.heldOut.split === split) throw new CliError(`the model's epochs were measured (and so chosen) on ${collection} ${split}: evaluate it on another split`);
+  if (training.collection !== collection) return { queries: all };
+  if (training.heldOut.kind === 'split' && training.heldOut.split === split) throw new CliError(`the model's epochs were measured on ${collection} ${split}: evaluate it on another split`);
+  if (training.split !== split) return { queries: all };
+  if (training.heldOut.kind !== 'share') throw new CliError(`the model was trained on ${collection} ${split}: evaluate it on another split`);
+  const { heldOut } = holdOutShare(all, training.heldOut.share, training.settings.seed);
+  return { queries: heldOut, note: `the ${heldOut.queries.length} queries of ${split} held out from training (share ${training.heldOut.share}, seed ${training.settings.seed})` };
 }
 
 /** A split's judged queries. */

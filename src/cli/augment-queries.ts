@@ -9,7 +9,7 @@ import { parseArgs } from 'node:util';
 import { judgedQueries } from '../lib/data/beir.ts';
 import type { ExpandedTerm } from '../lib/retrievers/ranking.ts';
 import { loadAnalyzer, type CliAnalyzerName } from './analyzer.ts';
-import { augmenterOf, readModel, refuseTrainingSplit } from './augment-model.ts';
+import { augmenterOf, evaluableQueries, readModel } from './augment-model.ts';
 import { CliError } from './cli-error.ts';
 import type { CliIo } from './cli-io.ts';
 import { loadDataset } from './dataset.ts';
@@ -23,7 +23,8 @@ const OPTIONS = {
 } as const;
 
 const USAGE = `usage: npm run -s cli -- augment-queries --dataset <path | name> --augmenter model.json [options]
-  --split <name>        the judged split whose queries are written (default test; not the one that trained the model)
+  --split <name>        the judged split whose queries are written (default test; of the split that trained
+                        the model, only its held-out share)
   --format lucene|jsonl lucene: "qid<TAB>term^w term^w …" (Lucene query syntax over index terms);
                         jsonl: {"qid": …, "weights": {term: w}} per line (default jsonl)`;
 
@@ -53,9 +54,10 @@ export async function augmentQueriesCommand(args: string[], io: CliIo): Promise<
   if (v.format !== 'lucene' && v.format !== 'jsonl') throw new CliError(`--format ${v.format}: expected lucene or jsonl`);
   const loaded = await readModel(v.augmenter);
   const dataset = await loadDataset(v.dataset, { splits: [v.split] });
-  refuseTrainingSplit(loaded.model, dataset.name, v.split);
+  const qrels = dataset.qrels.get(v.split)!;
+  const { queries } = evaluableQueries(loaded.model, dataset.name, v.split, { queries: judgedQueries(dataset.queries, qrels), qrels });
   const augmenter = await augmenterOf(loaded.model, await loadAnalyzer(loaded.model.bm25.analyzer as CliAnalyzerName));
-  const lines = judgedQueries(dataset.queries, dataset.qrels.get(v.split)!).map((query) => {
+  const lines = queries.queries.map((query) => {
     const bag = augmenter.expand(query.text);
     return v.format === 'lucene' ? `${query.id}\t${luceneQuery(bag)}` : JSON.stringify({ qid: query.id, weights: Object.fromEntries(bag.map(({ term, weight }) => [term, weight])) });
   });

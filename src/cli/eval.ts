@@ -16,7 +16,7 @@ import { formatTrecEval } from '../lib/eval/trec-eval-output.ts';
 import type { Normalization } from '../lib/fusion/normalize.ts';
 import type { Qrels } from '../lib/types.ts';
 import { cliAnalyzerNames, isCliAnalyzerName, type CliAnalyzerName } from './analyzer.ts';
-import { readModel, refuseTrainingSplit } from './augment-model.ts';
+import { evaluableQueries, readModel } from './augment-model.ts';
 import { CliError } from './cli-error.ts';
 import { loadDataset, type Dataset } from './dataset.ts';
 import { DEFAULT_RERANKER, TEST_RERANKER } from '../lib/rerank/registry.ts';
@@ -205,10 +205,11 @@ export async function evalCommand(args: string[], io: CliIo): Promise<void> {
   const settings = augmenter === undefined ? options.settings : { ...options.settings, augmenter, analyzer: augmenter.model.bm25.analyzer as CliAnalyzerName };
   const loadStart = performance.now();
   const collection = await loadDataset(dataset, { splits: [split] });
-  if (augmenter !== undefined) refuseTrainingSplit(augmenter.model, collection.name, split);
   const loadMs = performance.now() - loadStart;
   const qrels = splitQrels(collection, split);
-  const queries = judgedQueries(collection.queries, qrels);
+  const evaluable = augmenter === undefined ? undefined : evaluableQueries(augmenter.model, collection.name, split, { queries: judgedQueries(collection.queries, qrels), qrels });
+  const queries = evaluable?.queries.queries ?? judgedQueries(collection.queries, qrels);
+  if (evaluable?.note !== undefined) progress(`evaluating ${evaluable.note}`);
   if (queries.length === 0) throw new CliError(noQueries(collection, split));
   progress(`loaded ${collection.docs.length} documents and ${queries.length} ${split} queries in ${loadMs.toFixed(0)} ms`);
 
@@ -220,7 +221,7 @@ export async function evalCommand(args: string[], io: CliIo): Promise<void> {
     progress(`wrote ${options.runOut}`);
   }
 
-  const result = evaluate(qrels, run, { measures: EVAL_MEASURES, complete: true });
+  const result = evaluate(evaluable?.queries.qrels ?? qrels, run, { measures: EVAL_MEASURES, complete: true });
   const allTimings = { load_ms: loadMs, ...timings };
   if (options.json) {
     const report = {
@@ -228,6 +229,7 @@ export async function evalCommand(args: string[], io: CliIo): Promise<void> {
       split,
       retriever: settings.retriever,
       queries: queries.length,
+      ...(evaluable?.note === undefined ? {} : { queries_from: evaluable.note }),
       docs: collection.docs.length,
       settings: description,
       metrics: Object.fromEntries(result.columns.map((column) => [column.name, result.all[column.name]!])),
@@ -239,7 +241,7 @@ export async function evalCommand(args: string[], io: CliIo): Promise<void> {
     return;
   }
   io.out(
-    `# ${collection.name} ${split}: ${queries.length} queries, ${collection.docs.length} documents; ` +
+    `# ${collection.name} ${split}${evaluable?.note === undefined ? '' : ` (${evaluable.note})`}: ${queries.length} queries, ${collection.docs.length} documents; ` +
       `${settings.retriever} (${Object.entries(description).map(([k, v]) => `${k} ${v}`).join(', ')}); trec_eval -c\n`,
   );
   io.out(formatTrecEval(result));

@@ -137,7 +137,7 @@ export class NodeSearch implements RankSearch {
     }
     const augmenter = await opened;
     const started = performance.now();
-    const bags = queries.map((query) => augmenter.expand(query.text));
+    const bags = augmenter.expandMany(queries.map((query) => query.text));
     this.add('augment_ms', performance.now() - started);
     return bags;
   }

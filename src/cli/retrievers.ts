@@ -96,7 +96,15 @@ export interface RetrievalResult {
   /** rerank: the first stage's run (its recall@depth is the ceiling of the re-ranking). */
   firstStage?: Run;
   /** augmented: terms per query and the latency of plain BM25 over the same queries, for the JSON report. */
-  efficiency?: Record<string, number>;
+  efficiency?: AugmentedEfficiency;
+}
+
+/** Milliseconds are per query: the search of the weighted bag, making the bag, and plain BM25's search. */
+export interface AugmentedEfficiency {
+  terms_per_query: number;
+  query_ms_mean: number;
+  augment_ms_mean: number;
+  bm25_query_ms_mean: number;
 }
 
 type Progress = (message: string) => void;
@@ -266,7 +274,7 @@ async function augmentedRetrieve(search: NodeSearch, config: Extract<RetrieverCo
   const before = search.timings.bm25_query_ms ?? 0;
   await rankRun(search, { kind: 'bm25', bm25: config.bm25 }, queries, settings, settings.topK);
   const bm25Ms = ((search.timings.bm25_query_ms ?? 0) - before) / Math.max(1, queries.length);
-  const efficiency = { terms_per_query: terms / Math.max(1, queries.length), query_ms_mean: timings.query_ms_mean!, augment_ms_mean: augmentMs, bm25_query_ms_mean: bm25Ms };
+  const efficiency: AugmentedEfficiency = { terms_per_query: terms / Math.max(1, queries.length), query_ms_mean: timings.query_ms_mean!, augment_ms_mean: augmentMs, bm25_query_ms_mean: bm25Ms };
   return { run, timings: { ...timings, augment_ms_mean: augmentMs }, description: describe(settings, config, search), efficiency };
 }
 

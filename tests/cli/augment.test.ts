@@ -66,6 +66,15 @@ describe('train-augment, eval, search and augment-queries', () => {
     expect(stderr).toMatch(/trained on synthetic train/);
   });
 
+  it('a model trained on a share of the only judged split is evaluated on the held-out rest of it', async () => {
+    const shared = join(dir, 'share.json');
+    await cliStdout(['train-augment', '--dataset', dataset, ...TRAIN_FLAGS.slice(2), '--held-out', '0.25', '--split', 'test', '--out', shared]);
+    const report = JSON.parse(await cliStdout(['eval', '--dataset', dataset, '--split', 'test', '--retriever', 'augmented', '--augmenter', shared, '--json']));
+    const file = JSON.parse(readFileSync(shared, 'utf8'));
+    expect(report.queries).toBe(file.training.heldOut.queries);
+    expect(report.queries_from).toMatch(/held out from training \(share 0.25, seed 11\)/);
+  }, 60_000);
+
   it('search --json gives the hits and the expanded query with its added terms', async () => {
     const out = JSON.parse(await cliStdout(['search', '--dataset', dataset, '--retriever', 'augmented', '--augmenter', model, '--query', 'amber birch', '--json']));
     expect(out.hits.length).toBeGreaterThan(0);

@@ -4,7 +4,8 @@
  * The BM25 search multiplies each weight by the term's IDF and f(d), which is eq. 1 exactly.
  */
 import type { ExpandedTerm } from '../retrievers/ranking.ts';
-import type { StaticQueryEncoder } from './encoder.ts';
+import { forwardAugmentation } from './batch-loss.ts';
+import type { EncodedQuery, StaticQueryEncoder } from './encoder.ts';
 import { dot, encodeMix, type AugmentParams } from './model.ts';
 
 export class Augmenter {
@@ -38,7 +39,32 @@ export class Augmenter {
   /** The weighted bag of `text`: its kept terms first (query order), then the added ones by weight. */
   expand(text: string): ExpandedTerm[] {
     const encoded = this.encoder.encode(text);
-    const a = this.augmentationOf(encoded.sentence);
+    return this.bagOf(encoded, this.augmentationOf(encoded.sentence));
+  }
+
+  /** The weighted bags of many texts, a(q) computed for the batch at once (as training does). */
+  expandMany(texts: readonly string[]): ExpandedTerm[][] {
+    const D = this.params.encoderDim + 1;
+    const V = this.params.terms.length;
+    const bags: ExpandedTerm[][] = [];
+    // In slices, so the batch's z matrix stays a few megabytes.
+    const slice = 32;
+    for (let start = 0; start < texts.length; start += slice) {
+      const encoded = texts.slice(start, start + slice).map((text) => this.encoder.encode(text));
+      const e0 = new Float32Array(encoded.length * D);
+      encoded.forEach((query, q) => encodeMix(this.params, this.encoder, query.sentence, e0, q * D, true));
+      const z = new Float32Array(encoded.length * V);
+      forwardAugmentation(this.params, e0, encoded.length, z);
+      encoded.forEach((query, q) => {
+        const a = z.subarray(q * V, (q + 1) * V);
+        for (let t = 0; t < V; t++) if (a[t]! < 0) a[t] = 0;
+        bags.push(this.bagOf(query, a));
+      });
+    }
+    return bags;
+  }
+
+  private bagOf(encoded: EncodedQuery, a: Float32Array): ExpandedTerm[] {
     const D = this.params.encoderDim + 1;
     const kept: ExpandedTerm[] = [];
     const own = new Set<number>();

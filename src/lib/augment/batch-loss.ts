@@ -35,6 +35,13 @@ export interface Gradients {
   rows?: Float32Array;
 }
 
+/** Sets every gradient back to zero (the arrays are reused from step to step). */
+export function clearGradients(grads: Gradients): void {
+  grads.W.fill(0);
+  grads.u.fill(0);
+  grads.rows?.fill(0);
+}
+
 export function zeroGradients(params: AugmentParams): Gradients {
   const grads: Gradients = { W: new Float32Array(params.W.length), u: new Float32Array(params.u.length) };
   if (params.rows !== undefined) grads.rows = new Float32Array(params.rows.values.length);
@@ -84,7 +91,7 @@ function backToRows(params: AugmentParams, grads: Gradients, mix: RowMix, gradie
  * z = W e₀ for every query of the batch, term-major and four queries at a time, so each value of W is
  * loaded once per four products: this loop is most of a training step.
  */
-function forwardAugmentation(params: AugmentParams, e0: Float32Array, batch: number, z: Float32Array): void {
+export function forwardAugmentation(params: AugmentParams, e0: Float32Array, batch: number, z: Float32Array): void {
   const E = params.encoderDim;
   const D = E + 1;
   const V = params.terms.length;
@@ -189,7 +196,10 @@ function queryLoss(
   return loss;
 }
 
-/** dW += gᵀ e₀ and de₀ = g W, term-major as the forward pass; then de₀ reaches the trained rows. */
+/**
+ * dW += gᵀ e₀ and de₀ = g W, term-major as the forward pass, over each term's queries with a gradient
+ * only (after the first steps most terms have none); then de₀ reaches the trained rows.
+ */
 function backwardAugmentation(params: AugmentParams, batch: readonly TrainingExample[], e0: Float32Array, g: Float32Array, grads: Gradients): void {
   const E = params.encoderDim;
   const D = E + 1;
@@ -198,14 +208,25 @@ function backwardAugmentation(params: AugmentParams, batch: readonly TrainingExa
   const de0 = new Float32Array(B * D);
   const { W } = params;
   const wantRows = grads.rows !== undefined;
+  const active = new Int32Array(B);
+  const weights = new Float64Array(B);
   for (let t = 0; t < V; t++) {
-    const base = t * D;
+    let n = 0;
     for (let q = 0; q < B; q++) {
       const gz = g[q * V + t]!;
-      if (gz === 0) continue;
-      for (let c = 0; c < D; c++) grads.W[base + c]! += gz * e0[q * D + c]!;
-      if (wantRows) for (let c = 0; c < E; c++) de0[q * D + c]! += gz * W[base + c]!;
+      if (gz !== 0) {
+        active[n] = q * D;
+        weights[n++] = gz;
+      }
     }
+    if (n === 0) continue;
+    const base = t * D;
+    for (let c = 0; c < D; c++) {
+      let sum = 0;
+      for (let k = 0; k < n; k++) sum += weights[k]! * e0[active[k]! + c]!;
+      grads.W[base + c]! += sum;
+    }
+    if (wantRows) for (let k = 0; k < n; k++) for (let c = 0; c < E; c++) de0[active[k]! + c]! += weights[k]! * W[base + c]!;
   }
   if (wantRows) batch.forEach((example, q) => backToRows(params, grads, example.query.sentence, de0, q * D));
 }

@@ -11,7 +11,7 @@ import { rankBatch } from '../retrievers/rank.ts';
 import type { Qrels, Query, Run } from '../types.ts';
 import { AdamW } from './adamw.ts';
 import { Augmenter } from './augmenter.ts';
-import { BatchScratch, batchLoss, zeroGradients, type Gradients, type PreparedQuery, type TrainingExample } from './batch-loss.ts';
+import { BatchScratch, batchLoss, clearGradients, zeroGradients, type Gradients, type PreparedQuery, type TrainingExample } from './batch-loss.ts';
 import { corpusFeatures } from './corpus-features.ts';
 import type { StaticQueryEncoder } from './encoder.ts';
 import { AugmentIndexSearch } from './index-search.ts';
@@ -206,6 +206,7 @@ export async function trainAugmenter(data: TrainData, settings: TrainSettings, h
   const augmenter = new Augmenter(params, encoder);
   const baseline = data.heldOut === undefined ? undefined : await measureHeldOut(index, withoutAugmentation(augmenter), bm25, data.heldOut);
   const stepsPerEpoch = Math.ceil(queries.length / settings.batchSize);
+  const grads = zeroGradients(params);
   const history: EpochReport[] = [];
   let step = 0;
   for (let epoch = 1; epoch <= settings.epochs; epoch++) {
@@ -219,7 +220,7 @@ export async function trainAugmenter(data: TrainData, settings: TrainSettings, h
         const positive = q.positives[random.below(q.positives.length)]!;
         return { query: q.prepared, positive, negatives: sample(random, negatives[i]!, settings.hardNegatives, index.docIds.length, q.relevant), relevant: q.relevant };
       });
-      const grads = zeroGradients(params);
+      clearGradients(grads);
       const loss = batchLoss(params, batch, ctx, scratch, grads);
       stepAll(params, grads, optimizers);
       lossSum += loss;

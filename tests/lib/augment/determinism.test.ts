@@ -43,6 +43,14 @@ describe('determinism', () => {
     for (const query of test.queries) expect(new Augmenter(model.params, encoder).expand(query.text)).toEqual(new Augmenter(again.params, encoder).expand(query.text));
   });
 
+  it('a batch of queries expands exactly as each query alone', async () => {
+    const model = parseModelFile(await trainedFile(settings));
+    const { encoder, test } = syntheticCollection();
+    const augmenter = new Augmenter(model.params, encoder);
+    const texts = test.queries.map((query) => query.text);
+    expect(augmenter.expandMany(texts)).toEqual(texts.map((text) => augmenter.expand(text)));
+  });
+
   it('names what is wrong with a file that is not a model', () => {
     expect(() => parseModelFile('{"format":"x"}', 'm.json')).toThrow(/m.json: not a query-augmentation model/);
     expect(() => parseModelFile('nope', 'm.json')).toThrow(/m.json: not JSON/);
