@@ -2,7 +2,9 @@
 import { describe, expect, it } from 'vitest';
 import { Augmenter } from '../../../src/lib/augment/augmenter.ts';
 import { formatModelFile, parseModelFile, type AugmentModel } from '../../../src/lib/augment/model-file.ts';
+import { AugmentIndexSearch } from '../../../src/lib/augment/index-search.ts';
 import { trainAugmenter, type TrainSettings } from '../../../src/lib/augment/train.ts';
+import { rankBatch } from '../../../src/lib/retrievers/rank.ts';
 import { SYNTHETIC_SETTINGS, syntheticCollection } from './synthetic.ts';
 
 async function trainedFile(settings: TrainSettings): Promise<string> {
@@ -32,6 +34,18 @@ describe('determinism', () => {
     const first = await trainedFile(settings);
     expect(await trainedFile(settings)).toBe(first);
     expect(await trainedFile({ ...settings, seed: settings.seed + 1 })).not.toBe(first);
+  });
+
+  it('the same seed gives the same run, hit for hit and score for score', async () => {
+    const runOf = async () => {
+      const { index, encoder, bm25, test } = syntheticCollection();
+      const model = parseModelFile(await trainedFile(settings));
+      const search = new AugmentIndexSearch(index, encoder.analyzer, new Map([['m', new Augmenter(model.params, encoder)]]));
+      return rankBatch(search, { kind: 'augmented', bm25, augmenter: { key: 'm', name: 'm', collection: 'synthetic', split: 'train' } }, test.queries, { form: 'parts' });
+    };
+    const first = await runOf();
+    expect(first.some((ranking) => (ranking?.hits.length ?? 0) > 0)).toBe(true);
+    expect(await runOf()).toEqual(first);
   });
 
   it('a model file read back expands every query as the model did', async () => {
