@@ -161,6 +161,8 @@ function retrieverFields(retriever: RetrieverConfig): Fields {
         ['key', retriever.runKey],
         ['name', retriever.name],
       ];
+    case 'augmented':
+      return [['key', retriever.augmenter.key], ['name', retriever.augmenter.name], ['tc', retriever.augmenter.collection], ['ts', retriever.augmenter.split], ...bm25Fields(retriever.bm25)];
   }
 }
 
@@ -306,6 +308,12 @@ export function decodeRetriever(raw: string): RetrieverConfig {
       };
     case 'run':
       return { kind, runKey: r.string('key', undefined), name: r.string('name', 'run') };
+    case 'augmented':
+      return {
+        kind,
+        augmenter: { key: r.string('key', undefined), name: r.string('name', 'model'), collection: r.string('tc', ''), split: r.string('ts', '') },
+        bm25: readBm25(r),
+      };
     case 'rm3':
       return {
         kind,

@@ -15,7 +15,8 @@ import { evaluate } from '../lib/eval/evaluate.ts';
 import { formatTrecEval } from '../lib/eval/trec-eval-output.ts';
 import type { Normalization } from '../lib/fusion/normalize.ts';
 import type { Qrels } from '../lib/types.ts';
-import { cliAnalyzerNames, isCliAnalyzerName } from './analyzer.ts';
+import { cliAnalyzerNames, isCliAnalyzerName, type CliAnalyzerName } from './analyzer.ts';
+import { evaluableQueries, readModel } from './augment-model.ts';
 import { CliError } from './cli-error.ts';
 import { loadDataset, type Dataset } from './dataset.ts';
 import { DEFAULT_RERANKER, TEST_RERANKER } from '../lib/rerank/registry.ts';
@@ -57,6 +58,7 @@ const OPTIONS = {
   'fb-terms': { type: 'string' },
   'fb-docs': { type: 'string' },
   'orig-weight': { type: 'string' },
+  augmenter: { type: 'string' },
   'run-out': { type: 'string' },
   json: { type: 'boolean', default: false },
   help: { type: 'boolean', short: 'h', default: false },
@@ -92,6 +94,7 @@ const USAGE = `usage: npm run -s cli -- eval --dataset <path | name> [options]
   --fb-terms <n>            rm3, bo1: feedback terms (default 10)
   --fb-docs <n>             rm3, bo1: feedback documents (default 10 for rm3, 3 for bo1)
   --orig-weight <n>         rm3: weight of the original query, 0..1 (default 0.5)
+  --augmenter <model.json>  augmented: the model train-augment wrote (refused on the split that trained it)
   --run-out <file>          also write the TREC run
   --json                    print one JSON object`;
 
@@ -172,7 +175,9 @@ function parseEvalArgs(args: string[]) {
       originalQueryWeight: numberOption('orig-weight', values['orig-weight'], (n) => n >= 0 && n <= 1, 'a number between 0 and 1'),
     },
   };
-  return { dataset: values.dataset, split: values.split, runOut: values['run-out'], json: values.json, settings };
+  if (values.augmenter !== undefined && values.retriever !== 'augmented') throw new CliError('--augmenter applies to --retriever augmented only');
+  if (values.augmenter === undefined && values.retriever === 'augmented') throw new CliError('--retriever augmented needs --augmenter <model.json> (made by train-augment)');
+  return { dataset: values.dataset, split: values.split, runOut: values['run-out'], json: values.json, settings, augmenter: values.augmenter };
 }
 
 function splitQrels(collection: BeirCollection, split: string): Qrels {
@@ -195,16 +200,20 @@ export async function evalCommand(args: string[], io: CliIo): Promise<void> {
     io.out(`${USAGE}\n`);
     return;
   }
-  const { dataset, split, settings } = options;
+  const { dataset, split } = options;
+  const augmenter = options.augmenter === undefined ? undefined : await readModel(options.augmenter);
+  const settings = augmenter === undefined ? options.settings : { ...options.settings, augmenter, analyzer: augmenter.model.bm25.analyzer as CliAnalyzerName };
   const loadStart = performance.now();
   const collection = await loadDataset(dataset, { splits: [split] });
   const loadMs = performance.now() - loadStart;
   const qrels = splitQrels(collection, split);
-  const queries = judgedQueries(collection.queries, qrels);
+  const evaluable = augmenter === undefined ? undefined : evaluableQueries(augmenter.model, collection.name, split, { queries: judgedQueries(collection.queries, qrels), qrels });
+  const queries = evaluable?.queries.queries ?? judgedQueries(collection.queries, qrels);
+  if (evaluable?.note !== undefined) progress(`evaluating ${evaluable.note}`);
   if (queries.length === 0) throw new CliError(noQueries(collection, split));
   progress(`loaded ${collection.docs.length} documents and ${queries.length} ${split} queries in ${loadMs.toFixed(0)} ms`);
 
-  const { run, timings, description, firstStage } = await retrieve(collection.docs, queries, settings, progress);
+  const { run, timings, description, firstStage, efficiency } = await retrieve(collection.docs, queries, settings, progress);
   // Re-ranking cannot find what the first stage missed: its recall@depth is the ceiling.
   const ceiling = firstStage && settings.depth !== undefined ? firstStageCeiling(qrels, firstStage, settings.depth).mean : undefined;
   if (options.runOut !== undefined) {
@@ -212,7 +221,7 @@ export async function evalCommand(args: string[], io: CliIo): Promise<void> {
     progress(`wrote ${options.runOut}`);
   }
 
-  const result = evaluate(qrels, run, { measures: EVAL_MEASURES, complete: true });
+  const result = evaluate(evaluable?.queries.qrels ?? qrels, run, { measures: EVAL_MEASURES, complete: true });
   const allTimings = { load_ms: loadMs, ...timings };
   if (options.json) {
     const report = {
@@ -220,22 +229,24 @@ export async function evalCommand(args: string[], io: CliIo): Promise<void> {
       split,
       retriever: settings.retriever,
       queries: queries.length,
+      ...(evaluable?.note === undefined ? {} : { queries_from: evaluable.note }),
       docs: collection.docs.length,
       settings: description,
       metrics: Object.fromEntries(result.columns.map((column) => [column.name, result.all[column.name]!])),
       ...(ceiling === undefined ? {} : { first_stage: { [`recall_${settings.depth}`]: ceiling } }),
+      ...(efficiency === undefined ? {} : efficiency),
       timings: allTimings,
     };
     io.out(`${JSON.stringify(report)}\n`);
     return;
   }
   io.out(
-    `# ${collection.name} ${split}: ${queries.length} queries, ${collection.docs.length} documents; ` +
+    `# ${collection.name} ${split}${evaluable?.note === undefined ? '' : ` (${evaluable.note})`}: ${queries.length} queries, ${collection.docs.length} documents; ` +
       `${settings.retriever} (${Object.entries(description).map(([k, v]) => `${k} ${v}`).join(', ')}); trec_eval -c\n`,
   );
   io.out(formatTrecEval(result));
   if (ceiling !== undefined) io.out(`${`first_stage_recall_${settings.depth}`.padEnd(22)}\tall\t${ceiling.toFixed(4)}\n`);
-  for (const [name, value] of Object.entries(allTimings)) {
+  for (const [name, value] of Object.entries({ ...allTimings, ...efficiency })) {
     io.out(`${name.padEnd(22)}\t${value < 10 ? value.toFixed(3) : value.toFixed(0)}\n`);
   }
 }

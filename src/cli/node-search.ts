@@ -20,12 +20,15 @@ import { searchBo1 } from '../lib/prf/bo1.ts';
 import { bm25FeedbackIndex } from '../lib/prf/feedback-index.ts';
 import type { PrfResult } from '../lib/prf/prf-result.ts';
 import { searchRm3 } from '../lib/prf/rm3.ts';
-import type { Bm25Settings, DenseSettings, RerankSettings } from '../lib/retrievers/config.ts';
+import type { Augmenter } from '../lib/augment/augmenter.ts';
+import type { AugmentModel } from '../lib/augment/model-file.ts';
+import type { AugmenterRef, Bm25Settings, DenseSettings, RerankSettings } from '../lib/retrievers/config.ts';
 import type { RankSearch } from '../lib/retrievers/rank.ts';
-import type { RankQuery } from '../lib/retrievers/ranking.ts';
+import type { ExpandedTerm, RankQuery } from '../lib/retrievers/ranking.ts';
 import type { Doc, Hit } from '../lib/types.ts';
 import { packCandidates, type Candidates } from '../lib/hits/packed-hits.ts';
 import { loadAnalyzer, type CliAnalyzerName } from './analyzer.ts';
+import { augmenterOf } from './augment-model.ts';
 import { loadNodeEmbedder, provideIndexedDb, resolveNodeModel } from './dense.ts';
 
 type Progress = (message: string) => void;
@@ -39,6 +42,8 @@ export interface NodeSearchOptions {
   progress?: Progress;
   /** A cross-encoder's scores, for Re-rank (absent: such a retriever fails with a message). */
   rerank?: (settings: RerankSettings, query: RankQuery, docIds: readonly string[]) => Promise<ArrayLike<number>>;
+  /** Query-augmentation models by their reference's key (Augmented BM25). */
+  augmenters?: ReadonlyMap<string, AugmentModel>;
 }
 
 interface Lexical {
@@ -64,6 +69,7 @@ export class NodeSearch implements RankSearch {
   denseInfo: { model: string; dtype: string; device: string } | undefined;
   private readonly lexical = new Map<string, Promise<Lexical>>();
   private readonly corpora = new Map<string, Promise<DenseCorpus>>();
+  private readonly augmenters = new Map<string, Promise<Augmenter>>();
   private readonly ids: string[];
   private readonly progress: Progress;
 
@@ -118,6 +124,22 @@ export class NodeSearch implements RankSearch {
     );
     this.add('bm25_query_ms', performance.now() - started);
     return hits;
+  }
+
+  /** The weighted bag each model makes of each query, its encoder loaded on first use with the index's analyzer. */
+  async augment(ref: AugmenterRef, bm25: Bm25Settings, queries: readonly RankQuery[]): Promise<ExpandedTerm[][]> {
+    let opened = this.augmenters.get(ref.key);
+    if (opened === undefined) {
+      const model = this.options.augmenters?.get(ref.key);
+      if (model === undefined) throw new Error(`the model ${ref.name} is not loaded`);
+      opened = this.openLexical(bm25.analyzer).then((lexical) => augmenterOf(model, lexical.analyzer));
+      this.augmenters.set(ref.key, opened);
+    }
+    const augmenter = await opened;
+    const started = performance.now();
+    const bags = augmenter.expandMany(queries.map((query) => query.text));
+    this.add('augment_ms', performance.now() - started);
+    return bags;
   }
 
   async prf(settings: Bm25Settings, request: PrfRequest, queries: readonly RankQuery[], k: number): Promise<PrfResult[]> {

@@ -21,6 +21,8 @@ import type { CliAnalyzerName } from './analyzer.ts';
 import { DEFAULT_DENSE_MODEL, resolveNodeModel } from './dense.ts';
 import { NodeSearch } from './node-search.ts';
 import { loadNodeCrossEncoder, resolveNodeReranker } from './rerank.ts';
+import type { LoadedModel } from './augment-model.ts';
+import { CliError } from './cli-error.ts';
 
 export const RETRIEVERS = {
   bm25: 'BM25, Lucene 8.7 / Pyserini bm25-flat semantics',
@@ -31,11 +33,12 @@ export const RETRIEVERS = {
   rrf: 'reciprocal rank fusion of BM25 and dense',
   convex: 'alpha · BM25 + (1 − alpha) · dense over normalized scores',
   rerank: 'a cross-encoder re-ranks the first stage’s top depth (--first-stage, --depth, --model)',
+  augmented: 'BM25 over the weighted bag a trained query-augmentation model makes of each query (--augmenter model.json)',
 } as const;
 
 export type RetrieverName = keyof typeof RETRIEVERS;
-/** Retrievers a re-ranker can follow. */
-export type FirstStageName = Exclude<RetrieverName, 'rerank'>;
+/** Retrievers a re-ranker can follow (on the command line). */
+export type FirstStageName = Exclude<RetrieverName, 'rerank' | 'augmented'>;
 export type LexicalName = 'bm25' | 'rm3' | 'bo1';
 export const LEXICAL_STAGES: readonly LexicalName[] = ['bm25', 'rm3', 'bo1'];
 
@@ -80,6 +83,8 @@ export interface RetrieverSettings {
   normalization: Exclude<Normalization, 'none'>;
   /** RM3 / Bo1 settings; absent: the methods' defaults. */
   prf?: PrfSettings;
+  /** augmented: the model (--augmenter). */
+  augmenter?: LoadedModel;
 }
 
 export interface RetrievalResult {
@@ -90,6 +95,16 @@ export interface RetrievalResult {
   description: Record<string, string | number>;
   /** rerank: the first stage's run (its recall@depth is the ceiling of the re-ranking). */
   firstStage?: Run;
+  /** augmented: terms per query and the latency of plain BM25 over the same queries, for the JSON report. */
+  efficiency?: AugmentedEfficiency;
+}
+
+/** Milliseconds are per query: the search of the weighted bag, making the bag, and plain BM25's search. */
+export interface AugmentedEfficiency {
+  terms_per_query: number;
+  query_ms_mean: number;
+  augment_ms_mean: number;
+  bm25_query_ms_mean: number;
 }
 
 type Progress = (message: string) => void;
@@ -128,7 +143,7 @@ function prfOf(method: 'rm3' | 'bo1', prf: PrfSettings = {}): PrfRequest {
  * The command line's settings as the configuration a page column holds (src/lib/retrievers/config.ts): the
  * CLI and the page rank the same configuration with the same code (src/lib/retrievers/rank.ts).
  */
-export function retrieverConfig(settings: RetrieverSettings, name: FirstStageName = settings.retriever === 'rerank' ? 'bm25' : settings.retriever): RetrieverConfig {
+export function retrieverConfig(settings: RetrieverSettings, name: Exclude<RetrieverName, 'rerank'> = settings.retriever === 'rerank' ? 'bm25' : settings.retriever): RetrieverConfig {
   const bm25 = bm25Settings(settings);
   const model = settings.retriever === 'rerank' ? (settings.denseModel ?? DEFAULT_DENSE_MODEL) : settings.model;
   const dense = () => denseSettings(settings.retriever === 'rerank' ? { ...settings, dtype: undefined } : settings, model);
@@ -151,6 +166,9 @@ export function retrieverConfig(settings: RetrieverSettings, name: FirstStageNam
       return { kind: 'rrf', bm25, dense: dense(), k: settings.rrfK };
     case 'convex':
       return { kind: 'convex', bm25, dense: dense(), alpha: settings.alpha, normalization: settings.normalization };
+    case 'augmented':
+      if (settings.augmenter === undefined) throw new CliError('--retriever augmented needs --augmenter <model.json> (made by train-augment)');
+      return { kind: 'augmented', bm25, augmenter: settings.augmenter.ref };
   }
 }
 
@@ -179,6 +197,8 @@ function describe(settings: RetrieverSettings, config: RetrieverConfig, search: 
       return { ...bm25Description(settings), ...dense, k: config.k };
     case 'convex':
       return { ...bm25Description(settings), ...dense, alpha: config.alpha, normalization: config.normalization };
+    case 'augmented':
+      return { ...bm25Description(settings), augmenter: config.augmenter.name, trained_on: `${config.augmenter.collection} ${config.augmenter.split}` };
     default:
       return {};
   }
@@ -188,7 +208,7 @@ function describe(settings: RetrieverSettings, config: RetrieverConfig, search: 
 function timingsOf(search: NodeSearch, config: RetrieverConfig, queries: number): Record<string, number> {
   const t = search.timings;
   const perQuery = (ms: number | undefined) => (ms ?? 0) / Math.max(1, queries);
-  const lexicalOnly = config.kind === 'bm25' || config.kind === 'rm3' || config.kind === 'bo1';
+  const lexicalOnly = config.kind === 'bm25' || config.kind === 'rm3' || config.kind === 'bo1' || config.kind === 'augmented';
   const lexical: Record<string, number> =
     config.kind === 'dense'
       ? {}
@@ -228,14 +248,34 @@ async function rankRun(search: NodeSearch, config: RetrieverConfig, queries: rea
 /** Runs `settings.retriever` over `queries`; progress lines go to `progress` (stderr in the CLI). */
 export async function retrieve(docs: readonly Doc[], queries: readonly Query[], settings: RetrieverSettings, progress: Progress): Promise<RetrievalResult> {
   if (settings.retriever === 'rerank') return rerankRetrieve(docs, queries, settings, progress);
-  const search = new NodeSearch(docs, { keepIdenticalIds: !settings.ignoreIdenticalIds, dtype: settings.dtype, progress });
+  const augmenters = settings.augmenter === undefined ? undefined : new Map([[settings.augmenter.ref.key, settings.augmenter.model]]);
+  const search = new NodeSearch(docs, { keepIdenticalIds: !settings.ignoreIdenticalIds, dtype: settings.dtype, progress, ...(augmenters === undefined ? {} : { augmenters }) });
   try {
     const config = retrieverConfig(settings);
+    if (config.kind === 'augmented') return await augmentedRetrieve(search, config, queries, settings);
     const run = await rankRun(search, config, queries, settings, settings.topK);
     return { run, timings: timingsOf(search, config, queries.length), description: describe(settings, config, search) };
   } finally {
     await search.dispose();
   }
+}
+
+/**
+ * Augmented BM25's run with what the paper compares: terms per query, and the per-query latency of its
+ * search against plain BM25's over the same queries and index (making the weighted bag is timed apart).
+ */
+async function augmentedRetrieve(search: NodeSearch, config: Extract<RetrieverConfig, { kind: 'augmented' }>, queries: readonly Query[], settings: RetrieverSettings): Promise<RetrievalResult> {
+  await search.openLexical(config.bm25.analyzer);
+  const rankings = await rankRankings(search, config, config, queries, settings, settings.topK, 'parts');
+  const run: Run = new Map(queries.map((query, i) => [query.id, plainHits(rankings[i]?.hits ?? [])]));
+  const terms = rankings.reduce((sum, ranking) => sum + (ranking?.kind === 'augmented' ? ranking.expanded.length : 0), 0);
+  const timings = timingsOf(search, config, queries.length);
+  const augmentMs = (search.timings.augment_ms ?? 0) / Math.max(1, queries.length);
+  const before = search.timings.bm25_query_ms ?? 0;
+  await rankRun(search, { kind: 'bm25', bm25: config.bm25 }, queries, settings, settings.topK);
+  const bm25Ms = ((search.timings.bm25_query_ms ?? 0) - before) / Math.max(1, queries.length);
+  const efficiency: AugmentedEfficiency = { terms_per_query: terms / Math.max(1, queries.length), query_ms_mean: timings.query_ms_mean!, augment_ms_mean: augmentMs, bm25_query_ms_mean: bm25Ms };
+  return { run, timings: { ...timings, augment_ms_mean: augmentMs }, description: describe(settings, config, search), efficiency };
 }
 
 function percentile(sorted: readonly number[], p: number): number {

@@ -10,17 +10,21 @@ type Command = (args: string[], io: CliIo) => Promise<void>;
 
 const commands: Record<string, () => Promise<Command>> = {
   analyze: async () => (await import('./analyze.ts')).analyzeCommand,
+  'augment-queries': async () => (await import('./augment-queries.ts')).augmentQueriesCommand,
   eval: async () => (await import('./eval.ts')).evalCommand,
   search: async () => (await import('./search.ts')).searchCommand,
   'trec-eval': async () => (await import('./trec-eval.ts')).trecEvalCommand,
+  'train-augment': async () => (await import('./train-augment.ts')).trainAugmentCommand,
 };
 
 const usage = `usage: npm run -s cli -- <command> [options]
 commands:
   analyze     print the terms an analyzer (english, polish, …) makes of each line of text or stdin
+  augment-queries  a split's queries as a trained model weights and expands them (Lucene syntax or JSON lines)
   eval        index a dataset, run every query of a split and print trec_eval -c measures
   search      one query's ranking on a dataset (weighted syntax: word^2.5, +term^0.5)
-  trec-eval   evaluate a TREC run against qrels, output compatible with trec_eval 9.0.8`;
+  trec-eval   evaluate a TREC run against qrels, output compatible with trec_eval 9.0.8
+  train-augment  learn BM25 query augmentation (weights and added terms) on a dataset's judged split`;
 
 export async function runCli(argv: readonly string[], io: CliIo): Promise<number> {
   const [name, ...rest] = argv;

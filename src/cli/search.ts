@@ -26,7 +26,9 @@ import type { PrfResult } from '../lib/prf/prf-result.ts';
 import { ANSERINI_RM3_PARAMS } from '../lib/prf/rm3.ts';
 import { DEFAULT_RERANKER, TEST_RERANKER } from '../lib/rerank/registry.ts';
 import { docScorerFor, rerankDocText, type RerankedHit } from '../lib/rerank/rerank.ts';
-import type { RetrieverConfig } from '../lib/retrievers/config.ts';
+import type { AugmenterRef, RetrieverConfig } from '../lib/retrievers/config.ts';
+import type { ExpandedTerm } from '../lib/retrievers/ranking.ts';
+import { readModel, type LoadedModel } from './augment-model.ts';
 import { rankBatch } from '../lib/retrievers/rank.ts';
 import type { Doc, Hit } from '../lib/types.ts';
 import { cliAnalyzerNames, isCliAnalyzerName, type CliAnalyzerName } from './analyzer.ts';
@@ -42,6 +44,7 @@ const SEARCH_RETRIEVERS = {
   rm3: 'BM25 + RM3 (Anserini): prints the expanded query',
   bo1: 'BM25 + Bo1 (Terrier): prints the expanded query',
   rerank: 'BM25 top depth re-ranked by a cross-encoder',
+  augmented: 'BM25 over the weighted bag a trained model makes of the query (--augmenter): prints it',
 } as const;
 
 type SearchRetriever = keyof typeof SEARCH_RETRIEVERS;
@@ -60,6 +63,7 @@ const OPTIONS = {
   depth: { type: 'string', default: '100' },
   model: { type: 'string', default: DEFAULT_RERANKER },
   dtype: { type: 'string' },
+  augmenter: { type: 'string' },
   json: { type: 'boolean', default: false },
   help: { type: 'boolean', short: 'h', default: false },
 } as const;
@@ -79,6 +83,7 @@ const USAGE = `usage: npm run -s cli -- search --dataset <path | name> --query "
   --depth <n>            rerank: BM25 hits re-ranked (default 100)
   --model <id|folder>    rerank: the cross-encoder (default ${DEFAULT_RERANKER}; offline: ${TEST_RERANKER})
   --dtype <fp32|fp16|q8> rerank: its weights (default: the model's)
+  --augmenter <file>     augmented: the model file train-augment wrote (its analyzer is used)
   --json                 print one JSON object`;
 
 const SNIPPET_CHARS = 70;
@@ -96,6 +101,7 @@ interface SearchOptions {
   fbTerms: number | undefined;
   fbDocs: number | undefined;
   originalQueryWeight: number | undefined;
+  augmenter: string | undefined;
   json: boolean;
 }
 
@@ -127,8 +133,10 @@ function parseSearchArgs(args: string[]): SearchOptions | undefined {
   if ((values['fb-terms'] !== undefined || values['fb-docs'] !== undefined) && retriever !== 'rm3' && retriever !== 'bo1') {
     throw new CliError('--fb-terms and --fb-docs apply to --retriever rm3 or bo1 only');
   }
+  if ((values.augmenter !== undefined) !== (retriever === 'augmented')) throw new CliError('--retriever augmented and --augmenter <model.json> go together');
   const count = (n: number) => Number.isInteger(n) && n >= 0;
   return {
+    augmenter: values.augmenter,
     depth: numberOption('depth', values.depth, (n) => Number.isInteger(n) && n > 0, 'a positive integer')!,
     model: values.model,
     dtype: values.dtype as EmbeddingDtype | undefined,
@@ -184,6 +192,8 @@ export async function searchCommand(args: string[], io: CliIo): Promise<void> {
     io.out(`${USAGE}\n`);
     return;
   }
+  const loaded = options.augmenter === undefined ? undefined : await readModel(options.augmenter);
+  if (loaded !== undefined) options.analyzer = loaded.model.bm25.analyzer as CliAnalyzerName;
   // Judgments are not needed to rank; the queries file is still read (and checked), as before.
   const collection = await loadDataset(options.dataset, { splits: [] });
   const docsById = new Map(collection.docs.map((doc) => [doc.id, doc]));
@@ -192,6 +202,7 @@ export async function searchCommand(args: string[], io: CliIo): Promise<void> {
   try {
     let rerankMs = 0;
     const search = new NodeSearch(collection.docs, {
+      ...(loaded === undefined ? {} : { augmenters: new Map([[loaded.ref.key, loaded.model]]) }),
       rerank: async (_settings, query, docIds) => {
         const t0 = performance.now();
         const textOf = (id: string) => {
@@ -210,9 +221,10 @@ export async function searchCommand(args: string[], io: CliIo): Promise<void> {
     const started = performance.now();
     // The cross-encoder reads the query without the syntax; BM25 ranks the parsed bag.
     const query = { text: plainQueryText(options.query), weighted: parsed.terms };
-    const [ranking] = await rankBatch(search, searchConfig(options, crossEncoder?.dtype), [query], { depth: options.topK });
+    const [ranking] = await rankBatch(search, searchConfig(options, crossEncoder?.dtype, loaded?.ref), [query], { depth: options.topK });
     const hits: Array<Hit | RerankedHit> = ranking?.hits ?? [];
     const prf = ranking !== undefined && (ranking.kind === 'rm3' || ranking.kind === 'bo1') ? ranking : undefined;
+    const augmented = ranking?.kind === 'augmented' ? { expanded: ranking.expanded, model: loaded! } : undefined;
     const searchMs = performance.now() - started - rerankMs;
     const clauses = weightQueryTerms(index, { weighted: parsed.terms });
     const rerankInfo = crossEncoder && {
@@ -222,14 +234,14 @@ export async function searchCommand(args: string[], io: CliIo): Promise<void> {
       max_length: crossEncoder.maxLength,
       rerank_ms: rerankMs,
     };
-    report(io, options, collection.name, collection.docs.length, parsed, clauses, prf, hits, docsById, searchMs, rerankInfo);
+    report(io, options, collection.name, collection.docs.length, parsed, clauses, prf, hits, docsById, searchMs, rerankInfo, augmented);
   } finally {
     await crossEncoder?.dispose();
   }
 }
 
 /** The column configuration the search's flags describe (the page's, ranked by the same code). */
-function searchConfig(options: SearchOptions, rerankDtype: EmbeddingDtype | undefined): RetrieverConfig {
+function searchConfig(options: SearchOptions, rerankDtype: EmbeddingDtype | undefined, augmenter: AugmenterRef | undefined): RetrieverConfig {
   const bm25 = { ...options.params, analyzer: options.analyzer as Bm25AnalyzerName };
   switch (options.retriever) {
     case 'bm25':
@@ -246,6 +258,8 @@ function searchConfig(options: SearchOptions, rerankDtype: EmbeddingDtype | unde
       return { kind: 'bo1', bm25, fbTerms: options.fbTerms ?? TERRIER_BO1_PARAMS.fbTerms, fbDocs: options.fbDocs ?? TERRIER_BO1_PARAMS.fbDocs };
     case 'rerank':
       return { kind: 'rerank', firstStage: { kind: 'bm25', bm25 }, depth: options.depth, rerank: { model: options.model, dtype: rerankDtype ?? 'q8', device: 'auto' } };
+    case 'augmented':
+      return { kind: 'augmented', bm25, augmenter: augmenter! };
   }
 }
 
@@ -261,6 +275,7 @@ function report(
   docsById: ReadonlyMap<string, Doc>,
   searchMs: number,
   rerankInfo: { model: string; dtype: string; depth: number; max_length: number; rerank_ms: number } | undefined,
+  augmented?: { expanded: ExpandedTerm[]; model: LoadedModel },
 ): void {
   const rows = hits.map((hit, i) => ({
     rank: i + 1,
@@ -289,6 +304,9 @@ function report(
         notes: parsed.notes,
       },
       ...(prf === undefined ? {} : { expanded: { canonical: formatWeightedQuery(prf.expanded), terms: prf.expanded }, feedbackDocIds: prf.feedbackDocIds }),
+      ...(augmented === undefined
+        ? {}
+        : { augmenter: { name: augmented.model.ref.name, trained_on: `${augmented.model.ref.collection} ${augmented.model.ref.split}` }, expanded: augmented.expanded }),
       hits: rows,
       search_ms: searchMs,
       ...(rerankInfo ? { rerank_ms: rerankInfo.rerank_ms } : {}),
@@ -310,6 +328,11 @@ function report(
     out.push(`# feedback documents: ${prf.feedbackDocIds.join(' ') || '(none)'}`);
     out.push(`# expanded: ${prf.expanded.length === 0 ? '(no terms)' : formatWeightedQuery(prf.expanded)}`);
     for (const line of expandedTable(prf.expanded, parsed.terms)) out.push(line);
+  }
+  if (augmented !== undefined) {
+    out.push(`# augmenter: ${augmented.model.ref.name}, trained on ${augmented.model.ref.collection} ${augmented.model.ref.split}`);
+    out.push(`# expanded: ${augmented.expanded.length} terms (${augmented.expanded.filter((t) => t.added).length} added)`);
+    for (const { term, weight, added } of augmented.expanded) out.push(`#   ${term.padEnd(20)} weight ${weight.toFixed(6)}${added ? '  (added)' : ''}`);
   }
   if (rerankInfo) {
     out.push(`# re-ranked: BM25 top ${rerankInfo.depth} by ${rerankInfo.model} (${rerankInfo.dtype}, ${rerankInfo.max_length} tokens per pair) in ${rerankInfo.rerank_ms.toFixed(0)} ms`);

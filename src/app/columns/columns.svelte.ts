@@ -7,7 +7,7 @@ import { languageCodes, type Language } from '../../lib/analysis/language.ts';
 import { defaultRetriever, type ColumnConfig, type RetrieverConfig, type RetrieverContext, type RetrieverKind } from '../../lib/retrievers/config.ts';
 import { settingsKey } from '../../lib/settings-key.ts';
 
-export const DEFAULT_COLUMN_KINDS: readonly Exclude<RetrieverKind, 'run'>[] = ['bm25', 'dense', 'ledr'];
+export const DEFAULT_COLUMN_KINDS: readonly Exclude<RetrieverKind, 'run' | 'augmented'>[] = ['bm25', 'dense', 'ledr'];
 
 let nextColumn = 1;
 

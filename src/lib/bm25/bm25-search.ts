@@ -72,12 +72,12 @@ function excludedDocs(index: Bm25Index, query: Bm25Query, options: Bm25SearchOpt
  * Returns internal docids; `searchBm25` maps them to document ids.
  */
 /** A document of the index by its internal number, with its score. */
-interface ScoredDoc {
+export interface ScoredDoc {
   doc: number;
   score: number;
 }
 
-function searchBm25Docs(index: Bm25Index, query: Bm25Query, options: Bm25SearchOptions = {}): ScoredDoc[] {
+export function searchBm25Docs(index: Bm25Index, query: Bm25Query, options: Bm25SearchOptions = {}): ScoredDoc[] {
   const params = options.params ?? ANSERINI_BM25_PARAMS;
   validateBm25Params(params);
   const k = options.k ?? DEFAULT_BM25_HITS;

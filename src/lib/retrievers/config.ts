@@ -44,6 +44,19 @@ export interface RerankSettings {
   device: DeviceChoice;
 }
 
+/**
+ * A trained query-augmentation model (src/lib/augment), by reference: the weights are held by whoever
+ * ranks (the CLI's search, the page's store), keyed by `key`, a fingerprint of the model file.
+ */
+export interface AugmenterRef {
+  key: string;
+  /** The model's name (its file, or what the person called it). */
+  name: string;
+  /** The collection and the judged split that trained it: shown wherever the model is. */
+  collection: string;
+  split: string;
+}
+
 /** Every retriever but Re-rank: what a Re-rank column's first stage can be. */
 export type FirstStageConfig =
   | { kind: 'bm25'; bm25: Bm25Settings }
@@ -57,6 +70,8 @@ export type FirstStageConfig =
   | { kind: 'rrf'; bm25: Bm25Settings; dense: DenseSettings; k: number }
   /** alpha · BM25 + (1 − alpha) · dense over normalized scores. */
   | { kind: 'convex'; bm25: Bm25Settings; dense: DenseSettings; alpha: number; normalization: Exclude<Normalization, 'none'> }
+  /** BM25 over the weighted bag a trained model makes of the query (the paper's eq. 1): weights and added terms. */
+  | { kind: 'augmented'; bm25: Bm25Settings; augmenter: AugmenterRef }
   /** An imported TREC run, stored in the `runs` table under `runKey`. */
   | { kind: 'run'; runKey: string; name: string };
 
@@ -118,8 +133,8 @@ export interface RetrieverContext {
  * the built-in model (English) or, for another language when online, the multilingual model.
  */
 export function defaultRetriever(kind: 'bm25', context?: RetrieverContext): Extract<RetrieverConfig, { kind: 'bm25' }>;
-export function defaultRetriever(kind: Exclude<RetrieverKind, 'run'>, context?: RetrieverContext): RetrieverConfig;
-export function defaultRetriever(kind: Exclude<RetrieverKind, 'run'>, context: RetrieverContext = {}): RetrieverConfig {
+export function defaultRetriever(kind: Exclude<RetrieverKind, 'run' | 'augmented'>, context?: RetrieverContext): RetrieverConfig;
+export function defaultRetriever(kind: Exclude<RetrieverKind, 'run' | 'augmented'>, context: RetrieverContext = {}): RetrieverConfig {
   const language = context.language ?? 'en';
   const bm25 = { ...DEFAULT_BM25, analyzer: LANGUAGES[language].analyzer };
   const model = language !== 'en' && context.online === true ? MULTILINGUAL_DENSE_MODEL : DEFAULT_DENSE.model;
@@ -164,6 +179,8 @@ export function retrieverLabel(config: RetrieverConfig): string {
       return `RRF (k ${config.k})`;
     case 'convex':
       return `Convex (α ${config.alpha}, ${config.normalization})`;
+    case 'augmented':
+      return `Augmented BM25: ${config.augmenter.name} (trained on ${config.augmenter.collection} ${config.augmenter.split}${analyzer(config.bm25)})`;
     case 'run':
       return `Run: ${config.name}`;
   }
@@ -186,6 +203,7 @@ export function preparedSettings(retriever: RetrieverConfig): PreparedSettings {
     case 'bm25':
     case 'rm3':
     case 'bo1':
+    case 'augmented':
       return { bm25: retriever.bm25 };
     case 'dense':
       return { dense: retriever.dense };

@@ -24,8 +24,8 @@ import type { PrfRequest } from '../prf/prf-request.ts';
 import type { PrfResult } from '../prf/prf-result.ts';
 import { rerank } from '../rerank/rerank.ts';
 import type { Hit, Run } from '../types.ts';
-import { preparedSettings, RUN_DEPTH, type Bm25Settings, type DenseSettings, type RerankSettings, type RetrieverConfig } from './config.ts';
-import { emptyRanking, plainHits, type ColumnRanking, type RankQuery } from './ranking.ts';
+import { preparedSettings, RUN_DEPTH, type AugmenterRef, type Bm25Settings, type DenseSettings, type RerankSettings, type RetrieverConfig } from './config.ts';
+import { emptyRanking, plainHits, type ColumnRanking, type ExpandedTerm, type RankQuery } from './ranking.ts';
 
 /** What ranking needs from the indexes and models; every list is aligned with the queries or texts given. */
 export interface RankSearch {
@@ -42,6 +42,8 @@ export interface RankSearch {
   prf?(settings: Bm25Settings, request: PrfRequest, queries: readonly RankQuery[], k: number): Promise<PrfResult[]>;
   /** A cross-encoder's scores of (query text, document), aligned with `docIds`. */
   rerank?(settings: RerankSettings, query: RankQuery, docIds: readonly string[]): Promise<ArrayLike<number>>;
+  /** The weighted bag a trained model makes of each query (absent: Augmented BM25 fails with a message). */
+  augment?(augmenter: AugmenterRef, bm25: Bm25Settings, queries: readonly RankQuery[]): Promise<ExpandedTerm[][]>;
   /** An imported run (undefined: not held here). */
   importedRun?(runKey: string): Promise<Run | undefined>;
   /** The BM25 and dense searches answered as rows, where answers cross from workers packed (the `lists` form). */
@@ -93,7 +95,7 @@ export function isBlank(text: string): boolean {
 }
 
 /** Fails with a message when the search lacks an optional part (called as a method after, so `this` holds). */
-function need(search: RankSearch, part: 'prf' | 'rerank' | 'importedRun', what: string): void {
+function need(search: RankSearch, part: 'prf' | 'rerank' | 'importedRun' | 'augment', what: string): void {
   if (search[part] === undefined) throw new Error(`${what} is not available here`);
 }
 
@@ -169,6 +171,25 @@ async function ledrLists(
   });
 }
 
+/**
+ * Augmented BM25: the model's weighted bag of each query, ranked by the BM25 search as any weighted query
+ * (rows where `rows` is given); with parts, each ranking keeps its bag.
+ */
+async function augmentedLists(
+  search: RankSearch,
+  rows: RowSearch | undefined,
+  retriever: Extract<RetrieverConfig, { kind: 'augmented' }>,
+  asked: readonly RankQuery[],
+  depth: number,
+): Promise<Array<ColumnRanking | RankedList>> {
+  need(search, 'augment', 'a query-augmentation model');
+  const expanded = await search.augment!(retriever.augmenter, retriever.bm25, asked);
+  const weighted = asked.map((query, i): RankQuery => ({ ...query, weighted: (expanded[i] ?? []).map(({ term, weight }) => ({ term, weight })) }));
+  if (rows !== undefined) return rows.bm25(retriever.bm25, weighted, depth);
+  const found = await search.bm25(retriever.bm25, weighted, depth);
+  return found.map((hits, i): ColumnRanking => ({ kind: 'augmented', hits, expanded: expanded[i] ?? [] }));
+}
+
 /** Kinds whose rankings are plain hits already (no copy needed). */
 const PLAIN_KINDS: ReadonlySet<RetrieverConfig['kind']> = new Set(['bm25', 'dense', 'run']);
 
@@ -232,6 +253,8 @@ async function rankAsked(
           : { kind: 'convex', hits: convexCombination(hits, other, { alpha: retriever.alpha, normalization: retriever.normalization, limit: depth }) };
       });
     }
+    case 'augmented':
+      return augmentedLists(search, rows, retriever, asked, depth);
     case 'rm3':
     case 'bo1': {
       need(search, 'prf', 'RM3 / Bo1');

@@ -22,6 +22,8 @@ export type ColumnRanking =
   /** parts[0] = BM25 (weight alpha), parts[1] = dense (weight 1 − alpha): raw, normalized, contribution. */
   | { kind: 'convex'; hits: FusedHit<[ConvexPart, ConvexPart]>[] }
   | { kind: 'run'; hits: Hit[] }
+  /** Augmented BM25: the hits of the weighted bag the model made of the query (`expanded`). */
+  | { kind: 'augmented'; hits: Hit[]; expanded: ExpandedTerm[] }
   /** RM3 / Bo1: the second pass's hits, the expanded weighted query it searched, the feedback documents. */
   | { kind: 'rm3' | 'bo1'; hits: Hit[]; expanded: QueryTermWeight[]; feedbackDocIds: string[] }
   /**
@@ -29,6 +31,11 @@ export type ColumnRanking =
    * and that first-stage list itself (its recall@depth is the ceiling of the re-ranking).
    */
   | { kind: 'rerank'; hits: RerankedHit[]; firstStage: Hit[]; depth: number };
+
+/** A term of a learned query: its weight w(q)·(bow(q) + a(q)), and whether the model added it (not in the query). */
+export interface ExpandedTerm extends QueryTermWeight {
+  added: boolean;
+}
 
 /**
  * A query to rank: a stored query (its id keys judgments and imported runs, and a document of the same id
@@ -50,6 +57,8 @@ export function emptyRanking(retriever: RetrieverConfig): ColumnRanking {
       return { kind: retriever.kind, hits: [], expanded: [], feedbackDocIds: [] };
     case 'rerank':
       return { kind: 'rerank', hits: [], firstStage: [], depth: retriever.depth };
+    case 'augmented':
+      return { kind: 'augmented', hits: [], expanded: [] };
     default:
       return { kind: retriever.kind, hits: [] };
   }
