@@ -383,5 +383,12 @@ test('an import worker that dies mid-import fails the import with a message; the
   expect(await imported.locator('td').nth(2).textContent()).toBe('20');
   // What the crashed import had stored was rolled back before this one.
   expect((await rows<{ status: string }>(page, 'collections')).filter((row) => row.status === 'importing')).toEqual([]);
+  // The failures are still cards on screen after the later import finished (which went to the "n done"
+  // entry); each goes when it is dismissed.
+  const failedCards = page.locator('.tray .active .job[data-status="failed"]').filter({ hasText: 'NanoBEIR SciFact' });
+  expect(await failedCards.count()).toBe(2);
+  expect(await failedCards.evaluateAll((cards) => cards.every((card) => card.getClientRects().length > 0))).toBe(true);
+  await failedCards.first().getByRole('button', { name: /^Dismiss / }).click();
+  await expect.poll(() => failedCards.count()).toBe(1);
   session.errors.length = 0;
 });
