@@ -97,7 +97,7 @@ describe('search command', () => {
     expect(noDataset.code).not.toBe(0);
     expect(noDataset.stderr).toMatch(/^error: dataset folder .*no-such-dataset not found\n$/);
     const badRetriever = await cli(['search', '--dataset', tinyDataset(), '--query', 'x', '--retriever', 'dense']);
-    expect(badRetriever.stderr).toBe('error: --retriever dense: expected one of bm25, rm3, bo1, rerank\n');
+    expect(badRetriever.stderr).toBe('error: --retriever dense: expected one of bm25, rm3, bo1, rerank, augmented\n');
   });
 
   it('finds a dataset by name under SHARED_DIR/beir and ranks a plain SciFact query as the BM25 reference does', async () => {
