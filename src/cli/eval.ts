@@ -7,7 +7,7 @@
  *       [--top-k 1000] [--run-out <file>] [--json]
  */
 import { writeFile } from 'node:fs/promises';
-import { parseArgs } from 'node:util';
+import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { ANSERINI_BM25_PARAMS } from '../lib/bm25/bm25-similarity.ts';
 import { judgedQueries, type BeirCollection } from '../lib/data/beir.ts';
 import { formatTrecRun } from '../lib/data/trec.ts';
@@ -15,6 +15,7 @@ import { evaluate } from '../lib/eval/evaluate.ts';
 import { formatTrecEval } from '../lib/eval/trec-eval-output.ts';
 import type { Normalization } from '../lib/fusion/normalize.ts';
 import type { Qrels } from '../lib/types.ts';
+import { metricValue, parseTuneMetric, type TuneMetric } from '../lib/tuning/metric.ts';
 import { cliAnalyzerNames, isCliAnalyzerName } from './analyzer.ts';
 import { CliError } from './cli-error.ts';
 import { loadDataset, type Dataset } from './dataset.ts';
@@ -30,7 +31,8 @@ import type { CliIo } from './cli-io.ts';
  */
 const EVAL_MEASURES = ['ndcg_cut.10', 'recall.100', 'map_cut.100', 'recip_rank', 'P.10', 'judged.10'] as const;
 
-const OPTIONS = {
+/** The flags of `eval`, which `tune` takes too (a tuned setting is these flags). */
+export const EVAL_OPTIONS = {
   dataset: { type: 'string' },
   split: { type: 'string', default: 'test' },
   retriever: { type: 'string', default: 'bm25' },
@@ -58,6 +60,7 @@ const OPTIONS = {
   'fb-docs': { type: 'string' },
   'orig-weight': { type: 'string' },
   'run-out': { type: 'string' },
+  metric: { type: 'string' },
   json: { type: 'boolean', default: false },
   help: { type: 'boolean', short: 'h', default: false },
 } as const;
@@ -92,6 +95,7 @@ const USAGE = `usage: npm run -s cli -- eval --dataset <path | name> [options]
   --fb-terms <n>            rm3, bo1: feedback terms (default 10)
   --fb-docs <n>             rm3, bo1: feedback documents (default 10 for rm3, 3 for bo1)
   --orig-weight <n>         rm3: weight of the original query, 0..1 (default 0.5)
+  --metric <measure>        also print this trec_eval measure (e.g. map, ndcg_cut_20; as tune's --metric)
   --run-out <file>          also write the TREC run
   --json                    print one JSON object`;
 
@@ -104,16 +108,36 @@ function numberOption(name: string, text: string | undefined, check: (n: number)
 
 const positiveInteger = (n: number) => Number.isInteger(n) && n > 0;
 
-function parseEvalArgs(args: string[]) {
-  let parsed;
+type EvalValues = ReturnType<typeof parseArgs<{ options: typeof EVAL_OPTIONS }>>['values'];
+
+/** The flags as `parseArgs` reads them (with their tokens), or a CliError naming the bad one. */
+export function parseFlags<O extends NonNullable<ParseArgsConfig['options']>>(args: string[], options: O) {
   try {
-    parsed = parseArgs({ args, options: OPTIONS, allowPositionals: false, strict: true });
+    return parseArgs({ args, options, allowPositionals: false, strict: true, tokens: true });
   } catch (error) {
     throw new CliError(`${error instanceof Error ? error.message : String(error)} (try --help)`);
   }
-  const values = parsed.values;
+}
+
+function parseEvalArgs(args: string[]) {
+  const values = parseFlags(args, EVAL_OPTIONS).values;
   if (values.help) return undefined;
   if (values.dataset === undefined) throw new CliError('--dataset <path | name> is required (try --help)');
+  const metric = values.metric === undefined ? undefined : cliMetric(values.metric);
+  return { dataset: values.dataset, split: values.split, runOut: values['run-out'], json: values.json, settings: retrieverSettings(values), metric };
+}
+
+/** `--metric` as a measure of one value, or a CliError. */
+export function cliMetric(text: string): TuneMetric {
+  try {
+    return parseTuneMetric(text);
+  } catch (error) {
+    throw new CliError(`--metric ${text}: ${error instanceof Error ? error.message : String(error)}`);
+  }
+}
+
+/** The retriever flags as the settings `retrieve` ranks with (checked: a bad value is a CliError). */
+export function retrieverSettings(values: Omit<EvalValues, 'run-out'>): RetrieverSettings {
   if (!Object.hasOwn(RETRIEVERS, values.retriever)) {
     throw new CliError(`--retriever ${values.retriever}: expected one of ${Object.keys(RETRIEVERS).join(', ')}`);
   }
@@ -141,7 +165,7 @@ function parseEvalArgs(args: string[]) {
   const reranking = values.retriever === 'rerank';
   const k1 = numberOption('k1', values.k1, (n) => n >= 0, 'a number ≥ 0') ?? ANSERINI_BM25_PARAMS.k1;
   const b = numberOption('b', values.b, (n) => n >= 0 && n <= 1, 'a number between 0 and 1') ?? ANSERINI_BM25_PARAMS.b;
-  const settings: RetrieverSettings = {
+  return {
     retriever: values.retriever as RetrieverName,
     analyzer: values.analyzer,
     bm25: { k1, b },
@@ -172,7 +196,6 @@ function parseEvalArgs(args: string[]) {
       originalQueryWeight: numberOption('orig-weight', values['orig-weight'], (n) => n >= 0 && n <= 1, 'a number between 0 and 1'),
     },
   };
-  return { dataset: values.dataset, split: values.split, runOut: values['run-out'], json: values.json, settings };
 }
 
 function splitQrels(collection: BeirCollection, split: string): Qrels {
@@ -213,6 +236,8 @@ export async function evalCommand(args: string[], io: CliIo): Promise<void> {
   }
 
   const result = evaluate(qrels, run, { measures: EVAL_MEASURES, complete: true });
+  // A --metric the six do not hold is measured by itself (one family per evaluation keeps its own cutoffs).
+  const extra = options.metric !== undefined && !(options.metric.name in result.all) ? { [options.metric.name]: metricValue(qrels, run, options.metric) } : {};
   const allTimings = { load_ms: loadMs, ...timings };
   if (options.json) {
     const report = {
@@ -222,7 +247,7 @@ export async function evalCommand(args: string[], io: CliIo): Promise<void> {
       queries: queries.length,
       docs: collection.docs.length,
       settings: description,
-      metrics: Object.fromEntries(result.columns.map((column) => [column.name, result.all[column.name]!])),
+      metrics: { ...Object.fromEntries(result.columns.map((column) => [column.name, result.all[column.name]!])), ...extra },
       ...(ceiling === undefined ? {} : { first_stage: { [`recall_${settings.depth}`]: ceiling } }),
       timings: allTimings,
     };
@@ -234,6 +259,7 @@ export async function evalCommand(args: string[], io: CliIo): Promise<void> {
       `${settings.retriever} (${Object.entries(description).map(([k, v]) => `${k} ${v}`).join(', ')}); trec_eval -c\n`,
   );
   io.out(formatTrecEval(result));
+  for (const [name, value] of Object.entries(extra)) io.out(`${name.padEnd(22)}\tall\t${value.toFixed(4)}\n`);
   if (ceiling !== undefined) io.out(`${`first_stage_recall_${settings.depth}`.padEnd(22)}\tall\t${ceiling.toFixed(4)}\n`);
   for (const [name, value] of Object.entries(allTimings)) {
     io.out(`${name.padEnd(22)}\t${value < 10 ? value.toFixed(3) : value.toFixed(0)}\n`);

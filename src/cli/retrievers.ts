@@ -210,13 +210,18 @@ function timingsOf(search: NodeSearch, config: RetrieverConfig, queries: number)
 
 /** Every query's ranking with `config` (LEDR's candidates from RM3 / Bo1 with --lexical), through the one ranking the page runs too. */
 function rankRankings<F extends RankForm>(search: NodeSearch, config: RetrieverConfig, lexicalStage: RetrieverConfig, queries: readonly Query[], settings: RetrieverSettings, depth: number, form: F) {
-  const lexical = lexicalStage.kind === 'ledr' && settings.lexical !== undefined && settings.lexical !== 'bm25' ? prfOf(settings.lexical, settings.prf) : undefined;
+  const lexical = lexicalStage.kind === 'ledr' ? ledrLexical(settings) : undefined;
   return rankBatch(search, config, queries, {
     form,
     depth,
     keepIdenticalIds: !settings.ignoreIdenticalIds,
     ...(lexical === undefined ? {} : { ledrLexical: lexical }),
   });
+}
+
+/** LEDR's lexical stage when it is RM3 or Bo1 (--lexical), as `rankBatch` takes it. */
+export function ledrLexical(settings: RetrieverSettings): PrfRequest | undefined {
+  return settings.lexical !== undefined && settings.lexical !== 'bm25' ? prfOf(settings.lexical, settings.prf) : undefined;
 }
 
 /** A run of every query with `config`: plain hits, as a run file holds them. */

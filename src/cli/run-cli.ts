@@ -13,6 +13,7 @@ const commands: Record<string, () => Promise<Command>> = {
   eval: async () => (await import('./eval.ts')).evalCommand,
   search: async () => (await import('./search.ts')).searchCommand,
   'trec-eval': async () => (await import('./trec-eval.ts')).trecEvalCommand,
+  tune: async () => (await import('./tune.ts')).tuneCommand,
 };
 
 const usage = `usage: npm run -s cli -- <command> [options]
@@ -20,7 +21,8 @@ commands:
   analyze     print the terms an analyzer (english, polish, …) makes of each line of text or stdin
   eval        index a dataset, run every query of a split and print trec_eval -c measures
   search      one query's ranking on a dataset (weighted syntax: word^2.5, +term^0.5)
-  trec-eval   evaluate a TREC run against qrels, output compatible with trec_eval 9.0.8`;
+  trec-eval   evaluate a TREC run against qrels, output compatible with trec_eval 9.0.8
+  tune        search a retriever's parameters on a train or dev split for the best trec_eval measure`;
 
 export async function runCli(argv: readonly string[], io: CliIo): Promise<number> {
   const [name, ...rest] = argv;
