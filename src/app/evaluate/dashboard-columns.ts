@@ -43,7 +43,8 @@ export function dashboardColumns(
 ): DashboardColumn[] {
   return columns.map((column, index) => {
     const result = resultOf(column);
-    const name = retrieverLabel(column.retriever);
+    const tuned = column.tuned === undefined ? '' : ` · tuned on ${column.tuned.split} (${column.tuned.metric})`;
+    const name = `${retrieverLabel(column.retriever)}${tuned}`;
     return {
       column,
       index,
