@@ -14,7 +14,8 @@ import { formatTrecRun } from '../lib/data/trec.ts';
 import { evaluate } from '../lib/eval/evaluate.ts';
 import { formatTrecEval } from '../lib/eval/trec-eval-output.ts';
 import type { Normalization } from '../lib/fusion/normalize.ts';
-import type { Qrels } from '../lib/types.ts';
+import type { Qrels, Query } from '../lib/types.ts';
+import { inputNames, parseWsumFlags, wsumInputRuns, wsumRun, type WsumFlags } from './wsum.ts';
 import { metricValue, parseTuneMetric, type TuneMetric } from '../lib/tuning/metric.ts';
 import { cliAnalyzerNames, isCliAnalyzerName } from './analyzer.ts';
 import { CliError } from './cli-error.ts';
@@ -22,7 +23,7 @@ import { loadDataset, type Dataset } from './dataset.ts';
 import { DEFAULT_RERANKER, TEST_RERANKER } from '../lib/rerank/registry.ts';
 import { firstStageCeiling } from '../lib/rerank/rerank.ts';
 import { DEFAULT_DENSE_MODEL } from './dense.ts';
-import { FIRST_STAGES, LEXICAL_STAGES, retrieve, RETRIEVERS, type FirstStageName, type LexicalName, type RetrieverName, type RetrieverSettings } from './retrievers.ts';
+import { FIRST_STAGES, LEXICAL_STAGES, retrieve, RETRIEVERS, type FirstStageName, type LexicalName, type RetrieverName, type RetrieverSettings, type RetrievalResult } from './retrievers.ts';
 import type { CliIo } from './cli-io.ts';
 
 /**
@@ -61,6 +62,9 @@ export const EVAL_OPTIONS = {
   'orig-weight': { type: 'string' },
   'run-out': { type: 'string' },
   metric: { type: 'string' },
+  fuse: { type: 'string' },
+  'fuse-run': { type: 'string', multiple: true },
+  weights: { type: 'string' },
   json: { type: 'boolean', default: false },
   help: { type: 'boolean', short: 'h', default: false },
 } as const;
@@ -70,7 +74,7 @@ const USAGE = `usage: npm run -s cli -- eval --dataset <path | name> [options]
                             .txt/.md files, CSV or parquet (also .gz), as the page imports them; or a
                             name under SHARED_DIR/beir (e.g. scifact). Needs queries and judgments.
   --split <name>            qrels split to evaluate (default test)
-  --retriever <name>        ${Object.keys(RETRIEVERS).join(' | ')} (default bm25)
+  --retriever <name>        ${Object.keys(RETRIEVERS).join(' | ')} | wsum (default bm25)
   --k1 <n> --b <n>          BM25 parameters (default 0.9, 0.4: Anserini/Pyserini)
   --analyzer <name>         ${cliAnalyzerNames.join(' | ')} (default english: Lucene EnglishAnalyzer;
                             wordpiece: BERT WordPiece tokens of all-MiniLM-L6-v2's vocabulary)
@@ -96,6 +100,9 @@ const USAGE = `usage: npm run -s cli -- eval --dataset <path | name> [options]
   --fb-docs <n>             rm3, bo1: feedback documents (default 10 for rm3, 3 for bo1)
   --orig-weight <n>         rm3: weight of the original query, 0..1 (default 0.5)
   --metric <measure>        also print this trec_eval measure (e.g. map, ndcg_cut_20; as tune's --metric)
+  --fuse <a,b,…>            wsum: retrievers fused (any but rerank), ranked with the flags above
+  --fuse-run <file>         wsum: a TREC run fused too (repeatable), after the --fuse ones
+  --weights <w1,…,wN>       wsum: one weight per run, in that order (min-max normalized scores)
   --run-out <file>          also write the TREC run
   --json                    print one JSON object`;
 
@@ -108,7 +115,7 @@ function numberOption(name: string, text: string | undefined, check: (n: number)
 
 const positiveInteger = (n: number) => Number.isInteger(n) && n > 0;
 
-type EvalValues = ReturnType<typeof parseArgs<{ options: typeof EVAL_OPTIONS }>>['values'];
+export type EvalValues = ReturnType<typeof parseArgs<{ options: typeof EVAL_OPTIONS }>>['values'];
 
 /** The flags as `parseArgs` reads them (with their tokens), or a CliError naming the bad one. */
 export function parseFlags<O extends NonNullable<ParseArgsConfig['options']>>(args: string[], options: O) {
@@ -124,7 +131,9 @@ function parseEvalArgs(args: string[]) {
   if (values.help) return undefined;
   if (values.dataset === undefined) throw new CliError('--dataset <path | name> is required (try --help)');
   const metric = values.metric === undefined ? undefined : cliMetric(values.metric);
-  return { dataset: values.dataset, split: values.split, runOut: values['run-out'], json: values.json, settings: retrieverSettings(values), metric };
+  const wsum = values.retriever === 'wsum' ? parseWsumFlags(values, true) : undefined;
+  const settings = retrieverSettings(wsum === undefined ? values : { ...values, retriever: 'bm25' });
+  return { dataset: values.dataset, split: values.split, runOut: values['run-out'], json: values.json, settings, metric, wsum };
 }
 
 /** `--metric` as a measure of one value, or a CliError. */
@@ -211,6 +220,14 @@ function noQueries(collection: Dataset, split: string): string {
   return `split "${split}" judges no query of ${queries}`;
 }
 
+/** `--retriever wsum`: its inputs ranked or read, fused with `--weights`. */
+async function retrieveWsum(docs: Dataset['docs'], queries: readonly Query[], settings: RetrieverSettings, flags: WsumFlags, progress: (message: string) => void): Promise<RetrievalResult> {
+  const started = performance.now();
+  const runs = await wsumInputRuns(docs, queries, settings, flags, progress);
+  const run = wsumRun(runs, flags.weights!, settings.topK);
+  return { run, timings: { wsum_ms: performance.now() - started }, description: { runs: inputNames(flags).join(' + '), weights: flags.weights!.join(', ') } };
+}
+
 export async function evalCommand(args: string[], io: CliIo): Promise<void> {
   const progress = (message: string) => io.err(`${message}\n`);
   const options = parseEvalArgs(args);
@@ -227,11 +244,12 @@ export async function evalCommand(args: string[], io: CliIo): Promise<void> {
   if (queries.length === 0) throw new CliError(noQueries(collection, split));
   progress(`loaded ${collection.docs.length} documents and ${queries.length} ${split} queries in ${loadMs.toFixed(0)} ms`);
 
-  const { run, timings, description, firstStage } = await retrieve(collection.docs, queries, settings, progress);
+  const { run, timings, description, firstStage } =
+    options.wsum === undefined ? await retrieve(collection.docs, queries, settings, progress) : await retrieveWsum(collection.docs, queries, settings, options.wsum, progress);
   // Re-ranking cannot find what the first stage missed: its recall@depth is the ceiling.
   const ceiling = firstStage && settings.depth !== undefined ? firstStageCeiling(qrels, firstStage, settings.depth).mean : undefined;
   if (options.runOut !== undefined) {
-    await writeFile(options.runOut, formatTrecRun(run, settings.retriever));
+    await writeFile(options.runOut, formatTrecRun(run, options.wsum === undefined ? settings.retriever : 'wsum'));
     progress(`wrote ${options.runOut}`);
   }
 
@@ -243,7 +261,7 @@ export async function evalCommand(args: string[], io: CliIo): Promise<void> {
     const report = {
       dataset: collection.name,
       split,
-      retriever: settings.retriever,
+      retriever: options.wsum === undefined ? settings.retriever : 'wsum',
       queries: queries.length,
       docs: collection.docs.length,
       settings: description,
@@ -256,7 +274,7 @@ export async function evalCommand(args: string[], io: CliIo): Promise<void> {
   }
   io.out(
     `# ${collection.name} ${split}: ${queries.length} queries, ${collection.docs.length} documents; ` +
-      `${settings.retriever} (${Object.entries(description).map(([k, v]) => `${k} ${v}`).join(', ')}); trec_eval -c\n`,
+      `${options.wsum === undefined ? settings.retriever : 'wsum'} (${Object.entries(description).map(([k, v]) => `${k} ${v}`).join(', ')}); trec_eval -c\n`,
   );
   io.out(formatTrecEval(result));
   for (const [name, value] of Object.entries(extra)) io.out(`${name.padEnd(22)}\tall\t${value.toFixed(4)}\n`);

@@ -225,7 +225,7 @@ export function ledrLexical(settings: RetrieverSettings): PrfRequest | undefined
 }
 
 /** A run of every query with `config`: plain hits, as a run file holds them. */
-async function rankRun(search: NodeSearch, config: RetrieverConfig, queries: readonly Query[], settings: RetrieverSettings, depth: number): Promise<Run> {
+export async function rankRun(search: NodeSearch, config: RetrieverConfig, queries: readonly Query[], settings: RetrieverSettings, depth: number): Promise<Run> {
   const rankings = await rankRankings(search, config, config, queries, settings, depth, 'hits');
   return new Map(queries.map((query, i) => [query.id, rankings[i] ?? []]));
 }

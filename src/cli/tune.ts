@@ -20,10 +20,12 @@ import { loadDataset } from './dataset.ts';
 import { cliMetric, EVAL_OPTIONS, parseFlags, retrieverSettings } from './eval.ts';
 import { NodeSearch } from './node-search.ts';
 import { ledrLexical, retrieverConfig, type RetrieverName } from './retrievers.ts';
+import { tuneWsumCommand } from './tune-wsum.ts';
+import { quote } from './shell-quote.ts';
 
 const { 'run-out': _runOut, ...RETRIEVER_OPTIONS } = EVAL_OPTIONS;
 
-const TUNE_OPTIONS = {
+export const TUNE_OPTIONS = {
   ...RETRIEVER_OPTIONS,
   split: { type: 'string', default: 'train' },
   'eval-split': { type: 'string', default: 'test' },
@@ -31,17 +33,18 @@ const TUNE_OPTIONS = {
   metric: { type: 'string', default: DEFAULT_TUNE_METRIC },
   'max-points': { type: 'string', default: String(DEFAULT_MAX_POINTS) },
   strategy: { type: 'string' },
+  step: { type: 'string', default: '0.1' },
 } as const;
 
 /** Flags of `tune` that `eval` does not take (left out of the printed `eval` command). */
-const TUNE_ONLY = new Set(['split', 'eval-split', 'grid', 'metric', 'max-points', 'strategy', 'json', 'help']);
+const TUNE_ONLY = new Set(['split', 'eval-split', 'grid', 'metric', 'max-points', 'strategy', 'step', 'json', 'help']);
 
 const TUNABLE_RETRIEVERS: readonly RetrieverName[] = ['bm25', 'rm3', 'bo1', 'dense', 'ledr', 'rrf', 'convex'];
 
 const USAGE = `usage: npm run -s cli -- tune --dataset <path | name> --retriever <name> --grid name=from:to:step [options]
   --split <name>            the tuning split (default train); never the evaluated one
   --eval-split <name>       the split that will be reported (default test): tuning on it is refused
-  --retriever <name>        ${TUNABLE_RETRIEVERS.join(' | ')}
+  --retriever <name>        ${TUNABLE_RETRIEVERS.join(' | ')} | wsum
   --grid name=from:to:step  a parameter and its values (also name=v1,v2,… or name=v); repeat for a grid of
                             several. Names are eval's flags: alpha (convex), k (RRF's k, LEDR's K),
                             k1, b, fb-terms, fb-docs, orig-weight (rm3), ef-search (dense with --search hnsw)
@@ -50,6 +53,9 @@ const USAGE = `usage: npm run -s cli -- tune --dataset <path | name> --retriever
   --max-points <n>          grids up to n points are evaluated point by point (default ${DEFAULT_MAX_POINTS}); larger
                             ones by coordinate search from the flags' values (one axis at a time, until stable)
   --strategy grid|coordinate  force the search
+  wsum: the weights of N runs (--fuse bm25,dense,… and/or --fuse-run <file>, as eval takes them), every
+                            combination of 0, step, …, 1 summing to 1.0 as ranx's optimize_fusion tries them
+                            (params w1…wN in input order); --step <s> (default 0.1) instead of --grid
   --json                    print {"best": {params, value}, "points": [...], ...}
   every other flag of eval (--k1, --b, --model, --alpha, --normalization, --fb-terms, …) sets what is not tuned`;
 
@@ -91,9 +97,6 @@ function evalCommandLine(tokens: ReadonlyArray<{ kind: string; name?: string; va
   return ['npm run -s cli -- eval', ...kept, '--split', quote(split), ...set].join(' ');
 }
 
-function quote(text: string): string {
-  return /^[\w./:@=,+-]+$/.test(text) ? text : `'${text.replaceAll("'", `'\\''`)}'`;
-}
 
 const showParams = (params: GridParams) =>
   Object.entries(params)
@@ -173,6 +176,11 @@ function printText(io: CliIo, options: TuneOptions, result: TuneResult, context:
 
 export async function tuneCommand(args: string[], io: CliIo): Promise<void> {
   const progress = (message: string) => io.err(`${message}\n`);
+  const flags = parseFlags(args, TUNE_OPTIONS);
+  if (flags.values.retriever === 'wsum' && !flags.values.help) {
+    await tuneWsumCommand(flags.values, flags.tokens ?? [], TUNE_ONLY, io);
+    return;
+  }
   const options = parseTuneArgs(args);
   if (options === undefined) {
     io.out(`${USAGE}\n`);

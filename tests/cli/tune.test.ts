@@ -106,6 +106,22 @@ describe('tune on a slice of SciFact train', () => {
     expect(result.best).toEqual(firstMaximum(result.points));
   }, 240_000);
 
+  it('wsum of two retrievers and an imported run: every weight combination equals eval --weights', async () => {
+    const imported = join(tempDir('rp-tune-run-'), 'bm25-k1-1.2.run');
+    await cliStdout(['eval', '--dataset', dataset, '--split', 'train', '--retriever', 'bm25', '--k1', '1.2', '--run-out', imported]);
+    const inputs = ['--fuse', 'bm25,rm3', '--fuse-run', imported];
+    const result = await tuneJson(['--dataset', dataset, '--retriever', 'wsum', ...inputs, '--step', '0.5']);
+    // Every combination of 0, 0.5 and 1 over three runs that sums to 1, first run outermost.
+    const expected = [0, 0.5, 1].flatMap((a) => [0, 0.5, 1].flatMap((b) => [0, 0.5, 1].map((c) => [a, b, c]))).filter(([a, b, c]) => a! + b! + c! === 1);
+    expect(result.points.map((p) => Object.values(p.params))).toEqual(expected);
+    for (const point of result.points) {
+      const stdout = await cliStdout(['eval', '--dataset', dataset, '--split', 'train', '--retriever', 'wsum', ...inputs, '--weights', Object.values(point.params).join(','), '--json']);
+      expect(point.value).toBe((JSON.parse(stdout) as { metrics: Record<string, number> }).metrics.ndcg_cut_10);
+    }
+    expect(result.best).toEqual(firstMaximum(result.points));
+    expect(result.eval).toMatch(/--retriever wsum --fuse bm25,rm3 --fuse-run \S+ --split test --weights [\d.,]+$/);
+  }, 240_000);
+
   it('prints every point, the best and the eval command as text', async () => {
     const stdout = await cliStdout(['tune', '--dataset', dataset, '--retriever', 'bm25', '--grid', 'b=0.4,0.8']);
     expect(stdout).toMatch(/^b=0\.4\tndcg_cut_10\t0\.\d{4}$/m);
@@ -130,5 +146,7 @@ describe('tune refuses', () => {
     expect(await refused(['--retriever', 'convex'])).toMatch(/--grid name=from:to:step is required/);
     expect(await refused(['--retriever', 'rerank', '--grid', 'depth=10'])).toMatch(/tune takes/);
     expect(await refused(['--retriever', 'bm25', '--grid', 'b=0.4', '--metric', 'P'])).toMatch(/give one value/);
+    expect(await refused(['--retriever', 'wsum', '--fuse', 'bm25'])).toMatch(/wsum fuses two or more runs/);
+    expect(await refused(['--retriever', 'wsum', '--split', 'test', '--fuse', 'bm25,dense'])).toMatch(/refusing to tune on "test"/);
   });
 });
