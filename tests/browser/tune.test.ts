@@ -87,6 +87,27 @@ describe('Tune panel (SciFact, BM25 k1 on train)', () => {
     expect(errors).toEqual([]);
   });
 
+  test('draws two parameters as a heat map, the best cell ringed', async () => {
+    const { page, errors } = session;
+    await setAxis(page, 'k1', '0.8', '1.2', '0.2');
+    await panel(page).getByLabel('Tune b').check();
+    await setAxis(page, 'b', '0.3', '0.7', '0.2');
+    await panel(page).getByRole('button', { name: 'Run tune' }).click();
+    await panel(page).getByTestId('tune-heatmap').waitFor({ timeout: 240_000 });
+    await panel(page).getByTestId('tune-result').waitFor({ timeout: 240_000 });
+    const cells = panel(page).locator('[data-testid="tune-heatmap"] td');
+    expect(await cells.count()).toBe(9);
+    expect(await panel(page).locator('[data-testid="tune-heatmap"] td.best').count()).toBe(1);
+    await panel(page).scrollIntoViewIfNeeded();
+    console.log(`[tune] screenshot: ${await screenshot(page, 'tune-heatmap')}`);
+    await panel(page).getByLabel('Tune b').uncheck();
+    await setAxis(page, 'k1', '0.8', '1', '0.1');
+    await panel(page).getByRole('button', { name: 'Run tune' }).click();
+    await panel(page).getByTestId('tune-line').waitFor({ timeout: 240_000 });
+    await panel(page).getByTestId('tune-result').waitFor({ timeout: 240_000 });
+    expect(errors).toEqual([]);
+  });
+
   test('adds the tuned column, its header naming the split that tuned it', async () => {
     const { page } = session;
     await panel(page).getByRole('button', { name: 'Add the tuned column' }).click();
