@@ -5,7 +5,7 @@
  * sum is 0.9999999999999999), so the same trials are tried in the same order; ties go to the first.
  */
 import type { Hit, Qrels } from '../types.ts';
-import { weightedSum, type WsumOptions } from '../fusion/wsum.ts';
+import { prepareWsum, wsumHits, type PreparedWsum, type WsumOptions } from '../fusion/wsum.ts';
 import { bestPoint, flatRegion, type TunedPoint } from './best.ts';
 import { rangeValues } from './grid.ts';
 import { metricValue, type TuneMetric } from './metric.ts';
@@ -29,10 +29,20 @@ export function weightParams(weights: readonly number[]): Record<string, number>
   return Object.fromEntries(weights.map((weight, i) => [`w${i + 1}`, weight]));
 }
 
-/** Each query's weighted sum of the runs' rankings (a query no run ranks gets none). */
-export function fuseRuns(runs: ReadonlyArray<ReadonlyMap<string, readonly Hit[]>>, weights: readonly number[], options: WsumOptions = {}): Map<string, Hit[]> {
+/** Each query's rankings of the runs, normalized once for every weighting (a query no run ranks gets none). */
+export function prepareRuns(runs: ReadonlyArray<ReadonlyMap<string, readonly Hit[]>>, options: WsumOptions = {}): Map<string, PreparedWsum> {
   const qids = new Set(runs.flatMap((run) => [...run.keys()]));
-  return new Map([...qids].map((qid) => [qid, weightedSum(runs.map((run) => run.get(qid) ?? []), weights, options)]));
+  return new Map([...qids].map((qid) => [qid, prepareWsum(runs.map((run) => run.get(qid) ?? []), options)]));
+}
+
+/** Each query's weighted sum of the prepared runs, cut to `limit`. */
+export function fusePrepared(prepared: ReadonlyMap<string, PreparedWsum>, weights: readonly number[], limit?: number): Map<string, Hit[]> {
+  return new Map([...prepared].map(([qid, lists]) => [qid, wsumHits(lists, weights, limit)]));
+}
+
+/** Each query's weighted sum of the runs' rankings. */
+export function fuseRuns(runs: ReadonlyArray<ReadonlyMap<string, readonly Hit[]>>, weights: readonly number[], options: WsumOptions = {}): Map<string, Hit[]> {
+  return fusePrepared(prepareRuns(runs, options), weights, options.limit);
 }
 
 export interface WsumTuneOptions extends WsumOptions {
@@ -50,9 +60,10 @@ export interface WsumTuneResult {
 /** Every trial's measure over the tuning split's judgments, the best (first of equals) and the flat region. */
 export function tuneWsum(runs: ReadonlyArray<ReadonlyMap<string, readonly Hit[]>>, qrels: Qrels, metric: TuneMetric, options: WsumTuneOptions = {}): WsumTuneResult {
   const trials = wsumTrials(runs.length, options.step ?? 0.1);
+  const prepared = prepareRuns(runs, options);
   const points = trials.map((weights, index): TunedPoint => {
     options.signal?.throwIfAborted();
-    const point = { params: weightParams(weights), value: metricValue(qrels, fuseRuns(runs, weights, options), metric), index };
+    const point = { params: weightParams(weights), value: metricValue(qrels, fusePrepared(prepared, weights, options.limit), metric), index };
     options.onProgress?.(index + 1, trials.length, point);
     return point;
   });
