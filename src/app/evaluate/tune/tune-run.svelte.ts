@@ -7,6 +7,7 @@ import type { TunedPoint } from '../../../lib/tuning/best.ts';
 import type { GridAxis } from '../../../lib/tuning/grid.ts';
 import { parseTuneMetric } from '../../../lib/tuning/metric.ts';
 import { withParams } from '../../../lib/tuning/params.ts';
+import { settingsKey } from '../../../lib/settings-key.ts';
 import type { TuneResult } from '../../../lib/tuning/tune.ts';
 import { judgedQueries } from '../../../lib/data/beir.ts';
 import type { ColumnConfig } from '../../../lib/retrievers/config.ts';
@@ -87,8 +88,9 @@ class TuneRun {
     const best = this.result?.best;
     const ask = this.ask;
     if (best === undefined || ask === undefined) return;
-    const added = explore.addColumn(withParams(ask.column.retriever, best.params));
-    const tuned = { split: ask.split.tuning, metric: ask.metric.label };
+    const retriever = withParams(ask.column.retriever, best.params);
+    const added = explore.addColumn(retriever);
+    const tuned = { split: ask.split.tuning, metric: ask.metric.label, settings: settingsKey(retriever) };
     explore.columns = explore.columns.map((column) => (column.id === added.id ? { ...column, tuned } : column));
   }
 }
