@@ -4,7 +4,7 @@
  * `eval` computes it.
  */
 import { evaluate } from '../eval/evaluate.ts';
-import { isMeasureFamily, MeasureError, measureDefinition, measureNames, parseMeasure } from '../eval/measure-spec.ts';
+import { MEASURE_FAMILIES, MeasureError, measureDefinition, measureNames, parseMeasure } from '../eval/measure-spec.ts';
 import type { RankedRun } from '../hits/row-ranking.ts';
 import type { Qrels } from '../types.ts';
 
@@ -20,7 +20,7 @@ export const DEFAULT_TUNE_METRIC = 'ndcg_cut_10';
 /** `family_N` (a printed cutoff name) as `family.N`; other text as it is. */
 function asMeasureArgument(text: string): string {
   const match = /^(.+)_(\d+)$/.exec(text);
-  if (match !== null && !text.includes('.') && isMeasureFamily(match[1]!) && measureDefinition(match[1]!).params === 'cutoffs') return `${match[1]}.${match[2]}`;
+  if (match !== null && !text.includes('.') && MEASURE_FAMILIES.includes(match[1]!) && measureDefinition(match[1]!).params === 'cutoffs') return `${match[1]}.${match[2]}`;
   return text;
 }
 

@@ -14,7 +14,7 @@ import type { ColumnConfig } from '../../../lib/retrievers/config.ts';
 import { loadQrels, loadQueries } from '../../../lib/storage/collections.ts';
 import { database } from '../../../lib/storage/db.ts';
 import { engine } from '../../engine/engine.ts';
-import { explore } from '../../explore/explore-state.svelte.ts';
+import { columnList } from '../../columns/columns.svelte.ts';
 
 export interface TuneAsk {
   collectionId: string;
@@ -52,7 +52,7 @@ class TuneRun {
       const [queries, qrels] = await Promise.all([loadQueries(db, ask.collectionId), loadQrels(db, ask.collectionId, ask.split.tuning)]);
       if (qrels === undefined) throw new Error(`The split "${ask.split.tuning}" has no judgments.`);
       controller.signal.throwIfAborted();
-      const result = await engine.tune(
+      const result = await engine().tune(
         ask.collectionId,
         {
           base: ask.column.retriever,
@@ -89,9 +89,9 @@ class TuneRun {
     const ask = this.ask;
     if (best === undefined || ask === undefined) return;
     const retriever = withParams(ask.column.retriever, best.params);
-    const added = explore.addColumn(retriever);
+    const added = columnList.addColumn(retriever);
     const tuned = { split: ask.split.tuning, metric: ask.metric.label, settings: settingsKey(retriever) };
-    explore.columns = explore.columns.map((column) => (column.id === added.id ? { ...column, tuned } : column));
+    columnList.columns = columnList.columns.map((column) => (column.id === added.id ? { ...column, tuned } : column));
   }
 }
 
