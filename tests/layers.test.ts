@@ -15,7 +15,7 @@ const LIB_LAYERS = [
   ['eval', 'prf', 'bm25-wasm'],
   ['judging', 'rerank', 'run-analysis'],
   ['retrievers'],
-  ['storage', 'augment'],
+  ['storage', 'augment', 'tuning'],
   ['import', 'services'],
 ];
 

@@ -7,14 +7,16 @@
  *       [--top-k 1000] [--run-out <file>] [--json]
  */
 import { writeFile } from 'node:fs/promises';
-import { parseArgs } from 'node:util';
+import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { ANSERINI_BM25_PARAMS } from '../lib/bm25/bm25-similarity.ts';
 import { judgedQueries, type BeirCollection } from '../lib/data/beir.ts';
 import { formatTrecRun } from '../lib/data/trec.ts';
 import { evaluate } from '../lib/eval/evaluate.ts';
 import { formatTrecEval } from '../lib/eval/trec-eval-output.ts';
 import type { Normalization } from '../lib/fusion/normalize.ts';
-import type { Qrels } from '../lib/types.ts';
+import type { Qrels, Query } from '../lib/types.ts';
+import { inputNames, parseWsumFlags, wsumInputRuns, wsumRun, type WsumFlags } from './wsum.ts';
+import { metricValue, parseTuneMetric, type TuneMetric } from '../lib/tuning/metric.ts';
 import { cliAnalyzerNames, isCliAnalyzerName, type CliAnalyzerName } from './analyzer.ts';
 import { evaluableQueries, readModel } from './augment-model.ts';
 import { CliError } from './cli-error.ts';
@@ -22,7 +24,7 @@ import { loadDataset, type Dataset } from './dataset.ts';
 import { DEFAULT_RERANKER, TEST_RERANKER } from '../lib/rerank/registry.ts';
 import { firstStageCeiling } from '../lib/rerank/rerank.ts';
 import { DEFAULT_DENSE_MODEL } from './dense.ts';
-import { FIRST_STAGES, LEXICAL_STAGES, retrieve, RETRIEVERS, type FirstStageName, type LexicalName, type RetrieverName, type RetrieverSettings } from './retrievers.ts';
+import { FIRST_STAGES, LEXICAL_STAGES, retrieve, RETRIEVERS, type FirstStageName, type LexicalName, type RetrieverName, type RetrieverSettings, type RetrievalResult } from './retrievers.ts';
 import type { CliIo } from './cli-io.ts';
 
 /**
@@ -31,7 +33,8 @@ import type { CliIo } from './cli-io.ts';
  */
 const EVAL_MEASURES = ['ndcg_cut.10', 'recall.100', 'map_cut.100', 'recip_rank', 'P.10', 'judged.10'] as const;
 
-const OPTIONS = {
+/** The flags of `eval`, which `tune` takes too (a tuned setting is these flags). */
+export const EVAL_OPTIONS = {
   dataset: { type: 'string' },
   split: { type: 'string', default: 'test' },
   retriever: { type: 'string', default: 'bm25' },
@@ -60,6 +63,10 @@ const OPTIONS = {
   'orig-weight': { type: 'string' },
   augmenter: { type: 'string' },
   'run-out': { type: 'string' },
+  metric: { type: 'string' },
+  fuse: { type: 'string' },
+  'fuse-run': { type: 'string', multiple: true },
+  weights: { type: 'string' },
   json: { type: 'boolean', default: false },
   help: { type: 'boolean', short: 'h', default: false },
 } as const;
@@ -69,7 +76,7 @@ const USAGE = `usage: npm run -s cli -- eval --dataset <path | name> [options]
                             .txt/.md files, CSV or parquet (also .gz), as the page imports them; or a
                             name under SHARED_DIR/beir (e.g. scifact). Needs queries and judgments.
   --split <name>            qrels split to evaluate (default test)
-  --retriever <name>        ${Object.keys(RETRIEVERS).join(' | ')} (default bm25)
+  --retriever <name>        ${Object.keys(RETRIEVERS).join(' | ')} | wsum (default bm25)
   --k1 <n> --b <n>          BM25 parameters (default 0.9, 0.4: Anserini/Pyserini)
   --analyzer <name>         ${cliAnalyzerNames.join(' | ')} (default english: Lucene EnglishAnalyzer;
                             wordpiece: BERT WordPiece tokens of all-MiniLM-L6-v2's vocabulary)
@@ -95,6 +102,10 @@ const USAGE = `usage: npm run -s cli -- eval --dataset <path | name> [options]
   --fb-docs <n>             rm3, bo1: feedback documents (default 10 for rm3, 3 for bo1)
   --orig-weight <n>         rm3: weight of the original query, 0..1 (default 0.5)
   --augmenter <model.json>  augmented: the model train-augment wrote (refused on the split that trained it)
+  --metric <measure>        also print this trec_eval measure (e.g. map, ndcg_cut_20; as tune's --metric)
+  --fuse <a,b,…>            wsum: retrievers fused (any but rerank), ranked with the flags above
+  --fuse-run <file>         wsum: a TREC run fused too (repeatable), after the --fuse ones
+  --weights <w1,…,wN>       wsum: one weight per run, in that order (min-max normalized scores)
   --run-out <file>          also write the TREC run
   --json                    print one JSON object`;
 
@@ -107,16 +118,40 @@ function numberOption(name: string, text: string | undefined, check: (n: number)
 
 const positiveInteger = (n: number) => Number.isInteger(n) && n > 0;
 
-function parseEvalArgs(args: string[]) {
-  let parsed;
+export type EvalValues = ReturnType<typeof parseArgs<{ options: typeof EVAL_OPTIONS }>>['values'];
+
+/** The flags as `parseArgs` reads them (with their tokens), or a CliError naming the bad one. */
+export function parseFlags<O extends NonNullable<ParseArgsConfig['options']>>(args: string[], options: O) {
   try {
-    parsed = parseArgs({ args, options: OPTIONS, allowPositionals: false, strict: true });
+    return parseArgs({ args, options, allowPositionals: false, strict: true, tokens: true });
   } catch (error) {
     throw new CliError(`${error instanceof Error ? error.message : String(error)} (try --help)`);
   }
-  const values = parsed.values;
+}
+
+function parseEvalArgs(args: string[]) {
+  const values = parseFlags(args, EVAL_OPTIONS).values;
   if (values.help) return undefined;
   if (values.dataset === undefined) throw new CliError('--dataset <path | name> is required (try --help)');
+  const metric = values.metric === undefined ? undefined : cliMetric(values.metric);
+  const wsum = values.retriever === 'wsum' ? parseWsumFlags(values, true) : undefined;
+  const settings = retrieverSettings(wsum === undefined ? values : { ...values, retriever: 'bm25' });
+  if (values.augmenter !== undefined && values.retriever !== 'augmented') throw new CliError('--augmenter applies to --retriever augmented only');
+  if (values.augmenter === undefined && values.retriever === 'augmented') throw new CliError('--retriever augmented needs --augmenter <model.json> (made by train-augment)');
+  return { dataset: values.dataset, split: values.split, runOut: values['run-out'], json: values.json, settings, metric, wsum, augmenter: values.augmenter };
+}
+
+/** `--metric` as a measure of one value, or a CliError. */
+export function cliMetric(text: string): TuneMetric {
+  try {
+    return parseTuneMetric(text);
+  } catch (error) {
+    throw new CliError(`--metric ${text}: ${error instanceof Error ? error.message : String(error)}`);
+  }
+}
+
+/** The retriever flags as the settings `retrieve` ranks with (checked: a bad value is a CliError). */
+export function retrieverSettings(values: Omit<EvalValues, 'run-out'>): RetrieverSettings {
   if (!Object.hasOwn(RETRIEVERS, values.retriever)) {
     throw new CliError(`--retriever ${values.retriever}: expected one of ${Object.keys(RETRIEVERS).join(', ')}`);
   }
@@ -144,7 +179,7 @@ function parseEvalArgs(args: string[]) {
   const reranking = values.retriever === 'rerank';
   const k1 = numberOption('k1', values.k1, (n) => n >= 0, 'a number ≥ 0') ?? ANSERINI_BM25_PARAMS.k1;
   const b = numberOption('b', values.b, (n) => n >= 0 && n <= 1, 'a number between 0 and 1') ?? ANSERINI_BM25_PARAMS.b;
-  const settings: RetrieverSettings = {
+  return {
     retriever: values.retriever as RetrieverName,
     analyzer: values.analyzer,
     bm25: { k1, b },
@@ -175,9 +210,6 @@ function parseEvalArgs(args: string[]) {
       originalQueryWeight: numberOption('orig-weight', values['orig-weight'], (n) => n >= 0 && n <= 1, 'a number between 0 and 1'),
     },
   };
-  if (values.augmenter !== undefined && values.retriever !== 'augmented') throw new CliError('--augmenter applies to --retriever augmented only');
-  if (values.augmenter === undefined && values.retriever === 'augmented') throw new CliError('--retriever augmented needs --augmenter <model.json> (made by train-augment)');
-  return { dataset: values.dataset, split: values.split, runOut: values['run-out'], json: values.json, settings, augmenter: values.augmenter };
 }
 
 function splitQrels(collection: BeirCollection, split: string): Qrels {
@@ -191,6 +223,14 @@ function noQueries(collection: Dataset, split: string): string {
   const { queries, qrels } = collection.files;
   if (queries === undefined) return `${collection.path} has no queries file, so the judgments of split "${split}" (${qrels.get(split)}) have nothing to evaluate`;
   return `split "${split}" judges no query of ${queries}`;
+}
+
+/** `--retriever wsum`: its inputs ranked or read, fused with `--weights`. */
+async function retrieveWsum(docs: Dataset['docs'], queries: readonly Query[], settings: RetrieverSettings, flags: WsumFlags, progress: (message: string) => void): Promise<RetrievalResult> {
+  const started = performance.now();
+  const runs = await wsumInputRuns(docs, queries, settings, flags, progress);
+  const run = wsumRun(runs, flags.weights!, settings.topK);
+  return { run, timings: { wsum_ms: performance.now() - started }, description: { runs: inputNames(flags).join(' + '), weights: flags.weights!.join(', ') } };
 }
 
 export async function evalCommand(args: string[], io: CliIo): Promise<void> {
@@ -213,26 +253,30 @@ export async function evalCommand(args: string[], io: CliIo): Promise<void> {
   if (queries.length === 0) throw new CliError(noQueries(collection, split));
   progress(`loaded ${collection.docs.length} documents and ${queries.length} ${split} queries in ${loadMs.toFixed(0)} ms`);
 
-  const { run, timings, description, firstStage, efficiency } = await retrieve(collection.docs, queries, settings, progress);
+  const { run, timings, description, firstStage, efficiency } =
+    options.wsum === undefined ? await retrieve(collection.docs, queries, settings, progress) : await retrieveWsum(collection.docs, queries, settings, options.wsum, progress);
   // Re-ranking cannot find what the first stage missed: its recall@depth is the ceiling.
   const ceiling = firstStage && settings.depth !== undefined ? firstStageCeiling(qrels, firstStage, settings.depth).mean : undefined;
   if (options.runOut !== undefined) {
-    await writeFile(options.runOut, formatTrecRun(run, settings.retriever));
+    await writeFile(options.runOut, formatTrecRun(run, options.wsum === undefined ? settings.retriever : 'wsum'));
     progress(`wrote ${options.runOut}`);
   }
 
-  const result = evaluate(evaluable?.queries.qrels ?? qrels, run, { measures: EVAL_MEASURES, complete: true });
+  const judged = evaluable?.queries.qrels ?? qrels;
+  const result = evaluate(judged, run, { measures: EVAL_MEASURES, complete: true });
+  // A --metric the six do not hold is measured by itself (one family per evaluation keeps its own cutoffs).
+  const extra = options.metric !== undefined && !(options.metric.name in result.all) ? { [options.metric.name]: metricValue(judged, run, options.metric) } : {};
   const allTimings = { load_ms: loadMs, ...timings };
   if (options.json) {
     const report = {
       dataset: collection.name,
       split,
-      retriever: settings.retriever,
+      retriever: options.wsum === undefined ? settings.retriever : 'wsum',
       queries: queries.length,
       ...(evaluable?.note === undefined ? {} : { queries_from: evaluable.note }),
       docs: collection.docs.length,
       settings: description,
-      metrics: Object.fromEntries(result.columns.map((column) => [column.name, result.all[column.name]!])),
+      metrics: { ...Object.fromEntries(result.columns.map((column) => [column.name, result.all[column.name]!])), ...extra },
       ...(ceiling === undefined ? {} : { first_stage: { [`recall_${settings.depth}`]: ceiling } }),
       ...(efficiency === undefined ? {} : efficiency),
       timings: allTimings,
@@ -242,9 +286,11 @@ export async function evalCommand(args: string[], io: CliIo): Promise<void> {
   }
   io.out(
     `# ${collection.name} ${split}${evaluable?.note === undefined ? '' : ` (${evaluable.note})`}: ${queries.length} queries, ${collection.docs.length} documents; ` +
-      `${settings.retriever} (${Object.entries(description).map(([k, v]) => `${k} ${v}`).join(', ')}); trec_eval -c\n`,
+      `${options.wsum === undefined ? settings.retriever : 'wsum'} (${Object.entries(description).map(([k, v]) => `${k} ${v}`).join(', ')}); trec_eval -c
+`,
   );
   io.out(formatTrecEval(result));
+  for (const [name, value] of Object.entries(extra)) io.out(`${name.padEnd(22)}\tall\t${value.toFixed(4)}\n`);
   if (ceiling !== undefined) io.out(`${`first_stage_recall_${settings.depth}`.padEnd(22)}\tall\t${ceiling.toFixed(4)}\n`);
   for (const [name, value] of Object.entries({ ...allTimings, ...efficiency })) {
     io.out(`${name.padEnd(22)}\t${value < 10 ? value.toFixed(3) : value.toFixed(0)}\n`);

@@ -230,7 +230,7 @@ function timingsOf(search: NodeSearch, config: RetrieverConfig, queries: number)
 
 /** Every query's ranking with `config` (LEDR's candidates from RM3 / Bo1 with --lexical), through the one ranking the page runs too. */
 function rankRankings<F extends RankForm>(search: NodeSearch, config: RetrieverConfig, lexicalStage: RetrieverConfig, queries: readonly Query[], settings: RetrieverSettings, depth: number, form: F) {
-  const lexical = lexicalStage.kind === 'ledr' && settings.lexical !== undefined && settings.lexical !== 'bm25' ? prfOf(settings.lexical, settings.prf) : undefined;
+  const lexical = lexicalStage.kind === 'ledr' ? ledrLexical(settings) : undefined;
   return rankBatch(search, config, queries, {
     form,
     depth,
@@ -239,8 +239,13 @@ function rankRankings<F extends RankForm>(search: NodeSearch, config: RetrieverC
   });
 }
 
+/** LEDR's lexical stage when it is RM3 or Bo1 (--lexical), as `rankBatch` takes it. */
+export function ledrLexical(settings: RetrieverSettings): PrfRequest | undefined {
+  return settings.lexical !== undefined && settings.lexical !== 'bm25' ? prfOf(settings.lexical, settings.prf) : undefined;
+}
+
 /** A run of every query with `config`: plain hits, as a run file holds them. */
-async function rankRun(search: NodeSearch, config: RetrieverConfig, queries: readonly Query[], settings: RetrieverSettings, depth: number): Promise<Run> {
+export async function rankRun(search: NodeSearch, config: RetrieverConfig, queries: readonly Query[], settings: RetrieverSettings, depth: number): Promise<Run> {
   const rankings = await rankRankings(search, config, config, queries, settings, depth, 'hits');
   return new Map(queries.map((query, i) => [query.id, rankings[i] ?? []]));
 }

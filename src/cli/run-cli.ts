@@ -15,6 +15,7 @@ const commands: Record<string, () => Promise<Command>> = {
   search: async () => (await import('./search.ts')).searchCommand,
   'trec-eval': async () => (await import('./trec-eval.ts')).trecEvalCommand,
   'train-augment': async () => (await import('./train-augment.ts')).trainAugmentCommand,
+  tune: async () => (await import('./tune.ts')).tuneCommand,
 };
 
 const usage = `usage: npm run -s cli -- <command> [options]
@@ -24,7 +25,8 @@ commands:
   eval        index a dataset, run every query of a split and print trec_eval -c measures
   search      one query's ranking on a dataset (weighted syntax: word^2.5, +term^0.5)
   trec-eval   evaluate a TREC run against qrels, output compatible with trec_eval 9.0.8
-  train-augment  learn BM25 query augmentation (weights and added terms) on a dataset's judged split`;
+  train-augment  learn BM25 query augmentation (weights and added terms) on a dataset's judged split
+  tune        search a retriever's parameters on a train or dev split for the best trec_eval measure`;
 
 export async function runCli(argv: readonly string[], io: CliIo): Promise<number> {
   const [name, ...rest] = argv;

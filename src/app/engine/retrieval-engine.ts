@@ -20,6 +20,7 @@ import { EngineResources, type PrepareOptions } from './engine-resources.ts';
 import { explainHit, type HitExplanation } from './hit-explain.ts';
 import { raceAbort } from './race-abort.ts';
 import { RankingMemo } from './ranking-memo.ts';
+import { tune, type TuneRequest, type TuneResult } from '../../lib/tuning/tune.ts';
 import type { SavedRankings } from './saved-rankings.ts';
 
 export type { PrepareStatus } from './engine-resources.ts';
@@ -233,6 +234,15 @@ export class RetrievalEngine {
       fill();
     }
     return { run, ms: performance.now() - started, missing };
+  }
+
+  /**
+   * Tunes a column on a split (src/lib/tuning): its BM25 and dense searches run in the workers, each distinct
+   * one once; fusions and measures run here. Stops between grid points when `signal` aborts.
+   */
+  async tune(collectionId: string, request: Omit<TuneRequest, 'search'>, options: PrepareOptions = {}): Promise<TuneResult> {
+    await this.prepare(collectionId, request.base, options);
+    return tune({ ...request, search: this.memo.forBatch(collectionId, request.signal) });
   }
 
   // ---- Explanations ----

@@ -7,6 +7,7 @@ import { compareWithBaseline, type Comparison, type Correction } from '../../lib
 import type { JudgedCoverage } from '../../lib/eval/judged.ts';
 import { bestColumns, type ReportMeasure, type RunReport } from '../../lib/eval/run-report.ts';
 import { retrieverLabel, type ColumnConfig } from '../../lib/retrievers/config.ts';
+import { settingsKey } from '../../lib/settings-key.ts';
 import type { ColumnEvaluation, ColumnResult } from './evaluations.svelte.ts';
 
 /**
@@ -43,7 +44,8 @@ export function dashboardColumns(
 ): DashboardColumn[] {
   return columns.map((column, index) => {
     const result = resultOf(column);
-    const name = retrieverLabel(column.retriever);
+    const tuned = column.tuned === undefined || column.tuned.settings !== settingsKey(column.retriever) ? '' : ` · tuned on ${column.tuned.split} (${column.tuned.metric})`;
+    const name = `${retrieverLabel(column.retriever)}${tuned}`;
     return {
       column,
       index,

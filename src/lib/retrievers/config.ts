@@ -90,6 +90,11 @@ export interface ColumnConfig {
   /** Stable within a page (for keyed lists and reordering); not part of cache keys. */
   id: string;
   retriever: RetrieverConfig;
+  /**
+   * Set on a column added by Tune: the split and measure that chose its settings, and those settings' key
+   * (settings-key.ts): once the column's settings are edited, it is no longer the tuned column.
+   */
+  tuned?: { split: string; metric: string; settings: string };
 }
 
 export const DEFAULT_BM25: Readonly<Bm25Settings> = Object.freeze({ ...ANSERINI_BM25_PARAMS, analyzer: 'english' });

@@ -5,6 +5,7 @@ import { summarizeLatency } from '../../../src/lib/eval/latency.ts';
 import { evaluateRunReport } from '../../../src/lib/eval/run-report.ts';
 import { defaultRetriever, type ColumnConfig } from '../../../src/lib/retrievers/config.ts';
 import { qrelsOf, runOf } from '../../lib/eval/fixtures.ts';
+import { settingsKey } from '../../../src/lib/settings-key.ts';
 
 const qrels = qrelsOf({ q1: { d1: 1 }, q2: { d2: 1 }, q3: { d3: 1 } });
 const strong = evaluateRunReport(qrels, runOf({ q1: [['d1', 1]], q2: [['d2', 1]], q3: [['d3', 1]] }));
@@ -86,5 +87,20 @@ describe('judged-only mode', () => {
     expect(all[1]!.shown).toBe(weak);
     expect(judgedOnly[0]!.judged?.mean).toBe(0.1);
     expect(judgedOnly[2]!.shown).toBeUndefined();
+  });
+});
+
+describe('a tuned column', () => {
+  const tunedRetriever = { ...defaultRetriever('bm25'), bm25: { ...defaultRetriever('bm25').bm25, k1: 1.1 } };
+  const tuned = { split: 'train', metric: 'nDCG@10', settings: settingsKey(tunedRetriever) };
+
+  it('names the split that tuned it while its settings are the tuned ones', () => {
+    const [column] = dashboardColumns([{ id: 't', retriever: tunedRetriever, tuned }], () => ({ status: 'none' }));
+    expect(column!.label).toBe('1 · BM25 (k1 1.1, b 0.4) · tuned on train (nDCG@10)');
+  });
+
+  it('is a plain column once its settings are edited', () => {
+    const [column] = dashboardColumns([{ id: 't', retriever: { ...tunedRetriever, bm25: { ...tunedRetriever.bm25, b: 0.5 } }, tuned }], () => ({ status: 'none' }));
+    expect(column!.label).toBe('1 · BM25 (k1 1.1, b 0.5)');
   });
 });
