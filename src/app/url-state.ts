@@ -61,6 +61,14 @@ export interface UrlState {
   query: UrlQuery;
   /** Edited query terms of the columns, aligned with `columns` (undefined: none; '' : every term dropped). */
   termEdits?: Array<string | undefined>;
+  /** The split and measure that tuned each column (Tune), aligned with `columns` (undefined: not tuned). */
+  tuned?: Array<TunedBy | undefined>;
+}
+
+/** What a tuned column's header says of it: the split that tuned it and the measure it was tuned for. */
+export interface TunedBy {
+  split: string;
+  metric: string;
 }
 
 export interface DecodedUrl {
@@ -180,6 +188,23 @@ export function decodeTermEdit(raw: string): string | undefined {
     } catch {
       throw new UrlStateError('the edited query terms (qt) are not properly encoded');
     }
+  }
+  return undefined;
+}
+
+/** The `tuned=` field of a raw `col=` value (`split,measure`): which split tuned the column, if any. */
+function decodeTuned(raw: string): TunedBy | undefined {
+  for (const piece of raw.split(';').slice(1)) {
+    if (!piece.startsWith('tuned=')) continue;
+    let value: string;
+    try {
+      value = decodeComponent(piece.slice(6));
+    } catch {
+      throw new UrlStateError('the tuning split (tuned) is not properly encoded');
+    }
+    const comma = value.indexOf(',');
+    if (comma <= 0 || comma === value.length - 1) throw new UrlStateError('tuned must be "split,measure"');
+    return { split: value.slice(0, comma), metric: value.slice(comma + 1) };
   }
   return undefined;
 }
@@ -352,7 +377,9 @@ export function encodeUrlState(state: UrlState, others: readonly string[] = []):
   if (state.query.text !== undefined) parts.push(`q=${encodeComponent(state.query.text)}`);
   (state.columns ?? []).forEach((column, i) => {
     const edit = state.termEdits?.[i];
-    parts.push(`col=${encodeRetriever(column)}${edit === undefined ? '' : `;qt=${encodeComponent(edit)}`}`);
+    const tuned = state.tuned?.[i];
+    const extras = `${edit === undefined ? '' : `;qt=${encodeComponent(edit)}`}${tuned === undefined ? '' : `;tuned=${encodeComponent(`${tuned.split},${tuned.metric}`)}`}`;
+    parts.push(`col=${encodeRetriever(column)}${extras}`);
   });
   return `?${[...parts, ...others].join('&')}`;
 }
@@ -364,6 +391,7 @@ export function decodeUrlState(search: string): DecodedUrl {
   const problems: string[] = [];
   const columns: RetrieverConfig[] = [];
   const termEdits: Array<string | undefined> = [];
+  const tuned: Array<TunedBy | undefined> = [];
   const body = search.startsWith('?') ? search.slice(1) : search;
   for (const part of body.split('&')) {
     if (part === '') continue;
@@ -378,8 +406,10 @@ export function decodeUrlState(search: string): DecodedUrl {
       try {
         const column = decodeRetriever(raw);
         const edit = column.kind === 'bm25' ? decodeTermEdit(raw) : undefined;
+        const tunedBy = decodeTuned(raw);
         columns.push(column);
         termEdits.push(edit);
+        tuned.push(tunedBy);
       } catch (error) {
         problems.push(error instanceof Error ? error.message : String(error));
       }
@@ -413,6 +443,7 @@ export function decodeUrlState(search: string): DecodedUrl {
   }
   if (columns.length > 0) state.columns = columns;
   if (termEdits.some((edit) => edit !== undefined)) state.termEdits = termEdits;
+  if (tuned.some((by) => by !== undefined)) state.tuned = tuned;
   return { state, others, problems };
 }
 

@@ -70,6 +70,7 @@ function currentState(): PageState {
       columns: columnList.columns.map((column) => column.retriever),
       query: explore.urlQuery,
       termEdits: columnList.urlTermEdits,
+      tuned: columnList.urlTuned,
     },
     slices: urlSlices().flatMap((slice) => slice.write().map(([key, value]) => `${key}=${encodeComponent(value)}`)),
     navigation: urlSlices().map((slice) => slice.navigation?.() ?? '').join('\u0001'),
@@ -111,7 +112,10 @@ function apply(search: string, initial: boolean, remembered = false): void {
     }
   }
   if (state.split !== null && (initial || collections.current?.splits.includes(state.split))) app.split = state.split;
-  if (state.columns !== null) columnList.setRetrievers(state.columns);
+  if (state.columns !== null) {
+    columnList.setRetrievers(state.columns);
+    columnList.applyUrlTuned(state.tuned ?? []);
+  }
   explore.applyUrlQuery(state.query);
   // After the query: a changed query drops the edits of the previous one.
   columnList.applyUrlTermEdits(state.termEdits ?? []);

@@ -203,6 +203,26 @@ describe('url-state: edited query terms (qt)', () => {
   });
 });
 
+describe('url-state: tuned columns (tuned)', () => {
+  it('round-trips the split and measure that tuned a column, aligned with the columns; settings decode as without it', () => {
+    const columns = [defaultRetriever('bm25'), defaultRetriever('convex'), defaultRetriever('dense')];
+    const tuned = [{ split: 'train', metric: 'nDCG@10' }, undefined, { split: 'dev', metric: 'map_cut_100' }];
+    const search = encodeUrlState({ view: 'evaluate', collection: 'c', split: 'test', columns, query: {}, tuned });
+    expect(search).toContain('col=bm25;k1=0.9;b=0.4;an=english;tuned=train,nDCG@10&');
+    const { state, problems } = decodeUrlState(search);
+    expect(problems).toEqual([]);
+    expect(state.tuned).toEqual(tuned);
+    expect(state.columns).toEqual(columns);
+    expect(decodeUrlState(encodeUrlState({ view: 'evaluate', collection: 'c', split: 'test', columns, query: {} })).state.tuned).toBeUndefined();
+  });
+
+  it('reports a tuned field that is not "split,measure" and keeps the other columns', () => {
+    const { state, problems } = decodeUrlState('?col=bm25;tuned=train&col=dense;m=x;dt=q8;s=exact');
+    expect(problems).toEqual(['tuned must be "split,measure"']);
+    expect(state.columns?.map((column) => column.kind)).toEqual(['dense']);
+  });
+});
+
 describe('history entries (isNavigation)', () => {
   const base: UrlState = { view: 'explore', collection: 'starter', split: 'test', columns: [defaultRetriever('bm25'), defaultRetriever('dense')], query: { id: 'q01' } };
   it('pushes when the person goes somewhere, replaces when they adjust in place', () => {

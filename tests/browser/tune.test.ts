@@ -116,5 +116,9 @@ describe('Tune panel (SciFact, BM25 k1 on train)', () => {
     expect(await names.nth(3).textContent()).toBe(`4 · BM25 (k1 ${expected.best.params.k1}, b 0.4) · tuned on train (nDCG@10)`);
     await panel(page).scrollIntoViewIfNeeded();
     console.log(`[tune] screenshot: ${await screenshot(page, 'tune-panel')}`);
+    // The address carries it: a reload (or a link) shows the same header.
+    await expect.poll(() => page.url(), { timeout: 30_000 }).toContain('tuned=train,nDCG@10');
+    await page.reload();
+    await expect.poll(() => names.nth(3).textContent(), { timeout: 60_000 }).toBe(`4 · BM25 (k1 ${expected.best.params.k1}, b 0.4) · tuned on train (nDCG@10)`);
   });
 });

@@ -6,6 +6,7 @@
 import { languageCodes, type Language } from '../../lib/analysis/language.ts';
 import { defaultRetriever, type ColumnConfig, type RetrieverConfig, type RetrieverContext, type RetrieverKind } from '../../lib/retrievers/config.ts';
 import { settingsKey } from '../../lib/settings-key.ts';
+import type { TunedBy } from '../url-state.ts';
 
 export const DEFAULT_COLUMN_KINDS: readonly Exclude<RetrieverKind, 'run' | 'augmented'>[] = ['bm25', 'dense', 'ledr'];
 
@@ -62,6 +63,22 @@ class ColumnList {
     });
     const same = next.size === this.termEdits.size && [...next].every(([id, edit]) => this.termEdits.get(id) === edit);
     if (!same) this.termEdits = next;
+  }
+
+  /** The split and measure that tuned each column, in order, while its settings are still the tuned ones (the URL's form). */
+  get urlTuned(): Array<TunedBy | undefined> {
+    return this.columns.map(({ tuned, retriever }) => (tuned !== undefined && tuned.settings === settingsKey(retriever) ? { split: tuned.split, metric: tuned.metric } : undefined));
+  }
+
+  /** Marks the columns the URL says were tuned (their current settings are the tuned ones), in order. */
+  applyUrlTuned(tunedBy: readonly (TunedBy | undefined)[]): void {
+    const next = this.columns.map((column, i) => {
+      const by = tunedBy[i];
+      if (by === undefined) return column.tuned === undefined ? column : { id: column.id, retriever: column.retriever };
+      const tuned = { ...by, settings: settingsKey(column.retriever) };
+      return column.tuned !== undefined && settingsKey(column.tuned) === settingsKey(tuned) ? column : { ...column, tuned };
+    });
+    if (next.some((column, i) => column !== this.columns[i])) this.columns = next;
   }
 
   /**
