@@ -5,12 +5,12 @@
  *
  *   npm run -s cli -- augment-queries --dataset D --split test --augmenter model.json --format lucene|jsonl
  */
-import { parseArgs } from 'node:util';
 import { judgedQueries } from '../lib/data/beir.ts';
 import type { ExpandedTerm } from '../lib/retrievers/ranking.ts';
 import { loadAnalyzer, type CliAnalyzerName } from './analyzer.ts';
 import { augmenterOf, evaluableQueries, readModel } from './augment-model.ts';
 import { CliError } from './cli-error.ts';
+import { parseFlags } from './flags.ts';
 import type { CliIo } from './cli-io.ts';
 import { loadDataset } from './dataset.ts';
 
@@ -38,12 +38,7 @@ export function luceneQuery(bag: readonly ExpandedTerm[]): string {
 }
 
 export async function augmentQueriesCommand(args: string[], io: CliIo): Promise<void> {
-  let parsed;
-  try {
-    parsed = parseArgs({ args, options: OPTIONS, allowPositionals: false, strict: true });
-  } catch (error) {
-    throw new CliError(`${error instanceof Error ? error.message : String(error)} (try --help)`);
-  }
+  const parsed = parseFlags(args, OPTIONS);
   const v = parsed.values;
   if (v.help) {
     io.out(`${USAGE}\n`);

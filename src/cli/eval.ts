@@ -7,7 +7,7 @@
  *       [--top-k 1000] [--run-out <file>] [--json]
  */
 import { writeFile } from 'node:fs/promises';
-import { parseArgs, type ParseArgsConfig } from 'node:util';
+import { parseArgs } from 'node:util';
 import { ANSERINI_BM25_PARAMS } from '../lib/bm25/bm25-similarity.ts';
 import { judgedQueries, type BeirCollection } from '../lib/data/beir.ts';
 import { formatTrecRun } from '../lib/data/trec.ts';
@@ -20,6 +20,7 @@ import { metricValue, parseTuneMetric, type TuneMetric } from '../lib/tuning/met
 import { cliAnalyzerNames, isCliAnalyzerName, type CliAnalyzerName } from './analyzer.ts';
 import { evaluableQueries, readModel } from './augment-model.ts';
 import { CliError } from './cli-error.ts';
+import { parseFlags } from './flags.ts';
 import { loadDataset, type Dataset } from './dataset.ts';
 import { DEFAULT_RERANKER, TEST_RERANKER } from '../lib/rerank/registry.ts';
 import { firstStageCeiling } from '../lib/rerank/rerank.ts';
@@ -119,15 +120,6 @@ function numberOption(name: string, text: string | undefined, check: (n: number)
 const positiveInteger = (n: number) => Number.isInteger(n) && n > 0;
 
 export type EvalValues = ReturnType<typeof parseArgs<{ options: typeof EVAL_OPTIONS }>>['values'];
-
-/** The flags as `parseArgs` reads them (with their tokens), or a CliError naming the bad one. */
-export function parseFlags<O extends NonNullable<ParseArgsConfig['options']>>(args: string[], options: O) {
-  try {
-    return parseArgs({ args, options, allowPositionals: false, strict: true, tokens: true });
-  } catch (error) {
-    throw new CliError(`${error instanceof Error ? error.message : String(error)} (try --help)`);
-  }
-}
 
 function parseEvalArgs(args: string[]) {
   const values = parseFlags(args, EVAL_OPTIONS).values;

@@ -15,7 +15,6 @@
  * With `--retriever rerank` the BM25 top `depth` is re-ranked by a cross-encoder, which reads the query as
  * typed (boosts are a BM25 notion; the cross-encoder sees the text without the syntax's `^w` and `+`).
  */
-import { parseArgs } from 'node:util';
 import type { Bm25AnalyzerName } from '../lib/analysis/analyzers.ts';
 import { weightQueryTerms, type QueryTermWeight } from '../lib/bm25/bm25-query.ts';
 import { ANSERINI_BM25_PARAMS, type Bm25Params } from '../lib/bm25/bm25-similarity.ts';
@@ -33,6 +32,7 @@ import { rankBatch } from '../lib/retrievers/rank.ts';
 import type { Doc, Hit } from '../lib/types.ts';
 import { cliAnalyzerNames, isCliAnalyzerName, type CliAnalyzerName } from './analyzer.ts';
 import { CliError } from './cli-error.ts';
+import { parseFlags } from './flags.ts';
 import { loadDataset } from './dataset.ts';
 import { NodeSearch } from './node-search.ts';
 import { loadNodeCrossEncoder, resolveNodeReranker } from './rerank.ts';
@@ -113,12 +113,7 @@ function numberOption(name: string, text: string | undefined, check: (n: number)
 }
 
 function parseSearchArgs(args: string[]): SearchOptions | undefined {
-  let parsed;
-  try {
-    parsed = parseArgs({ args, options: OPTIONS, allowPositionals: false, strict: true });
-  } catch (error) {
-    throw new CliError(`${error instanceof Error ? error.message : String(error)} (try --help)`);
-  }
+  const parsed = parseFlags(args, OPTIONS);
   const values = parsed.values;
   if (values.help) return undefined;
   if (values.dataset === undefined) throw new CliError('--dataset <path | name> is required (try --help)');

@@ -6,13 +6,13 @@
  *       --analyzer english|wordpiece|polish --out model.json [--epochs N] [--seed S] [--lambda L]
  *       [--dev-split dev] [--json]
  */
-import { parseArgs } from 'node:util';
 import type { Bm25AnalyzerName } from '../lib/analysis/analyzers.ts';
 import { ANSERINI_BM25_PARAMS } from '../lib/bm25/bm25-similarity.ts';
 import { DEFAULT_TRAIN_SETTINGS, type TrainSettings } from '../lib/augment/train.ts';
 import { cliAnalyzerNames, isCliAnalyzerName } from './analyzer.ts';
 import { loadQueryEncoder, trainOnDataset, writeModel } from './augment-model.ts';
 import { CliError } from './cli-error.ts';
+import { parseFlags } from './flags.ts';
 import type { CliIo } from './cli-io.ts';
 import { loadDataset } from './dataset.ts';
 import { DEFAULT_DENSE_MODEL } from './dense.ts';
@@ -65,12 +65,7 @@ function numberOption(name: string, text: string | undefined, check: (n: number)
 const positiveInteger = (n: number) => Number.isInteger(n) && n > 0;
 
 function parseTrainArgs(args: string[]) {
-  let parsed;
-  try {
-    parsed = parseArgs({ args, options: OPTIONS, allowPositionals: false, strict: true });
-  } catch (error) {
-    throw new CliError(`${error instanceof Error ? error.message : String(error)} (try --help)`);
-  }
+  const parsed = parseFlags(args, OPTIONS);
   const v = parsed.values;
   if (v.help) return undefined;
   if (v.dataset === undefined) throw new CliError('--dataset <path | name> is required (try --help)');
