@@ -1,7 +1,7 @@
 /**
  * BM25 worker (comlink): opens a collection's index — loaded from IndexedDB, or analyzed and indexed here
  * with progress and cancellation, then stored — and answers searches with live k1, b and k. The work is
- * `Bm25Service` (src/lib/bm25-wasm/bm25-service.ts); this file only wires it to the worker's realm.
+ * `Bm25Service` (src/lib/services/bm25-service.ts); this file only wires it to the worker's realm.
  *
  * Page side (src/app/engine/bm25-workers.ts, through a WorkerHost of src/app/workers):
  *   const bm25 = new WorkerHost<Bm25WorkerApi>({ label, create: () => createBm25Worker('english'), ping: (api) => api.ping() });

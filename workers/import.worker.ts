@@ -4,7 +4,7 @@
  * (atomic import); this file only wires it to the worker's realm and keeps one AbortController per import
  * so the page can cancel by id (an AbortSignal cannot cross the worker boundary).
  *
- * Page side (src/app/datasets/import-client.ts, a WorkerHost):
+ * Page side (src/app/collection/import-client.ts, a WorkerHost):
  *   const importer = importWorkerHost();
  *   const outcome = await importer.call((api) => api.importHub({ importId, entryId: 'beir/scifact', hubUrl, onError: 'throw' }, Comlink.proxy(show)));
  *   importer.callIfRunning((api) => api.cancel(importId));

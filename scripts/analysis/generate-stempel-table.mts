@@ -13,7 +13,7 @@
  * then per Trie: boolean forward, int root, int #cmds, #cmds × writeUTF(cmd), int #rows, and per row
  * int #cells and per cell char key, int cmd, int cnt, int ref, int skip. Stemming only reads a cell's cmd and
  * ref (cnt counts merged entries of the build, skip is 0 everywhere and only used by getFully), so the module
- * keeps those two, in a compact form decoded by src/lib/analysis/stempel-trie.ts:
+ * keeps those two, in a compact form decoded by src/lib/analysis/stempel.ts:
  *
  *   - every trie's commands reordered by how many cells use them (ids are internal to a trie);
  *   - one alphabet (the keys of all cells, sorted); per row a varint bitmap of the alphabet positions that
