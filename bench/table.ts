@@ -68,7 +68,7 @@ function bound(figure: BenchFigure): number | undefined {
   return limit * (goal.max !== undefined ? Math.min(...peers) : Math.max(...peers));
 }
 
-/** "≤ 1,000 ms: met", "≥ 2 × best peer: not met", "≤ 30 ms: met in some runs" (a range crossing the goal). */
+/** The goal and whether it was met: "met", "not met", or "met in some runs" when a range crosses it. */
 export function goalText(figure: BenchFigure): string {
   const goal = figure.goal;
   if (!goal) return '';
@@ -92,13 +92,19 @@ function peersText(figure: BenchFigure): string {
 
 const cell = (text: string) => text.replace(/\|/g, '\\|');
 
-/** The Markdown table of the current figures, then one line per run it draws on (date, commit, machine). */
-export function renderTable(results: readonly BenchResult[]): string {
+/**
+ * The Markdown table of the current figures, then one line per run it draws on (date, commit, machine).
+ * Undated (the README's form: a manual, not a log), the run column and lines give way to where they are kept.
+ */
+export function renderTable(results: readonly BenchResult[], { dated = true }: { dated?: boolean } = {}): string {
   const current = currentFigures(results);
-  const lines = ['| bench | figure | ours | goal | peers (same unit) | run |', '|---|---|---:|---|---|---|'];
+  const run = dated ? ' run |' : '';
+  const lines = [`| bench | figure | ours | goal | peers (same unit) |${run}`, `|---|---|---:|---|---|${dated ? '---|' : ''}`];
   for (const { benchmark, figure, run } of current) {
-    lines.push(`| ${benchmark} | ${cell(figure.name)} | ${cell(valueText(figure))} | ${cell(goalText(figure))} | ${cell(peersText(figure))} | ${run.date.slice(0, 10)} |`);
+    const date = dated ? ` ${run.date.slice(0, 10)} |` : '';
+    lines.push(`| ${benchmark} | ${cell(figure.name)} | ${cell(valueText(figure))} | ${cell(goalText(figure))} | ${cell(peersText(figure))} |${date}`);
   }
+  if (!dated) return [...lines, '', 'Each figure\'s run (date, commit, machine, load) is a file in `bench/results/`; `npm run -s bench:table` prints them.'].join('\n');
   const runs = [...new Set(current.map(({ run }) => run))];
   lines.push('');
   for (const run of runs) {
@@ -127,7 +133,7 @@ export function replaceBetweenMarkers(text: string, table: string): string {
 
 function main(): void {
   const { values } = parseArgs({ options: { dir: { type: 'string', default: RESULTS_DIR }, readme: { type: 'boolean', default: false } } });
-  const table = renderTable(readResults(values.dir));
+  const table = renderTable(readResults(values.dir), { dated: !values.readme });
   if (!values.readme) {
     console.log(table);
     return;

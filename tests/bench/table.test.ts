@@ -99,6 +99,15 @@ describe('bench-table', () => {
     expect(lines).toContain(`- app: 2026-11-29T07:00Z; commit bbbbbbb; ${MACHINE}`);
   });
 
+  test('renders the README form without dates: the same figures, and where the runs are kept', () => {
+    const undated = renderTable(readResults(fixtures()), { dated: false });
+    const lines = undated.split('\n');
+    expect(lines[0]).toBe('| bench | figure | ours | goal | peers (same unit) |');
+    expect(lines).toContain('| app | restart | 678–749 ms | ≤ 1,000 ms: met |  |');
+    expect(undated).not.toMatch(/\d{4}-\d{2}-\d{2}/);
+    expect(lines.at(-1)).toContain('bench/results/');
+  });
+
   test('a written run reads back with its date, commit and machine', () => {
     const dir = tempDir('rp-bench-write-');
     const path = writeBenchResult({ benchmark: 'ann', figures: [{ name: 'recall@10', unit: '', value: 0.9963, goal: { min: 0.99 } }] }, dir);

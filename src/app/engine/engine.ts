@@ -39,6 +39,8 @@ export interface EngineHost {
 
 /** The address whose rankings were saved last, and the build that saved them. */
 const SAVED_SCREEN_KEY = 'retrieval-playground:saved-screen';
+/** The longest a saved screen holds the workers back: a screen whose rankings were not saved must not wait long. */
+const SAVED_SCREEN_HOLD_MS = 2000;
 
 let started: { engine: RetrievalEngine; host: EngineHost } | undefined;
 
@@ -132,8 +134,8 @@ export function startEngine(host: EngineHost): RetrievalEngine {
       return false;
     }
   };
-  // Its columns will likely show saved rankings before any worker is needed: the workers wait (2 s at most).
-  if (savedScreen()) engine.holdWorkAhead(2000);
+  // Its columns will likely show saved rankings before any worker is needed: the workers wait for that.
+  if (savedScreen()) engine.holdWorkAhead(SAVED_SCREEN_HOLD_MS);
   return engine;
 }
 

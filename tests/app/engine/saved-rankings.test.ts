@@ -101,7 +101,7 @@ describe('saved rankings: what is saved and under which key', () => {
     saved.save('b', C, defaultRetriever('dense'), value('d2'));
     saved.save('c', 'other', bm25, value('d3'));
     saved.forget('other');
-    // 19 ms after the last ranking (29 after the first) nothing is written; at 20 the write is asked for.
+    // Nothing is written until the quiet period has passed since the last ranking (not the first); then the write is asked for.
     await vi.advanceTimersByTimeAsync(19);
     expect(writes).toHaveLength(0);
     await vi.advanceTimersByTimeAsync(1);
