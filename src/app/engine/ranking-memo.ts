@@ -10,6 +10,7 @@ import type { RankQuery } from '../../lib/retrievers/ranking.ts';
 import { weightedKey } from './column-ranking.ts';
 import type { PrfResult } from '../../lib/prf/prf-result.ts';
 import { RUN_DEPTH, type Bm25Settings, type DenseSettings } from '../../lib/retrievers/config.ts';
+import { AnswerMemo } from '../../lib/retrievers/answer-memo.ts';
 import { settingsKey } from '../../lib/settings-key.ts';
 import { cutHits } from '../../lib/hits/hit-rows.ts';
 import { unpackRanking } from '../../lib/hits/packed-hits.ts';
@@ -36,7 +37,8 @@ export interface ScoreHooks {
 }
 
 export class RankingMemo {
-  private readonly memo = new Map<string, Promise<unknown>>();
+  /** Explore's searches, one query each, remembered by request. */
+  private readonly memo: AnswerMemo;
   /** BM25 rankings of the latest evaluations' queries, by the same keys as `memo` (oldest first). */
   private readonly batchMemo = new Map<string, RankedList>();
 
@@ -44,24 +46,13 @@ export class RankingMemo {
     private readonly backends: MemoBackends,
     /** The key prefix of a collection's content (EngineResources.scope). */
     private readonly scope: (collectionId: string) => string,
-    private readonly size: number,
-  ) {}
+    size: number,
+  ) {
+    this.memo = new AnswerMemo(size);
+  }
 
-  remember<T>(key: string, compute: () => Promise<T>): Promise<T> {
-    const hit = this.memo.get(key);
-    if (hit !== undefined) {
-      // Refresh its place in the LRU order.
-      this.memo.delete(key);
-      this.memo.set(key, hit);
-      return hit as Promise<T>;
-    }
-    const promise = compute();
-    this.memo.set(key, promise);
-    promise.catch(() => {
-      if (this.memo.get(key) === promise) this.memo.delete(key);
-    });
-    while (this.memo.size > this.size) this.memo.delete(this.memo.keys().next().value!);
-    return promise;
+  private remember<T>(key: string, compute: () => Promise<T>): Promise<T> {
+    return this.memo.get(key, compute);
   }
 
   private bm25Key(collectionId: string, settings: Bm25Settings, k: number, query: RankQuery): string {
@@ -177,7 +168,7 @@ export class RankingMemo {
   /** Forgets what belongs to a collection (after it was deleted or re-imported). */
   forget(collectionId: string): void {
     const prefix = `${collectionId}@`;
-    for (const key of [...this.memo.keys()]) if (key.startsWith(prefix)) this.memo.delete(key);
+    this.memo.forgetPrefix(prefix);
     for (const key of [...this.batchMemo.keys()]) if (key.startsWith(prefix)) this.batchMemo.delete(key);
   }
 }

@@ -9,6 +9,7 @@ import type { RowRanking } from '../hits/row-ranking.ts';
 import type { PrfResult } from '../prf/prf-result.ts';
 import type { Bm25Settings, DenseSettings } from '../retrievers/config.ts';
 import type { RankSearch, RowSearch } from '../retrievers/rank.ts';
+import { AnswerMemo } from '../retrievers/answer-memo.ts';
 import type { RankQuery } from '../retrievers/ranking.ts';
 import { settingsKey } from '../settings-key.ts';
 import type { Hit } from '../types.ts';
@@ -19,47 +20,21 @@ function queriesKey(queries: readonly RankQuery[]): string {
 }
 
 /**
- * Remembers the latest `capacity` answers by key (a failed one is forgotten, so a retry asks again). Bounded:
- * a k1 × b grid asks a new BM25 search per point, and keeping 99 runs of 809 × 1,000 hits ran Node out of
- * memory; the lists a fusion grid re-fuses are asked again at once, so they stay.
+ * Answers kept: the BM25 and dense lists of a fusion, with room for LEDR's or feedback's. Bounded: a k1 × b grid
+ * asks a new BM25 search per point, and keeping 99 runs of 809 × 1,000 hits ran Node out of memory.
  */
-class Memo {
-  private readonly answers = new Map<string, Promise<unknown>>();
-  /** Distinct requests searched (answers evicted and asked again count again). */
-  searched = 0;
-
-  constructor(private readonly capacity: number) {}
-
-  get<T>(key: string, ask: () => Promise<T>): Promise<T> {
-    let answer = this.answers.get(key) as Promise<T> | undefined;
-    if (answer !== undefined) {
-      // The most recently used last: eviction takes the oldest.
-      this.answers.delete(key);
-      this.answers.set(key, answer);
-      return answer;
-    }
-    answer = ask();
-    this.searched += 1;
-    answer.catch(() => this.answers.delete(key));
-    this.answers.set(key, answer);
-    if (this.answers.size > this.capacity) this.answers.delete(this.answers.keys().next().value!);
-    return answer;
-  }
-}
-
-/** Answers kept: the BM25 and dense lists of a fusion, with room for LEDR's or feedback's. */
 export const MEMO_CAPACITY = 4;
 
 /** `search` with its BM25, dense, feedback and row answers remembered by request; LEDR's candidate scores and the rest pass through. */
 export class MemoSearch implements RankSearch {
-  private readonly memo: Memo;
+  private readonly memo: AnswerMemo;
   readonly rows: RowSearch | undefined;
 
   constructor(
     private readonly search: RankSearch,
     capacity = MEMO_CAPACITY,
   ) {
-    this.memo = new Memo(capacity);
+    this.memo = new AnswerMemo(capacity);
     const rows = search.rows;
     this.rows =
       rows === undefined
@@ -79,7 +54,7 @@ export class MemoSearch implements RankSearch {
 
   /** How many requests were searched (not answered from memory). */
   get searches(): number {
-    return this.memo.searched;
+    return this.memo.computed;
   }
 
   private remember<T>(request: readonly unknown[], ask: () => Promise<T>): Promise<T> {
