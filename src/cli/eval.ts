@@ -20,7 +20,7 @@ import { metricValue, parseTuneMetric, type TuneMetric } from '../lib/tuning/met
 import { cliAnalyzerNames, isCliAnalyzerName, type CliAnalyzerName } from './analyzer.ts';
 import { evaluableQueries, readModel } from './augment-model.ts';
 import { CliError } from './cli-error.ts';
-import { parseFlags } from './flags.ts';
+import { numberOption, parseFlags, positiveInteger } from './flags.ts';
 import { loadDataset, type Dataset } from './dataset.ts';
 import { DEFAULT_RERANKER, TEST_RERANKER } from '../lib/rerank/registry.ts';
 import { firstStageCeiling } from '../lib/rerank/rerank.ts';
@@ -109,15 +109,6 @@ const USAGE = `usage: npm run -s cli -- eval --dataset <path | name> [options]
   --weights <w1,…,wN>       wsum: one weight per run, in that order (min-max normalized scores)
   --run-out <file>          also write the TREC run
   --json                    print one JSON object`;
-
-function numberOption(name: string, text: string | undefined, check: (n: number) => boolean, what: string): number | undefined {
-  if (text === undefined) return undefined;
-  const value = Number(text);
-  if (text.trim() === '' || !Number.isFinite(value) || !check(value)) throw new CliError(`--${name} ${text}: expected ${what}`);
-  return value;
-}
-
-const positiveInteger = (n: number) => Number.isInteger(n) && n > 0;
 
 export type EvalValues = ReturnType<typeof parseArgs<{ options: typeof EVAL_OPTIONS }>>['values'];
 

@@ -32,7 +32,7 @@ import { rankBatch } from '../lib/retrievers/rank.ts';
 import type { Doc, Hit } from '../lib/types.ts';
 import { cliAnalyzerNames, isCliAnalyzerName, type CliAnalyzerName } from './analyzer.ts';
 import { CliError } from './cli-error.ts';
-import { parseFlags } from './flags.ts';
+import { numberOption, parseFlags } from './flags.ts';
 import { loadDataset } from './dataset.ts';
 import { NodeSearch } from './node-search.ts';
 import { loadNodeCrossEncoder, resolveNodeReranker } from './rerank.ts';
@@ -103,13 +103,6 @@ interface SearchOptions {
   originalQueryWeight: number | undefined;
   augmenter: string | undefined;
   json: boolean;
-}
-
-function numberOption(name: string, text: string | undefined, check: (n: number) => boolean, what: string): number | undefined {
-  if (text === undefined) return undefined;
-  const value = Number(text);
-  if (text.trim() === '' || !Number.isFinite(value) || !check(value)) throw new CliError(`--${name} ${text}: expected ${what}`);
-  return value;
 }
 
 function parseSearchArgs(args: string[]): SearchOptions | undefined {

@@ -12,7 +12,7 @@ import { DEFAULT_TRAIN_SETTINGS, type TrainSettings } from '../lib/augment/train
 import { cliAnalyzerNames, isCliAnalyzerName } from './analyzer.ts';
 import { loadQueryEncoder, trainOnDataset, writeModel } from './augment-model.ts';
 import { CliError } from './cli-error.ts';
-import { parseFlags } from './flags.ts';
+import { numberOption, parseFlags, positiveInteger } from './flags.ts';
 import type { CliIo } from './cli-io.ts';
 import { loadDataset } from './dataset.ts';
 import { DEFAULT_DENSE_MODEL } from './dense.ts';
@@ -54,15 +54,6 @@ const USAGE = `usage: npm run -s cli -- train-augment --dataset <path | name> --
   --k1 <n> --b <n>        BM25 parameters (default 0.9, 0.4)
   --out <file>            the model file to write (JSON)
   --json                  print the training report as one JSON object`;
-
-function numberOption(name: string, text: string | undefined, check: (n: number) => boolean, what: string): number | undefined {
-  if (text === undefined) return undefined;
-  const value = Number(text);
-  if (text.trim() === '' || !Number.isFinite(value) || !check(value)) throw new CliError(`--${name} ${text}: expected ${what}`);
-  return value;
-}
-
-const positiveInteger = (n: number) => Number.isInteger(n) && n > 0;
 
 function parseTrainArgs(args: string[]) {
   const parsed = parseFlags(args, OPTIONS);
