@@ -18,7 +18,7 @@ import type { CliIo } from './cli-io.ts';
 import { CliError } from './cli-error.ts';
 import { loadDataset } from './dataset.ts';
 import { cliMetric, EVAL_OPTIONS, retrieverSettings } from './eval.ts';
-import { parseFlags } from './flags.ts';
+import { numberOption, parseFlags, positiveInteger } from './flags.ts';
 import { NodeSearch } from './node-search.ts';
 import { ledrLexical, retrieverConfig, type RetrieverName } from './retrievers.ts';
 import { tuneWsumCommand } from './tune-wsum.ts';
@@ -77,12 +77,6 @@ function axisOf(text: string, retriever: RetrieverName): GridAxis {
   }
 }
 
-function positiveInteger(name: string, text: string): number {
-  const value = Number(text);
-  if (!Number.isInteger(value) || value <= 0) throw new CliError(`--${name} ${text}: expected a positive integer`);
-  return value;
-}
-
 function strategyOption(text: string | undefined): SearchStrategy | undefined {
   if (text === undefined || text === 'grid' || text === 'coordinate') return text;
   throw new CliError(`--strategy ${text}: expected grid or coordinate`);
@@ -129,7 +123,7 @@ function parseTuneArgs(args: string[]) {
     axes,
     metric: cliMetric(values.metric),
     json: values.json,
-    strategy: { maxPoints: positiveInteger('max-points', values['max-points']), strategy: strategyOption(values.strategy) },
+    strategy: { maxPoints: numberOption('max-points', values['max-points'], positiveInteger, 'a positive integer')!, strategy: strategyOption(values.strategy) },
     evalLine: (params: GridParams) => evalCommandLine(tokens ?? [], settings.retriever, params, split.evaluated),
   };
 }
