@@ -16,7 +16,8 @@ import { loadStaticTable, StaticTableEncoder, type ModelFileReader } from './sta
 import { medianTokenLength, model2vecIds, model2vecText } from './model2vec-tokens.ts';
 import { poolOutput } from './pooling.ts';
 import { readPrefix, readsPrefixes } from './read-prefix.ts';
-import { encodeSingle, padTexts, singleTemplateOf, type SingleTokenizer } from './single-encoding.ts';
+import { encodeSingle, singleTemplateOf, type SingleTokenizer } from './single-encoding.ts';
+import { padBatch } from './token-ids.ts';
 import type { EmbeddingDtype, ModelSpec } from './registry.ts';
 import { normalizeInPlace, type VectorMatrix } from './vector-matrix.ts';
 
@@ -167,14 +168,14 @@ async function pipelineRunner(options: EmbedderOptions): Promise<SessionRunner> 
   const inputs = sessionInputs(model);
   const wantsTypes = inputs === undefined || inputs.includes('token_type_ids');
   const run: BatchRunner = async (texts) => {
-    const batch = padTexts(texts.map(encode), tokenizer.pad_token_id ?? 0);
+    const batch = padBatch(texts.map((text) => ({ ids: encode(text) })), tokenizer.pad_token_id ?? 0);
     const dims = [batch.rows, batch.width];
     const feeds: Record<string, Tensor> = {
       input_ids: new Tensor('int64', batch.inputIds, dims),
       attention_mask: new Tensor('int64', batch.attentionMask, dims),
     };
     // A single text's segment ids are all 0 (token_type_ids of the first sequence).
-    if (wantsTypes) feeds.token_type_ids = new Tensor('int64', new BigInt64Array(batch.inputIds.length), dims);
+    if (wantsTypes) feeds.token_type_ids = new Tensor('int64', batch.tokenTypeIds, dims);
     const outputs = await model(feeds);
     const hidden = hiddenStates(outputs, spec.id);
     const { data, dim } = poolOutput(hidden, batch.attentionMask, texts.length, spec.pooling);

@@ -9,6 +9,7 @@
  * (singleTemplateOf), so any post-processor that wraps a text in fixed tokens works (BERT, XLM-R, none),
  * and one that does something else is refused with a message rather than encoded wrongly.
  */
+import { indexOfRun } from './token-ids.ts';
 
 /** What single-text encoding needs of a tokenizer (transformers.js's, or a fake in tests). */
 export interface SingleTokenizer {
@@ -25,14 +26,6 @@ export interface SingleTemplate {
 }
 
 const PROBES = ['what causes rain', 'a b, c. d'];
-
-function indexOfRun(haystack: readonly number[], needle: readonly number[]): number {
-  outer: for (let i = 0; i + needle.length <= haystack.length; i++) {
-    for (let k = 0; k < needle.length; k++) if (haystack[i + k] !== needle[k]) continue outer;
-    return i;
-  }
-  return -1;
-}
 
 function templateFrom(tokenizer: SingleTokenizer, probe: string): SingleTemplate {
   const own = tokenizer.ids(probe);
@@ -56,26 +49,4 @@ export function encodeSingle(template: SingleTemplate, ids: readonly number[], m
   const room = maxLength - template.prefix.length - template.suffix.length;
   if (room < 1) throw new Error(`maxLength ${maxLength} leaves no room for a text beside its ${template.prefix.length + template.suffix.length} special tokens`);
   return [...template.prefix, ...ids.slice(0, room), ...template.suffix];
-}
-
-/** Row-major [rows, width] input_ids and attention_mask, padded on the right with padId (mask 0). */
-export interface PaddedTexts {
-  rows: number;
-  width: number;
-  inputIds: BigInt64Array;
-  attentionMask: BigInt64Array;
-}
-
-export function padTexts(encoded: readonly (readonly number[])[], padId: number): PaddedTexts {
-  const width = encoded.reduce((max, ids) => Math.max(max, ids.length), 0);
-  const rows = encoded.length;
-  const inputIds = new BigInt64Array(rows * width).fill(BigInt(padId));
-  const attentionMask = new BigInt64Array(rows * width);
-  encoded.forEach((ids, row) => {
-    for (let i = 0; i < ids.length; i++) {
-      inputIds[row * width + i] = BigInt(ids[i]!);
-      attentionMask[row * width + i] = 1n;
-    }
-  });
-  return { rows, width, inputIds, attentionMask };
 }

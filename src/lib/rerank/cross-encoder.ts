@@ -16,7 +16,8 @@ import { ModelLoadError, SessionQueue, watchingFetches, type EmbeddingDevice } f
 import { classifyModelLoadFailure, type FailedRequest } from '../dense/model-source.ts';
 import { floatValues } from '../dense/pooling.ts';
 import type { EmbeddingDtype } from '../dense/registry.ts';
-import { encodePair, padBatch, pairTemplateOf, type EncodedPair, type PaddedBatch, type PairTemplate, type PairTokenizer } from './pair-encoding.ts';
+import { padBatch, type PaddedBatch } from '../dense/token-ids.ts';
+import { encodePair, pairTemplateOf, type EncodedPair, type PairTemplate, type PairTokenizer } from './pair-encoding.ts';
 import { PairScoreCache } from './pair-score-cache.ts';
 import type { RerankerSpec } from './registry.ts';
 

@@ -9,6 +9,7 @@
  * pair encoding is "special tokens, query, special tokens, document, special tokens" works, and a tokenizer
  * that does something else is refused with a message rather than encoded wrongly.
  */
+import { indexOfRun } from '../dense/token-ids.ts';
 
 /** What pair encoding needs of a tokenizer (transformers.js's, or a fake in tests). */
 export interface PairTokenizer {
@@ -39,14 +40,6 @@ export interface EncodedPair {
   docTokensCut: number;
   /** Query tokens dropped (only when the query alone would take more than half the room). */
   queryTokensCut: number;
-}
-
-function indexOfRun(haystack: readonly number[], needle: readonly number[], from: number): number {
-  outer: for (let i = from; i + needle.length <= haystack.length; i++) {
-    for (let k = 0; k < needle.length; k++) if (haystack[i + k] !== needle[k]) continue outer;
-    return i;
-  }
-  return -1;
 }
 
 const PROBES: ReadonlyArray<readonly [string, string]> = [
@@ -116,30 +109,4 @@ export function encodePair(template: PairTemplate, queryIds: readonly number[], 
   push(docIds.slice(0, docKeep), template.docTypeId);
   push(template.suffix.ids, template.suffix.typeIds);
   return { ids, typeIds, docTokensCut: docIds.length - docKeep, queryTokensCut: queryIds.length - queryKeep };
-}
-
-/** Row-major [rows, width] tensors of a batch, padded on the right with padId (mask 0, type 0). */
-export interface PaddedBatch {
-  rows: number;
-  width: number;
-  inputIds: BigInt64Array;
-  attentionMask: BigInt64Array;
-  tokenTypeIds: BigInt64Array;
-}
-
-export function padBatch(pairs: readonly Pick<EncodedPair, 'ids' | 'typeIds'>[], padId: number): PaddedBatch {
-  const width = pairs.reduce((max, pair) => Math.max(max, pair.ids.length), 0);
-  const rows = pairs.length;
-  const inputIds = new BigInt64Array(rows * width).fill(BigInt(padId));
-  const attentionMask = new BigInt64Array(rows * width);
-  const tokenTypeIds = new BigInt64Array(rows * width);
-  pairs.forEach((pair, row) => {
-    const at = row * width;
-    for (let i = 0; i < pair.ids.length; i++) {
-      inputIds[at + i] = BigInt(pair.ids[i]!);
-      attentionMask[at + i] = 1n;
-      tokenTypeIds[at + i] = BigInt(pair.typeIds[i]!);
-    }
-  });
-  return { rows, width, inputIds, attentionMask, tokenTypeIds };
 }

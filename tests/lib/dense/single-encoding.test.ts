@@ -1,6 +1,7 @@
 /** Single-text encoding (src/lib/dense/single-encoding.ts) with fake tokenizers; real ones: truncation.test.ts. */
 import { expect, test } from 'vitest';
-import { encodeSingle, padTexts, singleTemplateOf, type SingleTokenizer } from '../../../src/lib/dense/single-encoding.ts';
+import { encodeSingle, singleTemplateOf, type SingleTokenizer } from '../../../src/lib/dense/single-encoding.ts';
+import { padBatch } from '../../../src/lib/dense/token-ids.ts';
 
 /** Words → ids by a running table; `wrap` is the post-processor. */
 function fake(wrap: (ids: number[], text: string) => number[]): SingleTokenizer {
@@ -30,7 +31,7 @@ test('the text is cut to leave room for the special tokens; short texts are whol
 });
 
 test('a batch is padded on the right with the pad id and mask 0', () => {
-  const batch = padTexts([[101, 7, 102], [101, 102]], 0);
+  const batch = padBatch([{ ids: [101, 7, 102] }, { ids: [101, 102] }], 0);
   expect([batch.rows, batch.width]).toEqual([2, 3]);
   expect(Array.from(batch.inputIds, Number)).toEqual([101, 7, 102, 101, 102, 0]);
   expect(Array.from(batch.attentionMask, Number)).toEqual([1, 1, 1, 1, 1, 0]);

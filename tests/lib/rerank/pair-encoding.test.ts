@@ -3,7 +3,8 @@
  * rule: the document is cut first, the query only past half the room.
  */
 import { describe, expect, test } from 'vitest';
-import { encodePair, padBatch, pairTemplateOf, type PairTokenizer } from '../../../src/lib/rerank/pair-encoding.ts';
+import { padBatch } from '../../../src/lib/dense/token-ids.ts';
+import { encodePair, pairTemplateOf, type PairTokenizer } from '../../../src/lib/rerank/pair-encoding.ts';
 
 /** Words → ids by a fixed table (unknown words 7), wrapped like BERT or like XLM-R. */
 function fakeTokenizer(layout: 'bert' | 'xlmr'): PairTokenizer {
