@@ -191,7 +191,7 @@ async function augmentedLists(
 }
 
 /** Kinds whose rankings are plain hits already (no copy needed). */
-const PLAIN_KINDS: ReadonlySet<RetrieverConfig['kind']> = new Set(['bm25', 'dense', 'run']);
+const PLAIN_KINDS: ReadonlySet<RetrieverConfig['kind']> = new Set(['bm25', 'dense', 'run', 'augmented']);
 
 /** A ranking in the form asked: a ranking with parts as it is or as plain hits; a list (rows, or hits made without parts) as it is. */
 function inForm<F extends RankForm>(form: F, ranking: ColumnRanking | RankedList): RankedForms[F] {
