@@ -7,13 +7,12 @@ import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { Augmenter } from '../lib/augment/augmenter.ts';
 import { StaticQueryEncoder } from '../lib/augment/encoder.ts';
-import { formatModelFile, parseModelFile, type AugmentModel, type HeldOutSource } from '../lib/augment/model-file.ts';
+import { formatModelFile, modelRef, parseModelFile, type AugmentModel, type HeldOutSource } from '../lib/augment/model-file.ts';
 import { SeededRandom } from '../lib/augment/rng.ts';
 import { trainAugmenter, type JudgedQueries, type TrainHooks, type TrainResult, type TrainSettings } from '../lib/augment/train.ts';
 import type { Analyzer } from '../lib/analysis/analyzer.ts';
 import type { Bm25Index } from '../lib/bm25/bm25-index.ts';
 import { judgedQueries } from '../lib/data/beir.ts';
-import { fnv1a } from '../lib/data/fingerprint.ts';
 import { loadStaticTable } from '../lib/dense/static-table.ts';
 import type { AugmenterRef, Bm25Settings } from '../lib/retrievers/config.ts';
 import type { Qrels } from '../lib/types.ts';
@@ -52,7 +51,7 @@ export async function readModel(path: string): Promise<LoadedModel> {
     throw new CliError(error instanceof Error ? error.message : String(error));
   }
   const name = path.split(/[\\/]/).pop()!;
-  return { model, path, ref: { key: fnv1a(text), name, collection: model.training.collection, split: model.training.split } };
+  return { model, path, ref: modelRef(text, name, model) };
 }
 
 export async function writeModel(path: string, model: AugmentModel): Promise<void> {
