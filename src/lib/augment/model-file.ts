@@ -3,7 +3,8 @@
  * trained over, the encoder, the collection and split that trained it, the seed and hyper-parameters), its
  * per-epoch history, and its weights as base64 float32. It holds no timing, so one seed gives one file.
  */
-import type { Bm25Settings } from '../retrievers/config.ts';
+import { fnv1a } from '../data/fingerprint.ts';
+import type { AugmenterRef, Bm25Settings } from '../retrievers/config.ts';
 import { base64ToFloats, floatsToBase64 } from './base64.ts';
 import type { AugmentParams } from './model.ts';
 import type { EpochReport, HeldOutMeasure, TrainSettings } from './train.ts';
@@ -95,4 +96,9 @@ export function parseModelFile(text: string, where = 'model file'): AugmentModel
     params.rows = { ids: Int32Array.from(file.weights.rows.ids), values };
   }
   return { bm25: file.bm25, encoderModel: file.encoder.model, training: file.training, params };
+}
+
+/** The reference a column holds to a model file's text: its key is the text's fingerprint, the same everywhere. */
+export function modelRef(text: string, name: string, model: AugmentModel): AugmenterRef {
+  return { key: fnv1a(text), name, collection: model.training.collection, split: model.training.split };
 }
