@@ -6,6 +6,7 @@
  * are trained. A frozen transformer (transformer-encoder.ts) gives its vectors as they are (RowMix.vector).
  */
 import type { Analyzer } from '../analysis/analyzer.ts';
+import type { EmbeddingDtype } from '../dense/registry.ts';
 import type { StaticTable } from '../dense/static-table.ts';
 
 /** Σ coefs[i] · row(rows[i]) over table rows, plus `vector` where the encoder computed one (a transformer's). */
@@ -56,6 +57,8 @@ export interface QueryEncoder {
   readonly rows: number;
   /** Whether the rows may be trained (end to end): a static table's. */
   readonly trainableRows: boolean;
+  /** A transformer's weights (fp32, q8…), recorded in the model file; absent for a static table. */
+  readonly dtype?: EmbeddingDtype;
   /** Row `row`, dequantized, into `out` at `offset`. */
   readRow(row: number, out: Float32Array, offset?: number): void;
   /**

@@ -4,7 +4,8 @@
  * per-epoch history, and its weights as base64 float32. It holds no timing, so one seed gives one file.
  */
 import type { EmbeddingDtype } from '../dense/registry.ts';
-import type { Bm25Settings } from '../retrievers/config.ts';
+import { fnv1a } from '../data/fingerprint.ts';
+import type { AugmenterRef, Bm25Settings } from '../retrievers/config.ts';
 import { base64ToFloats, floatsToBase64 } from './base64.ts';
 import type { AugmentParams } from './model.ts';
 import type { EpochReport, HeldOutMeasure, TrainSettings } from './train.ts';
@@ -105,4 +106,9 @@ export function parseModelFile(text: string, where = 'model file'): AugmentModel
     params.rows = { ids: Int32Array.from(file.weights.rows.ids), values };
   }
   return { bm25: file.bm25, encoderModel: file.encoder.model, ...(file.encoder.dtype === undefined ? {} : { encoderDtype: file.encoder.dtype }), training: file.training, params };
+}
+
+/** The reference a column holds to a model file's text: its key is the text's fingerprint, the same everywhere. */
+export function modelRef(text: string, name: string, model: AugmentModel): AugmenterRef {
+  return { key: fnv1a(text), name, collection: model.training.collection, split: model.training.split };
 }
