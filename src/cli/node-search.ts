@@ -141,7 +141,7 @@ export class NodeSearch implements RankSearch {
     }
     const augmenter = await opened;
     const started = performance.now();
-    const bags = augmenter.expandMany(queries.map((query) => query.text));
+    const bags = await augmenter.expandBatch(queries.map((query) => query.text));
     this.add('augment_ms', performance.now() - started);
     return bags;
   }
