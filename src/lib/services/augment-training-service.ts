@@ -40,13 +40,13 @@ export interface LearnRequest {
 
 export type LearnPhase = 'reading' | 'indexing' | 'encoder' | 'training' | 'storing';
 
-export interface LearnHooks {
-  onPhase?: (phase: LearnPhase, detail: string) => void;
-  onIndexProgress?: (progress: IndexProgress) => void;
-  onStep?: (step: number, steps: number, loss: number) => void;
-  onBaseline?: (baseline: HeldOutMeasure) => void;
-  onEpoch?: (report: EpochReport) => void;
-}
+/** What a run reports, in order: phases, the index build's progress, each step, the baseline, each epoch. */
+export type LearnEvent =
+  | { kind: 'phase'; phase: LearnPhase; detail: string }
+  | { kind: 'index'; progress: IndexProgress }
+  | { kind: 'step'; step: number; steps: number; loss: number }
+  | { kind: 'baseline'; measure: HeldOutMeasure }
+  | { kind: 'epoch'; report: EpochReport };
 
 /** The stored model's key and name and what trained it (the file itself stays in IndexedDB). */
 export interface LearnResult {
@@ -64,15 +64,21 @@ export interface AugmentTrainingServiceOptions {
   loadEncoderTable: (model: string) => Promise<StaticTable>;
 }
 
-/** Why a request cannot train, or undefined when it can (the view shows the same words before Train). */
-export function learnRequestProblem(request: Pick<LearnRequest, 'split' | 'evaluatedSplit' | 'heldOut'>): string | undefined {
-  if (request.split === request.evaluatedSplit) return `refusing to train on "${request.split}": it is the split Evaluate evaluates (pick another, or evaluate another split)`;
+/**
+ * Why a request cannot train, or undefined when it can (the view shows the same words before Train). The
+ * evaluated split is refused, unless it is the collection's only judged split: then a seeded share of its
+ * queries is held out, and Evaluate measures the model on that share only (augment/splits.ts).
+ */
+export function learnRequestProblem(request: Pick<LearnRequest, 'split' | 'evaluatedSplit' | 'heldOut'>, judgedSplits: readonly string[]): string | undefined {
   const { heldOut } = request;
+  if (!judgedSplits.includes(request.split)) return `the split "${request.split}" has no judgments`;
+  if (heldOut.kind === 'share' && !(heldOut.share > 0 && heldOut.share < 1)) return `the held-out share must be above 0 and below 1 (it is ${heldOut.share})`;
+  if (request.split === request.evaluatedSplit && (judgedSplits.length > 1 || heldOut.kind !== 'share')) {
+    return `refusing to train on "${request.split}": it is the split Evaluate evaluates (pick another${judgedSplits.length > 1 ? '' : ', or hold out a share of it'})`;
+  }
   if (heldOut.kind === 'split') {
     if (heldOut.split === request.split) return `the held-out split "${heldOut.split}" is the training split: pick another, or hold out a share`;
     if (heldOut.split === request.evaluatedSplit) return `refusing to measure epochs on "${heldOut.split}": it is the split Evaluate evaluates`;
-  } else if (!(heldOut.share > 0 && heldOut.share < 1)) {
-    return `the held-out share must be above 0 and below 1 (it is ${heldOut.share})`;
   }
   return undefined;
 }
@@ -108,21 +114,24 @@ export class AugmentTrainingService {
   }
 
   /** Trains the model `request` describes and stores it; `signal` stops it within a step, storing nothing. */
-  async train(request: LearnRequest, hooks: LearnHooks = {}, signal?: AbortSignal): Promise<LearnResult> {
-    const problem = learnRequestProblem(request);
-    if (problem !== undefined) throw new Error(problem);
+  async train(request: LearnRequest, onEvent: (event: LearnEvent) => void = () => undefined, signal?: AbortSignal): Promise<LearnResult> {
     const { collectionId, heldOut } = request;
-    hooks.onPhase?.('reading', `the judgments of ${request.split}`);
+    const collection = await this.options.db.collections.get(collectionId);
+    if (collection === undefined) throw new Error(`no collection "${collectionId}" is stored in this browser`);
+    const problem = learnRequestProblem(request, collection.splits);
+    if (problem !== undefined) throw new Error(problem);
+    const phase = (phase: LearnPhase, detail: string) => onEvent({ kind: 'phase', phase, detail });
+    phase('reading', `the judgments of ${request.split}`);
     const judged = await this.judged(collectionId, request.split);
     const dev = heldOut.kind === 'split' ? { split: heldOut.split, judged: await this.judged(collectionId, heldOut.split) } : undefined;
     signal?.throwIfAborted();
-    hooks.onPhase?.('indexing', `the ${request.analyzer} BM25 index`);
-    await this.options.bm25.openIndex({ collectionId, analyzer: request.analyzer }, hooks.onIndexProgress, signal);
+    phase('indexing', `the ${request.analyzer} BM25 index`);
+    await this.options.bm25.openIndex({ collectionId, analyzer: request.analyzer }, (progress) => onEvent({ kind: 'index', progress }), signal);
     const { index, analyzer } = this.options.bm25.reference(collectionId);
-    hooks.onPhase?.('encoder', request.encoder);
+    phase('encoder', request.encoder);
     const encoder = new StaticQueryEncoder(request.encoder, await this.table(request.encoder), analyzer);
     signal?.throwIfAborted();
-    hooks.onPhase?.('training', `${judged.queries.length} queries`);
+    phase('training', `${judged.queries.length} queries`);
     const bm25 = { k1: request.k1, b: request.b, analyzer: request.analyzer };
     const { model, result } = await trainOnSplits(
       { collection: collectionId, split: request.split, judged, ...(dev === undefined ? {} : { dev }), heldOutShare: heldOut.kind === 'share' ? heldOut.share : 0 },
@@ -131,15 +140,15 @@ export class AugmentTrainingService {
       {
         signal,
         onStep: async (step, steps, loss) => {
-          hooks.onStep?.(step, steps, loss);
+          onEvent({ kind: 'step', step, steps, loss });
           await yieldToEvents();
         },
-        ...(hooks.onEpoch === undefined ? {} : { onEpoch: hooks.onEpoch }),
-        ...(hooks.onBaseline === undefined ? {} : { onBaseline: hooks.onBaseline }),
+        onBaseline: (measure) => onEvent({ kind: 'baseline', measure }),
+        onEpoch: (report) => onEvent({ kind: 'epoch', report }),
       },
     );
     signal?.throwIfAborted();
-    hooks.onPhase?.('storing', 'the model');
+    phase('storing', 'the model');
     const text = formatModelFile(model);
     const name = request.name?.trim() || defaultModelName(request);
     const { key } = modelRef(text, name, model);

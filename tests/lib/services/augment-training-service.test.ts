@@ -79,10 +79,10 @@ describe('AugmentTrainingService', () => {
     const steps: number[] = [];
     const epochs: EpochReport[] = [];
     let baseline: HeldOutMeasure | undefined;
-    const result = await service().train(REQUEST, {
-      onStep: (step) => steps.push(step),
-      onEpoch: (report) => epochs.push(report),
-      onBaseline: (measure) => (baseline = measure),
+    const result = await service().train(REQUEST, (event) => {
+      if (event.kind === 'step') steps.push(event.step);
+      if (event.kind === 'epoch') epochs.push(event.report);
+      if (event.kind === 'baseline') baseline = event.measure;
     });
     expect(epochs.map((e) => e.epoch)).toEqual(Array.from({ length: 12 }, (_, i) => i + 1));
     expect(steps.at(-1)).toBe(steps.length);
@@ -110,12 +110,15 @@ describe('AugmentTrainingService', () => {
     const before = (await listAugmentModels(db)).length;
     const controller = new AbortController();
     let stepsSeen = 0;
-    const run = service().train({ ...REQUEST, settings: { ...REQUEST.settings, seed: 99 } }, {
-      onStep: (step) => {
-        stepsSeen = step;
-        if (step === 3) controller.abort(new DOMException('cancelled', 'AbortError'));
+    const run = service().train(
+      { ...REQUEST, settings: { ...REQUEST.settings, seed: 99 } },
+      (event) => {
+        if (event.kind !== 'step') return;
+        stepsSeen = event.step;
+        if (event.step === 3) controller.abort(new DOMException('cancelled', 'AbortError'));
       },
-    }, controller.signal);
+      controller.signal,
+    );
     await expect(run).rejects.toMatchObject({ name: 'AbortError' });
     expect(stepsSeen).toBe(3);
     expect(await listAugmentModels(db)).toHaveLength(before);
@@ -123,9 +126,17 @@ describe('AugmentTrainingService', () => {
 
   it('refuses the evaluated split, and a held-out split that is the training or evaluated one', async () => {
     await expect(service().train({ ...REQUEST, split: 'test' })).rejects.toThrow(/refusing to train on "test": it is the split Evaluate evaluates/);
-    expect(learnRequestProblem({ split: 'train', evaluatedSplit: 'test', heldOut: { kind: 'split', split: 'test' } })).toMatch(/refusing to measure epochs on "test"/);
-    expect(learnRequestProblem({ split: 'train', evaluatedSplit: 'test', heldOut: { kind: 'split', split: 'train' } })).toMatch(/is the training split/);
-    expect(learnRequestProblem({ split: 'train', evaluatedSplit: 'test', heldOut: { kind: 'share', share: 0 } })).toMatch(/above 0 and below 1/);
+    const splits = ['train', 'test'];
+    expect(learnRequestProblem({ split: 'train', evaluatedSplit: 'test', heldOut: { kind: 'split', split: 'test' } }, splits)).toMatch(/refusing to measure epochs on "test"/);
+    expect(learnRequestProblem({ split: 'train', evaluatedSplit: 'test', heldOut: { kind: 'split', split: 'train' } }, splits)).toMatch(/is the training split/);
+    expect(learnRequestProblem({ split: 'train', evaluatedSplit: 'test', heldOut: { kind: 'share', share: 0 } }, splits)).toMatch(/above 0 and below 1/);
+    expect(learnRequestProblem({ split: 'dev', evaluatedSplit: 'test', heldOut: { kind: 'share', share: 0.1 } }, splits)).toMatch(/no judgments/);
+  });
+
+  it('a collection with one judged split trains on a seeded share of it, even when Evaluate evaluates it', () => {
+    const share = { kind: 'share', share: 0.2 } as const;
+    expect(learnRequestProblem({ split: 'test', evaluatedSplit: 'test', heldOut: share }, ['test'])).toBeUndefined();
+    expect(learnRequestProblem({ split: 'test', evaluatedSplit: 'test', heldOut: share }, ['train', 'test'])).toMatch(/refusing to train on "test"/);
   });
 
   it('measures epochs on a dev split when one is picked', async () => {
