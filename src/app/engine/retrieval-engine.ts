@@ -12,7 +12,7 @@
 import type { IndexInfo } from '../../lib/services/bm25-service.ts';
 import { RUN_DEPTH, type DenseSettings, type RerankSettings, type RetrieverConfig, type Bm25Settings } from '../../lib/retrievers/config.ts';
 import type { RankedList } from '../../lib/hits/row-ranking.ts';
-import type { Bm25Backend, DenseBackend, DenseOpenInfo, JobSink, RerankBackend, RerankerOpenInfo, RerankScoreProgress, RunBackend } from './backends.ts';
+import type { AugmentBackend, Bm25Backend, DenseBackend, DenseOpenInfo, JobSink, RerankBackend, RerankerOpenInfo, RerankScoreProgress, RunBackend } from './backends.ts';
 import type { RankQuery } from '../../lib/retrievers/ranking.ts';
 import type { RankResult } from './column-ranking.ts';
 import { rankChunk, rankOne } from './engine-ranking.ts';
@@ -38,6 +38,8 @@ export interface EngineOptions {
   runs: RunBackend;
   /** Cross-encoders of Re-rank columns (absent: such a column fails with a message). */
   rerank?: RerankBackend;
+  /** Augmented BM25's query expansion (absent: such a column fails with a message). */
+  augment?: AugmentBackend;
   jobs: JobSink;
   /** A collection's name for job titles (default: its id). */
   collectionName?: (collectionId: string) => string;

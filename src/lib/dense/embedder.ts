@@ -12,7 +12,7 @@
 import { AutoModel, AutoTokenizer, Tensor, env, pipeline } from '@huggingface/transformers';
 import { BatchSizer, batchWork, lengthOrder, progressAt, type EmbedProgress } from './batching.ts';
 import { classifyModelLoadFailure, modelBaseLocation, type FailedRequest, type ModelLoadFailureKind } from './model-source.ts';
-import { loadStaticTable, StaticTableEncoder, type ModelFileReader } from './static-table.ts';
+import { loadStaticTable, StaticTableEncoder, type ModelFileReader, type StaticTable } from './static-table.ts';
 import { medianTokenLength, model2vecIds, model2vecText } from './model2vec-tokens.ts';
 import { poolOutput } from './pooling.ts';
 import { readPrefix, readsPrefixes } from './read-prefix.ts';
@@ -272,6 +272,16 @@ function fetchReader(onDownload: EmbedderOptions['onDownload']): ModelFileReader
   };
 }
 
+/**
+ * A static-table model's table, read from where transformers.js reads the model (configureModelSource): the
+ * dense worker's embedder and the query-augmentation worker's encoder load it so.
+ */
+export async function loadStaticTableModel(spec: ModelSpec, options: Pick<EmbedderOptions, 'readFile' | 'onDownload'> = {}): Promise<StaticTable> {
+  const table = await loadStaticTable(modelBaseLocation(spec), options.readFile ?? fetchReader(options.onDownload));
+  if (spec.dim !== 0 && table.header.dim !== spec.dim) throw new Error(`${spec.id}: the table has ${table.header.dim} dimensions, the registry says ${spec.dim}`);
+  return table;
+}
+
 /** Texts of a static table embedded between two progress reports (and chances to cancel). */
 const STATIC_STEP = 512;
 const STATIC_YIELD_MS = 50;
@@ -285,8 +295,7 @@ const STATIC_YIELD_MS = 50;
  */
 async function staticTableEmbedder(options: EmbedderOptions): Promise<Embedder> {
   const { spec, dtype } = options;
-  const table = await loadStaticTable(modelBaseLocation(spec), options.readFile ?? fetchReader(options.onDownload));
-  if (spec.dim !== 0 && table.header.dim !== spec.dim) throw new Error(`${spec.id}: the table has ${table.header.dim} dimensions, the registry says ${spec.dim}`);
+  const table = await loadStaticTableModel(spec, options);
   const encoder = new StaticTableEncoder(table);
   const dim = table.header.dim;
   const queue = new SessionQueue();
