@@ -8,6 +8,7 @@ import * as Comlink from 'comlink';
 import { AnalyzerLoader } from '../src/lib/analysis/analyzer-loader.ts';
 import { loadStaticTableModel } from '../src/lib/dense/embedder.ts';
 import { configureModelSource } from '../src/lib/dense/model-source.ts';
+import { resolveModelSpec } from '../src/lib/dense/registry.ts';
 import { AugmentService } from '../src/lib/services/augment-service.ts';
 import { database } from '../src/lib/storage/db.ts';
 import { loadAnalyzerFile } from './analyzer-file.ts';
@@ -16,7 +17,9 @@ import './policy-violations.ts';
 const service = new AugmentService({
   db: database(),
   analyzers: new AnalyzerLoader(loadAnalyzerFile),
-  readTable: (spec) => {
+  readTable: async (model) => {
+    const spec = resolveModelSpec(model);
+    if (spec.kind !== 'static-table') throw new Error(`The encoder ${model} is not a static table; only static-table encoders run in the page.`);
     configureModelSource(spec, { localModelPath: `${import.meta.env.BASE_URL}models/`, allowRemote: false });
     return loadStaticTableModel(spec);
   },

@@ -9,7 +9,6 @@ import { isBm25AnalyzerName, type Bm25AnalyzerName } from '../analysis/analyzers
 import { Augmenter } from '../augment/augmenter.ts';
 import { StaticQueryEncoder } from '../augment/encoder.ts';
 import { parseModelFile, type AugmentModel } from '../augment/model-file.ts';
-import { resolveModelSpec, type ModelSpec } from '../dense/registry.ts';
 import type { StaticTable } from '../dense/static-table.ts';
 import type { AugmenterRef } from '../retrievers/config.ts';
 import type { ExpandedTerm } from '../retrievers/ranking.ts';
@@ -19,8 +18,11 @@ import type { PlaygroundDatabase } from '../storage/db.ts';
 export interface AugmentServiceOptions {
   db: PlaygroundDatabase;
   analyzers: AnalyzerLoader;
-  /** The table of a static-table encoder model (the page reads it from its model folder). */
-  readTable: (spec: ModelSpec) => Promise<StaticTable>;
+  /**
+   * The table of the static-table encoder a model file names (the page resolves the id in the model
+   * registry and reads the table from its model folder); rejects for any other kind of encoder.
+   */
+  readTable: (model: string) => Promise<StaticTable>;
 }
 
 /** The message of a column whose model this browser does not hold. */
@@ -73,21 +75,20 @@ export class AugmentService {
     if (model === undefined) throw new Error(missingModelMessage(ref));
     const name = model.bm25.analyzer;
     if (!isBm25AnalyzerName(name)) throw new Error(`The model "${ref.name}" names an analyzer this playground does not have: ${String(name)}.`);
-    const spec = resolveModelSpec(model.encoderModel);
-    if (spec.kind !== 'static-table') throw new Error(`The model "${ref.name}" uses the encoder ${model.encoderModel}; only static-table encoders run in the page.`);
-    const [analyzer, table] = await Promise.all([this.options.analyzers.analyzer(name), this.table(spec)]);
+    const encoder = model.encoderModel;
+    const [analyzer, table] = await Promise.all([this.options.analyzers.analyzer(name), this.table(encoder)]);
     if (table.header.dim !== model.params.encoderDim) {
-      throw new Error(`The model "${ref.name}" was trained on ${model.params.encoderDim}-dimensional vectors; ${spec.id} gives ${table.header.dim}.`);
+      throw new Error(`The model "${ref.name}" was trained on ${model.params.encoderDim}-dimensional vectors; ${encoder} gives ${table.header.dim}.`);
     }
-    return { augmenter: new Augmenter(model.params, new StaticQueryEncoder(spec.id, table, analyzer)), analyzer: name };
+    return { augmenter: new Augmenter(model.params, new StaticQueryEncoder(encoder, table, analyzer)), analyzer: name };
   }
 
-  private table(spec: ModelSpec): Promise<StaticTable> {
-    let table = this.tables.get(spec.id);
+  private table(encoder: string): Promise<StaticTable> {
+    let table = this.tables.get(encoder);
     if (table === undefined) {
-      table = this.options.readTable(spec);
-      this.tables.set(spec.id, table);
-      table.catch(() => this.tables.delete(spec.id));
+      table = this.options.readTable(encoder);
+      this.tables.set(encoder, table);
+      table.catch(() => this.tables.delete(encoder));
     }
     return table;
   }
