@@ -3,7 +3,7 @@
  * column's settings use them: the list (newest first), importing a model file (checked by parseModelFile
  * before it is stored), exporting one as the file it was stored as, and the column a model makes.
  */
-import { modelRef, parseModelFile } from '../../lib/augment/model-file.ts';
+import { modelRef, parseModelFile, type AugmentModel } from '../../lib/augment/model-file.ts';
 import type { RetrieverConfig } from '../../lib/retrievers/config.ts';
 import { listAugmentModels, putAugmentModel, readAugmentModel } from '../../lib/storage/augment-models.ts';
 import { database, type AugmentModelRow } from '../../lib/storage/db.ts';
@@ -33,6 +33,12 @@ class StoredAugmentModels {
     return stored === undefined ? undefined : { name: stored.name, text: stored.text };
   }
 
+  /** The stored model of `key`, parsed (its training record says which split trained it), or undefined. */
+  async model(key: string): Promise<AugmentModel | undefined> {
+    const stored = await readAugmentModel(database(), key);
+    return stored === undefined ? undefined : parseModelFile(stored.text, stored.name);
+  }
+
   /** An Augmented BM25 column of a stored model: its BM25 settings are those it was trained over. */
   async retrieverOf(key: string): Promise<RetrieverConfig> {
     const stored = await readAugmentModel(database(), key);
@@ -43,6 +49,15 @@ class StoredAugmentModels {
 }
 
 export const storedAugmentModels = new StoredAugmentModels();
+
+/**
+ * The name a model's training record gives the open collection: the record's own when it names this
+ * collection (by id or name, in any case), else the collection's name (a transfer).
+ */
+export function trainingCollectionName(model: AugmentModel, collection: { id: string; name: string }): string {
+  const named = model.training.collection.toLowerCase();
+  return named === collection.id.toLowerCase() || named === collection.name.toLowerCase() ? model.training.collection : collection.name;
+}
 
 /** A download name for a model file. */
 export function modelFileName(name: string): string {

@@ -130,7 +130,7 @@ export class RankingMemo {
   }
 
   /** Searches of a chunk of queries in one worker call each (evaluations). */
-  forBatch(collectionId: string, signal?: AbortSignal): RankSearch {
+  forBatch(collectionId: string, signal?: AbortSignal, onExpanded?: (bags: readonly ExpandedTerm[][]) => void): RankSearch {
     const { bm25, dense } = this.backends;
     return {
       bm25: (settings, queries, depth) => this.bm25Batch(collectionId, settings, queries, depth),
@@ -140,7 +140,11 @@ export class RankingMemo {
       rerank: (settings, query, docIds) => requireRerank(this.backends.rerank).score(collectionId, settings, query.text, docIds, { signal }),
       importedRun: (runKey) => this.loadRun(collectionId, runKey),
       ...(this.backends.augment !== undefined && {
-        augment: (augmenter, settings, queries) => this.backends.augment!.expand(augmenter, settings.analyzer, queries.map((query) => query.text)),
+        augment: async (augmenter, settings, queries) => {
+          const bags = await this.backends.augment!.expand(augmenter, settings.analyzer, queries.map((query) => query.text));
+          onExpanded?.(bags);
+          return bags;
+        },
       }),
       // Rankings stay rows where the workers answer so: an evaluation measures them without hit objects.
       ...(bm25.searchRows !== undefined &&

@@ -36,6 +36,10 @@ import { PROGRESS_INTERVAL_MS } from '../shell/jobs.svelte.ts';
 import { whenIdle } from '../shell/when-idle.ts';
 import { notices } from '../shell/notices.svelte.ts';
 import { bm25Efficiency, denseEfficiency, rerankEfficiency } from './efficiency-probe.ts';
+import { evaluableQueries } from '../../lib/augment/splits.ts';
+import { missingModelMessage } from '../../lib/services/augment-service.ts';
+import { storedAugmentModels, trainingCollectionName } from '../columns/augment-models.svelte.ts';
+import { collections } from '../collection/collections.svelte.ts';
 
 export interface ColumnEvaluation {
   key: string;
@@ -58,7 +62,8 @@ export interface ColumnEvaluation {
 }
 
 export type ColumnResult =
-  | { status: 'none' }
+  /** `refusal`: why the column cannot be evaluated on this split (an Augmented BM25 model's training split). */
+  | { status: 'none'; refusal?: string }
   | { status: 'fresh'; evaluation: ColumnEvaluation }
   /** The column's settings changed since this run was made. */
   | { status: 'stale'; evaluation: ColumnEvaluation };
@@ -158,6 +163,8 @@ class Evaluations {
   results = $state.raw<ReadonlyMap<string, ColumnEvaluation>>(new Map());
   /** Column id → key of its last evaluation in this page (to show it as stale after a settings change). */
   lastOfColumn = $state.raw<ReadonlyMap<string, string>>(new Map());
+  /** Why a column was not evaluated on the scope, by evaluation key (an Augmented BM25 model's training split). */
+  refusals = $state.raw<ReadonlyMap<string, string>>(new Map());
   /** Stored rows are being read. */
   loading = $state(false);
   progress = $state.raw<RunProgress | null>(null);
@@ -188,6 +195,7 @@ class Evaluations {
       this.results = new Map();
       this.#made.clear();
       this.lastOfColumn = new Map();
+      this.refusals = new Map();
       this.#checked = new Set();
       this.loadedMs = null;
     } else if (this.scope.queriesKey !== scope.queriesKey) {
@@ -282,7 +290,9 @@ class Evaluations {
     }
     const lastKey = this.lastOfColumn.get(column.id);
     const last = lastKey === undefined ? undefined : this.results.get(lastKey);
-    return last === undefined ? { status: 'none' } : { status: 'stale', evaluation: last };
+    if (last !== undefined) return { status: 'stale', evaluation: last };
+    const refusal = this.refusals.get(evaluationKey(scope.collectionId, scope.split, column.retriever));
+    return refusal === undefined ? { status: 'none' } : { status: 'none', refusal };
   }
 
   /**
@@ -324,6 +334,12 @@ class Evaluations {
     try {
       for (let step = 0; step < steps.length; step++) {
         const { column, index } = steps[step]!;
+        const refusal = await this.#refusal(scope, column.retriever, queries);
+        if (version !== this.#scopeVersion) return;
+        if (refusal !== undefined) {
+          this.refusals = new Map(this.refusals).set(evaluationKey(scope.collectionId, scope.split, column.retriever), refusal);
+          continue;
+        }
         const ranked = await this.#rank(scope, column.retriever, `${index + 1} · ${retrieverLabel(column.retriever)}`, queries, step, steps.length, controller.signal);
         if (version !== this.#scopeVersion) return;
         // The next column ranks in its worker while this one's metrics are computed here; the dashboard is
@@ -355,6 +371,25 @@ class Evaluations {
     this.#controller?.abort(new DOMException('Evaluation cancelled', 'AbortError'));
   }
 
+  /**
+   * Why an Augmented BM25 column cannot be evaluated on the scope's split: its model is not stored here, or
+   * the split trained it or measured its epochs (src/lib/augment/splits.ts, the CLI's refusal too).
+   */
+  async #refusal(scope: EvaluationScope, retriever: RetrieverConfig, queries: readonly Query[]): Promise<string | undefined> {
+    if (retriever.kind !== 'augmented') return undefined;
+    const model = await storedAugmentModels.model(retriever.augmenter.key);
+    if (model === undefined) return missingModelMessage(retriever.augmenter);
+    const collection = collections.list.find((c) => c.id === scope.collectionId) ?? { id: scope.collectionId, name: scope.collectionId };
+    try {
+      const { note } = evaluableQueries(model, trainingCollectionName(model, collection), scope.split, { queries: [...queries], qrels: scope.qrels ?? new Map() });
+      // A model trained on a seeded share of this split may be measured on the rest only; the dashboard ranks whole splits.
+      if (note !== undefined) return `Not evaluated: the model was trained on a share of ${scope.split}; only ${note} may measure it (the command line's eval --retriever augmented ranks them).`;
+      return undefined;
+    } catch (error) {
+      return `Not evaluated: ${error instanceof Error ? error.message : String(error)}.`;
+    }
+  }
+
   /** Prepares what a column needs and ranks every query with it, with progress. */
   async #rank(
     scope: EvaluationScope,
@@ -383,6 +418,7 @@ class Evaluations {
     // itself, so the latency recorded is a chunk's time per query (the table says so). A cross-encoder's
     // pairs cost far more than a round trip, so a Re-rank column is timed query by query.
     const queriesPerCall = retriever.kind === 'rerank' ? 1 : EVALUATION_CHUNK;
+    const learned = { queries: 0, terms: 0, added: 0 };
     const { run, ms, missing } = await rankQueriesWithJob(
       collectionId,
       retriever,
@@ -391,6 +427,13 @@ class Evaluations {
         signal,
         depth: RUN_DEPTH,
         chunkSize: queriesPerCall,
+        onExpanded: (bags) => {
+          learned.queries += bags.length;
+          for (const bag of bags) {
+            learned.terms += bag.length;
+            learned.added += bag.filter((term) => term.added).length;
+          }
+        },
         title: `Evaluating ${label} · ${total.toLocaleString('en-US')} queries`,
         onProgress: (done) => {
           marks.push({ done, at: performance.now() });
@@ -404,6 +447,7 @@ class Evaluations {
       latency: summarizeLatency(timesFromProgress(marks)),
       queriesPerCall,
       ...this.#indexCosts(scope, retriever),
+      ...(learned.queries > 0 && { augment: { termsPerQuery: learned.terms / learned.queries, addedPerQuery: learned.added / learned.queries } }),
     };
     return { run, missing, queries: total, queriesKey: queriesFingerprint(queries), efficiency };
   }

@@ -72,6 +72,14 @@ export interface EfficiencyRecord {
   bm25?: Bm25Efficiency;
   dense?: DenseEfficiency;
   rerank?: RerankEfficiency;
+  /** Augmented BM25: the learned queries' size (the paper's claim is BM25's speed with them). */
+  augment?: AugmentEfficiency;
+}
+
+export interface AugmentEfficiency {
+  /** Mean terms per learned query, and of them the terms the model added. */
+  termsPerQuery: number;
+  addedPerQuery: number;
 }
 
 export interface EvaluationRow extends RunRow {
