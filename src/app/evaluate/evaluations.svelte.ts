@@ -59,6 +59,8 @@ export interface ColumnEvaluation {
   fromStorage: boolean;
   /** Fingerprint of the queries the run ranked (undefined for rows made before it was kept). */
   queriesKey?: string | undefined;
+  /** A run of the split's held-out share only (EvaluationRow.heldOut). */
+  heldOut?: { note: string; splitQueriesKey: string } | undefined;
 }
 
 export type ColumnResult =
@@ -108,6 +110,16 @@ interface RankedColumn {
   /** Fingerprint of the ranked queries (a stored evaluation of other queries is outdated). */
   queriesKey: string;
   efficiency: EfficiencyRecord;
+  /** Part of the split's queries only: their judgments, and EvaluationRow.heldOut. */
+  part?: { qrels: Qrels; heldOut: { note: string; splitQueriesKey: string } };
+}
+
+/** What an Augmented BM25 column may be evaluated on: every query, a held-out part of them, or nothing. */
+type EvaluableQueries = { refusal: string } | { queries: readonly Query[]; qrels: Qrels | undefined; note?: string };
+
+/** `qrels` of the queries in `ids` only. */
+function qrelsOf(qrels: Qrels, ids: ReadonlySet<string>): Qrels {
+  return new Map([...qrels].filter(([qid]) => ids.has(qid)));
 }
 
 /** The values of the promises that fulfilled (the others' failures were reported elsewhere or do not matter). */
@@ -241,8 +253,10 @@ class Evaluations {
    * A stored row as a result; its metrics are computed again (and stored) when they were computed on other
    * judgments than these.
    */
-  async #fromRow(row: EvaluationRow, qrels: Qrels | undefined): Promise<ColumnEvaluation> {
+  async #fromRow(row: EvaluationRow, splitQrels: Qrels | undefined): Promise<ColumnEvaluation> {
     let reports: JudgedReports | undefined;
+    // A held-out run is measured on its own queries' judgments (those its report was made on).
+    const qrels = row.heldOut !== undefined && splitQrels !== undefined && row.report !== undefined ? qrelsOf(splitQrels, new Set(row.report.qids)) : splitQrels;
     if (qrels !== undefined) {
       const { report, judged, condensedReport } = row;
       const judgmentsKey = qrelsFingerprint(qrels);
@@ -275,6 +289,7 @@ class Evaluations {
       createdAt: row.createdAt,
       fromStorage: true,
       queriesKey: row.queriesKey,
+      heldOut: row.heldOut,
     };
   }
 
@@ -285,7 +300,8 @@ class Evaluations {
     const current = this.results.get(evaluationKey(scope.collectionId, scope.split, column.retriever));
     if (current !== undefined) {
       // A run of other queries (or texts) than those judged now: its numbers are not of this split any more.
-      const outdated = current.queriesKey !== undefined && scope.queriesKey !== undefined && current.queriesKey !== scope.queriesKey;
+      const ranked = current.heldOut?.splitQueriesKey ?? current.queriesKey;
+      const outdated = ranked !== undefined && scope.queriesKey !== undefined && ranked !== scope.queriesKey;
       return { status: outdated ? 'stale' : 'fresh', evaluation: current };
     }
     const lastKey = this.lastOfColumn.get(column.id);
@@ -334,13 +350,16 @@ class Evaluations {
     try {
       for (let step = 0; step < steps.length; step++) {
         const { column, index } = steps[step]!;
-        const refusal = await this.#refusal(scope, column.retriever, queries);
+        const evaluable = await this.#evaluable(scope, column.retriever, queries);
         if (version !== this.#scopeVersion) return;
-        if (refusal !== undefined) {
-          this.refusals = new Map(this.refusals).set(evaluationKey(scope.collectionId, scope.split, column.retriever), refusal);
+        if ('refusal' in evaluable) {
+          this.refusals = new Map(this.refusals).set(evaluationKey(scope.collectionId, scope.split, column.retriever), evaluable.refusal);
           continue;
         }
-        const ranked = await this.#rank(scope, column.retriever, `${index + 1} · ${retrieverLabel(column.retriever)}`, queries, step, steps.length, controller.signal);
+        const ranked = await this.#rank(scope, column.retriever, `${index + 1} · ${retrieverLabel(column.retriever)}`, evaluable.queries, step, steps.length, controller.signal);
+        if (evaluable.note !== undefined) {
+          ranked.part = { qrels: evaluable.qrels ?? new Map(), heldOut: { note: evaluable.note, splitQueriesKey: queriesFingerprint(queries) } };
+        }
         if (version !== this.#scopeVersion) return;
         // The next column ranks in its worker while this one's metrics are computed here; the dashboard is
         // redrawn at most once a second (each redraw recomputes the significance tests and plots).
@@ -375,18 +394,20 @@ class Evaluations {
    * Why an Augmented BM25 column cannot be evaluated on the scope's split: its model is not stored here, or
    * the split trained it or measured its epochs (src/lib/augment/splits.ts, the CLI's refusal too).
    */
-  async #refusal(scope: EvaluationScope, retriever: RetrieverConfig, queries: readonly Query[]): Promise<string | undefined> {
-    if (retriever.kind !== 'augmented') return undefined;
+  async #evaluable(scope: EvaluationScope, retriever: RetrieverConfig, queries: readonly Query[]): Promise<EvaluableQueries> {
+    const all = { queries, qrels: scope.qrels };
+    if (retriever.kind !== 'augmented' || scope.qrels === undefined) return all;
     const model = await storedAugmentModels.model(retriever.augmenter.key);
-    if (model === undefined) return missingModelMessage(retriever.augmenter);
+    if (model === undefined) return { refusal: missingModelMessage(retriever.augmenter) };
     const collection = collections.list.find((c) => c.id === scope.collectionId) ?? { id: scope.collectionId, name: scope.collectionId };
     try {
-      const { note } = evaluableQueries(model, trainingCollectionName(model, collection), scope.split, { queries: [...queries], qrels: scope.qrels ?? new Map() });
-      // A model trained on a seeded share of this split may be measured on the rest only; the dashboard ranks whole splits.
-      if (note !== undefined) return `Not evaluated: the model was trained on a share of ${scope.split}; only ${note} may measure it (the command line's eval --retriever augmented ranks them).`;
-      return undefined;
+      const judged = { queries: [...queries], qrels: scope.qrels };
+      const evaluable = evaluableQueries(model, trainingCollectionName(model, collection), scope.split, judged);
+      if (evaluable.note === undefined) return all;
+      const ids = new Set(evaluable.queries.queries.map((query) => query.id));
+      return { queries: queries.filter((query) => ids.has(query.id)), qrels: qrelsOf(scope.qrels, ids), note: evaluable.note };
     } catch (error) {
-      return `Not evaluated: ${error instanceof Error ? error.message : String(error)}.`;
+      return { refusal: `Not evaluated: ${error instanceof Error ? error.message : String(error)}.` };
     }
   }
 
@@ -455,11 +476,12 @@ class Evaluations {
   /** A ranked column's metrics (judged@10, judged-only); they are stored with its run once shown (#store). */
   async #finish(scope: EvaluationScope, retriever: RetrieverConfig, ranked: RankedColumn, whenShown: Promise<void>): Promise<ColumnEvaluation> {
     const { collectionId, split } = scope;
-    const { run, missing, queries, queriesKey, efficiency } = ranked;
+    const { run, missing, queries, queriesKey, efficiency, part } = ranked;
+    const qrels = part?.qrels ?? scope.qrels;
     // First let the next column send its queries to its worker, so its ranking does not wait for these metrics.
     await nextTask();
     const tag = runTag(retriever);
-    const reports = scope.qrels === undefined ? undefined : await judgedReports(scope.qrels, run);
+    const reports = qrels === undefined ? undefined : await judgedReports(qrels, run);
     const key = evaluationKey(collectionId, split, retriever);
     const createdAt = Date.now();
     this.#keep(key, run);
@@ -477,7 +499,8 @@ class Evaluations {
       missing,
       efficiency,
       queriesKey,
-      ...(reports === undefined ? {} : { ...reports, judgmentsKey: qrelsFingerprint(scope.qrels!) }),
+      ...(part === undefined ? {} : { heldOut: part.heldOut }),
+      ...(reports === undefined ? {} : { ...reports, judgmentsKey: qrelsFingerprint(qrels!) }),
     }));
     return {
       key,
@@ -492,6 +515,7 @@ class Evaluations {
       createdAt,
       fromStorage: false,
       queriesKey,
+      heldOut: part?.heldOut,
     };
   }
 

@@ -103,6 +103,12 @@ export interface EvaluationRow extends RunRow {
   judgmentsKey?: string;
   /** Fingerprint of the queries (ids and texts) the run ranked (absent in older rows). */
   queriesKey?: string;
+  /**
+   * A run of part of the split's judged queries (an Augmented BM25 model trained on a seeded share of the
+   * split is measured on the held-out rest): which part, in words, and the fingerprint of the whole split's
+   * queries it was drawn from.
+   */
+  heldOut?: { note: string; splitQueriesKey: string };
 }
 
 export function evaluationKey(collectionId: string, split: string, retriever: RetrieverConfig): string {
