@@ -13,8 +13,8 @@ import { Bm25Service, type IndexProgress, type OpenIndexRequest } from '../src/l
 import { fetchBm25Kernel } from '../src/lib/bm25-wasm/kernel-url.ts';
 import { packedBuffers } from '../src/lib/hits/packed-hits.ts';
 import { database } from '../src/lib/storage/db.ts';
+import { loadAnalyzerFile } from './app-files.ts';
 import { withOrderedProgress } from './ordered-progress.ts';
-import { loadAnalyzerFile } from './analyzer-file.ts';
 import './policy-violations.ts';
 
 const service = new Bm25Service({ db: database(), loadKernel: () => fetchBm25Kernel(), loadAnalyzerFile });

@@ -1,32 +1,46 @@
 /**
- * Query-augmentation models in Node: the static-table encoder read from the model folder the page serves,
+ * Query-augmentation models in Node: the encoder (a static table read from the model folder the page
+ * serves, or a frozen transformer on onnxruntime-node through the dense code's session),
  * training on a dataset's split (with a dev split or a seeded held-out share of it), and model files on
  * disk. The commands `train-augment`, `eval`/`search --retriever augmented` and `augment-queries` use it.
  */
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { Augmenter } from '../lib/augment/augmenter.ts';
-import { StaticQueryEncoder } from '../lib/augment/encoder.ts';
+import { StaticQueryEncoder, type QueryEncoder } from '../lib/augment/encoder.ts';
+import { TransformerQueryEncoder } from '../lib/augment/transformer-encoder.ts';
 import { formatModelFile, modelRef, parseModelFile, type AugmentModel } from '../lib/augment/model-file.ts';
 import { evaluableQueries as evaluableQueriesOf, trainOnSplits } from '../lib/augment/splits.ts';
 import type { JudgedQueries, TrainHooks, TrainResult, TrainSettings } from '../lib/augment/train.ts';
 import type { Analyzer } from '../lib/analysis/analyzer.ts';
 import type { Bm25Index } from '../lib/bm25/bm25-index.ts';
 import { judgedQueries } from '../lib/data/beir.ts';
+import { loadTransformerSession } from '../lib/dense/embedder.ts';
+import { configureModelSource } from '../lib/dense/model-source.ts';
+import type { EmbeddingDtype } from '../lib/dense/registry.ts';
 import { loadStaticTable } from '../lib/dense/static-table.ts';
 import type { AugmenterRef, Bm25Settings } from '../lib/retrievers/config.ts';
 import { CliError } from './cli-error.ts';
 import type { Dataset } from './dataset.ts';
 import { resolveNodeModel } from './dense.ts';
 
-/** The static table of `model` (only static tables can be encoders here) with the index's analyzer. */
-export async function loadQueryEncoder(model: string, analyzer: Analyzer): Promise<StaticQueryEncoder> {
+/**
+ * The encoder `model` names, with the index's analyzer: a static table (its rows trainable), or a
+ * transformer (frozen; `dtype` its weights, default the registry's). Hub models need the network.
+ */
+export async function loadQueryEncoder(model: string, analyzer: Analyzer, dtype?: EmbeddingDtype): Promise<QueryEncoder & { dispose?: () => Promise<void> }> {
   const resolved = resolveNodeModel(model);
-  if (resolved.spec.kind !== 'static-table') {
-    throw new CliError(`--encoder ${model}: only static-table models (such as local/glove-100d-sif) are encoders here; transformer encoders are not implemented yet`);
+  const { spec } = resolved;
+  if (spec.kind === 'static-table') {
+    const table = await loadStaticTable(`${join(resolved.localModelPath, spec.id)}/`, (path) => readFile(path));
+    return new StaticQueryEncoder(spec.id, table, analyzer);
   }
-  const table = await loadStaticTable(`${join(resolved.localModelPath, resolved.spec.id)}/`, (path) => readFile(path));
-  return new StaticQueryEncoder(resolved.spec.id, table, analyzer);
+  if (spec.kind !== 'transformer') throw new CliError(`--encoder ${model}: a ${spec.kind} model has no token states; use a static table (local/glove-100d-sif) or a transformer`);
+  const wanted = dtype ?? spec.defaultDtype;
+  if (!spec.dtypes.includes(wanted)) throw new CliError(`--encoder ${model}: no ${wanted} weights (has ${spec.dtypes.join(', ')})`);
+  configureModelSource(spec, { localModelPath: resolved.localModelPath });
+  const session = await loadTransformerSession({ spec, device: 'cpu', dtype: wanted });
+  return TransformerQueryEncoder.open(spec.id, analyzer, session, wanted);
 }
 
 /** A model file read from disk, with the reference a retriever configuration holds. */
@@ -60,7 +74,9 @@ export async function writeModel(path: string, model: AugmentModel): Promise<voi
 /** The model applied to queries, its encoder loaded with `analyzer` (which must be the model's). */
 export async function augmenterOf(model: AugmentModel, analyzer: Analyzer): Promise<Augmenter> {
   if (analyzer.name !== model.bm25.analyzer) throw new CliError(`the model was trained over the ${model.bm25.analyzer} analyzer, not ${analyzer.name}`);
-  return new Augmenter(model.params, await loadQueryEncoder(model.encoderModel, analyzer));
+  const encoder = await loadQueryEncoder(model.encoderModel, analyzer, model.encoderDtype);
+  if (encoder.dim !== model.params.encoderDim) throw new CliError(`${model.encoderModel} gives ${encoder.dim}-dimensional vectors; the model was trained on ${model.params.encoderDim}`);
+  return new Augmenter(model.params, encoder);
 }
 
 /** evaluableQueries of src/lib/augment/splits.ts, its refusal a command-line error. */
@@ -83,7 +99,7 @@ export interface TrainRequest {
   dataset: Dataset;
   index: Bm25Index;
   bm25: Bm25Settings;
-  encoder: StaticQueryEncoder;
+  encoder: QueryEncoder;
   split: string;
   /** A judged split measured after each epoch; absent: `heldOutShare` of the training split. */
   devSplit?: string;

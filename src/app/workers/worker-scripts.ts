@@ -32,3 +32,8 @@ export function createImportWorker(): Worker {
 export function createAugmentWorker(): Worker {
   return new Worker(new URL('../../../workers/augment.worker.ts', import.meta.url), { type: 'module', name: 'augment' });
 }
+
+/** Query-augmentation training (the Learn view). */
+export function createLearnWorker(): Worker {
+  return new Worker(new URL('../../../workers/learn.worker.ts', import.meta.url), { type: 'module', name: 'learn' });
+}

@@ -62,6 +62,7 @@ export async function trainOnSplits(
   const model: AugmentModel = {
     bm25: data.bm25,
     encoderModel: data.encoder.id,
+    ...(data.encoder.dtype === undefined ? {} : { encoderDtype: data.encoder.dtype }),
     params: result.params,
     training: {
       collection: splits.collection,
