@@ -50,6 +50,15 @@ export interface VectorRows {
   fingerprint: string;
 }
 
+/** A Blob (a picked File) as a vector file. */
+export function blobVectorInput(blob: Blob, name: string): VectorFileInput {
+  return {
+    name,
+    open: async () => blob.stream() as ReadableStream<Uint8Array>,
+    random: async () => ({ byteLength: blob.size, slice: (start, end) => blob.slice(start, end).arrayBuffer() }),
+  };
+}
+
 /** The format a file name says, or undefined. */
 export function vectorFileFormat(name: string): VectorFileFormat | undefined {
   const lower = name.toLowerCase().replace(/\.gz$/, '');
