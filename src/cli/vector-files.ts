@@ -52,7 +52,7 @@ export function vectorFileFlags(values: { vectors?: string | undefined; 'query-v
     return undefined;
   }
   if (queryVectors === undefined) throw new CliError('--vectors needs --query-vectors: the queries must be in the same vector space');
-  if (!['dense', 'ledr', 'rrf', 'convex'].includes(retriever)) throw new CliError(`--vectors applies to the dense retrievers (dense, ledr, rrf, convex), not ${retriever}`);
+  if (!['dense', 'ledr', 'rrf', 'convex', 'wsum'].includes(retriever)) throw new CliError(`--vectors applies to the dense retrievers (dense, ledr, rrf, convex, and wsum's --fuse), not ${retriever}`);
   for (const file of [vectors, queryVectors]) if (vectorFileFormat(file) === undefined) throw new CliError(`${file}: expected a .jsonl (Pyserini), .parquet or .npy file`);
   return { vectors, queryVectors, ...(values.ids === undefined ? {} : { ids: values.ids }), ...(values['query-ids'] === undefined ? {} : { queryIds: values['query-ids'] }) };
 }

@@ -88,6 +88,16 @@ describe('eval with vectors from files', () => {
     }
   });
 
+  it("wsum fuses the imported vectors' dense run with a TREC run (the README's round trip)", async () => {
+    await cliStdout(['eval', '--dataset', at('data'), '--retriever', 'bm25', '--run-out', at('bm25.run')]);
+    const dense = await evalVectors('--retriever', 'dense', '--vectors', at('embeddings.jsonl'), '--query-vectors', at('queries.jsonl'));
+    const onlyDense = await evalVectors('--retriever', 'wsum', '--fuse', 'dense', '--fuse-run', at('bm25.run'), '--weights', '1,0', '--vectors', at('embeddings.jsonl'), '--query-vectors', at('queries.jsonl'));
+    // Weight 0 on the BM25 run keeps the dense order (min-max normalization does not reorder).
+    expect(onlyDense.metrics.ndcg_cut_10!.toFixed(4)).toBe(dense.metrics.ndcg_cut_10!.toFixed(4));
+    const fused = await evalVectors('--retriever', 'wsum', '--fuse', 'dense', '--fuse-run', at('bm25.run'), '--weights', '0.5,0.5', '--vectors', at('embeddings.jsonl'), '--query-vectors', at('queries.jsonl'));
+    expect(Number.isFinite(fused.metrics.ndcg_cut_10)).toBe(true);
+  });
+
   it('says which queries have no vector, and which ids are not in the dataset', async () => {
     writeFileSync(at('some-queries.jsonl'), pyseriniJsonl(queryIds.slice(0, 15), QUERY_VECTORS.slice(0, 15)));
     const missing = await cli(['eval', '--dataset', at('data'), '--retriever', 'dense', '--vectors', at('embeddings.jsonl'), '--query-vectors', at('some-queries.jsonl')]);

@@ -86,6 +86,8 @@ export interface TrainHooks {
   /** After every step; awaited, so a worker can yield there and notice a Cancel. */
   onStep?: (step: number, steps: number, loss: number) => void | Promise<void>;
   onEpoch?: (report: EpochReport) => void;
+  /** Plain BM25's held-out measure, before the first step (the baseline a chart draws the epochs against). */
+  onBaseline?: (baseline: HeldOutMeasure) => void;
   signal?: AbortSignal;
 }
 
@@ -202,6 +204,7 @@ export async function trainAugmenter(data: TrainData, settings: TrainSettings, h
   const ctx = { encoder, corpus, lambda: settings.lambda };
   const augmenter = new Augmenter(params, encoder);
   const baseline = data.heldOut === undefined ? undefined : await measureHeldOut(index, withoutAugmentation(augmenter), bm25, data.heldOut);
+  if (baseline !== undefined) hooks.onBaseline?.(baseline);
   const stepsPerEpoch = Math.ceil(queries.length / settings.batchSize);
   const grads = zeroGradients(params);
   const history: EpochReport[] = [];
