@@ -13,16 +13,9 @@ import { Bm25Service, type IndexProgress, type OpenIndexRequest } from '../src/l
 import { fetchBm25Kernel } from '../src/lib/bm25-wasm/kernel-url.ts';
 import { packedBuffers } from '../src/lib/hits/packed-hits.ts';
 import { database } from '../src/lib/storage/db.ts';
+import { loadAnalyzerFile } from './app-files.ts';
 import { withOrderedProgress } from './ordered-progress.ts';
 import './policy-violations.ts';
-
-/** A loadable analyzer's file (the WordPiece vocabulary), from the app's public folder. */
-async function loadAnalyzerFile(file: string): Promise<string> {
-  const url = `${import.meta.env.BASE_URL}${file}`;
-  const response = await fetch(url);
-  if (!response.ok) throw new Error(`HTTP ${response.status} for ${url} (is the app built with npm run models?)`);
-  return response.text();
-}
 
 const service = new Bm25Service({ db: database(), loadKernel: () => fetchBm25Kernel(), loadAnalyzerFile });
 

@@ -5,12 +5,13 @@
  * (`showQuery`), rather than importing the other view's store.
  */
 
-export type View = 'explore' | 'evaluate' | 'datasets';
+export type View = 'explore' | 'evaluate' | 'datasets' | 'learn';
 
 export const VIEWS: ReadonlyArray<{ id: View; label: string; key: string }> = [
   { id: 'explore', label: 'Explore', key: '1' },
   { id: 'evaluate', label: 'Evaluate', key: '2' },
   { id: 'datasets', label: 'Datasets', key: '3' },
+  { id: 'learn', label: 'Learn', key: '4' },
 ];
 
 export class AppState {

@@ -44,7 +44,7 @@ import { ANSERINI_RM3_PARAMS } from '../lib/prf/rm3.ts';
 import { TERRIER_BO1_PARAMS } from '../lib/prf/bo1.ts';
 import type { View } from './app-state.svelte.ts';
 
-export const URL_VIEWS: readonly View[] = ['explore', 'evaluate', 'datasets'];
+export const URL_VIEWS: readonly View[] = ['explore', 'evaluate', 'datasets', 'learn'];
 
 /** The query of the Explore view: a stored query (id), optionally with edited text, or typed text alone. */
 export interface UrlQuery {

@@ -52,8 +52,9 @@ export async function augmentQueriesCommand(args: string[], io: CliIo): Promise<
   const qrels = dataset.qrels.get(v.split)!;
   const { queries } = evaluableQueries(loaded.model, dataset.name, v.split, { queries: judgedQueries(dataset.queries, qrels), qrels });
   const augmenter = await augmenterOf(loaded.model, await loadAnalyzer(loaded.model.bm25.analyzer as CliAnalyzerName));
-  const lines = queries.queries.map((query) => {
-    const bag = augmenter.expand(query.text);
+  const bags = await augmenter.expandBatch(queries.queries.map((query) => query.text));
+  const lines = queries.queries.map((query, i) => {
+    const bag = bags[i]!;
     return v.format === 'lucene' ? `${query.id}\t${luceneQuery(bag)}` : JSON.stringify({ qid: query.id, weights: Object.fromEntries(bag.map(({ term, weight }) => [term, weight])) });
   });
   io.out(lines.length === 0 ? '' : `${lines.join('\n')}\n`);

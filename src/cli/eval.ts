@@ -27,6 +27,7 @@ import { firstStageCeiling } from '../lib/rerank/rerank.ts';
 import { DEFAULT_DENSE_MODEL } from './dense.ts';
 import { FIRST_STAGES, LEXICAL_STAGES, retrieve, RETRIEVERS, type FirstStageName, type LexicalName, type RetrieverName, type RetrieverSettings, type RetrievalResult } from './retrievers.ts';
 import type { CliIo } from './cli-io.ts';
+import { loadImportedVectors, VECTOR_OPTIONS, VECTOR_USAGE, vectorFileFlags } from './vector-files.ts';
 
 /**
  * The trec_eval measures of BEIR's and Pyserini's tables, and judged@10 (Pyserini's `judged.10`: how much
@@ -68,6 +69,7 @@ export const EVAL_OPTIONS = {
   fuse: { type: 'string' },
   'fuse-run': { type: 'string', multiple: true },
   weights: { type: 'string' },
+  ...VECTOR_OPTIONS,
   json: { type: 'boolean', default: false },
   help: { type: 'boolean', short: 'h', default: false },
 } as const;
@@ -90,6 +92,7 @@ const USAGE = `usage: npm run -s cli -- eval --dataset <path | name> [options]
   --depth <n>               rerank: first-stage hits re-ranked per query (default 100)
   --dense-model <id>        rerank: the first stage's dense model (default local/glove-100d-sif)
   --rerank-batch <n>        rerank: pairs per model call (default 16)
+${VECTOR_USAGE}
   --search <exact|hnsw>     dense search (default exact)
   --ef-search <n>           HNSW: query beam, and the most hits a query gets (default 128, as the page)
   --hnsw-m <n>              HNSW: graph degree M (default 16)
@@ -121,7 +124,8 @@ function parseEvalArgs(args: string[]) {
   const settings = retrieverSettings(wsum === undefined ? values : { ...values, retriever: 'bm25' });
   if (values.augmenter !== undefined && values.retriever !== 'augmented') throw new CliError('--augmenter applies to --retriever augmented only');
   if (values.augmenter === undefined && values.retriever === 'augmented') throw new CliError('--retriever augmented needs --augmenter <model.json> (made by train-augment)');
-  return { dataset: values.dataset, split: values.split, runOut: values['run-out'], json: values.json, settings, metric, wsum, augmenter: values.augmenter };
+  const vectorFiles = vectorFileFlags(values, values.retriever);
+  return { dataset: values.dataset, split: values.split, runOut: values['run-out'], json: values.json, settings, metric, wsum, augmenter: values.augmenter, vectorFiles };
 }
 
 /** `--metric` as a measure of one value, or a CliError. */
@@ -225,7 +229,7 @@ export async function evalCommand(args: string[], io: CliIo): Promise<void> {
   }
   const { dataset, split } = options;
   const augmenter = options.augmenter === undefined ? undefined : await readModel(options.augmenter);
-  const settings = augmenter === undefined ? options.settings : { ...options.settings, augmenter, analyzer: augmenter.model.bm25.analyzer as CliAnalyzerName };
+  let settings = augmenter === undefined ? options.settings : { ...options.settings, augmenter, analyzer: augmenter.model.bm25.analyzer as CliAnalyzerName };
   const loadStart = performance.now();
   const collection = await loadDataset(dataset, { splits: [split] });
   const loadMs = performance.now() - loadStart;
@@ -235,6 +239,11 @@ export async function evalCommand(args: string[], io: CliIo): Promise<void> {
   if (evaluable?.note !== undefined) progress(`evaluating ${evaluable.note}`);
   if (queries.length === 0) throw new CliError(noQueries(collection, split));
   progress(`loaded ${collection.docs.length} documents and ${queries.length} ${split} queries in ${loadMs.toFixed(0)} ms`);
+  if (options.vectorFiles !== undefined) {
+    const vectors = await loadImportedVectors(options.vectorFiles, collection, queries);
+    settings = { ...settings, vectors, model: vectors.model };
+    progress(`read ${vectors.corpus.rows} document and ${vectors.queries.texts.length} query vectors of ${vectors.corpus.dim} dimensions`);
+  }
 
   const { run, timings, description, firstStage, efficiency } =
     options.wsum === undefined ? await retrieve(collection.docs, queries, settings, progress) : await retrieveWsum(collection.docs, queries, settings, options.wsum, progress);

@@ -30,6 +30,8 @@ import { packCandidates, type Candidates } from '../lib/hits/packed-hits.ts';
 import { loadAnalyzer, type CliAnalyzerName } from './analyzer.ts';
 import { augmenterOf } from './augment-model.ts';
 import { loadNodeEmbedder, provideIndexedDb, resolveNodeModel } from './dense.ts';
+import { importedVectorsEmbedder, importedVectorsName, isImportedVectorsModel } from '../lib/dense/imported-vectors.ts';
+import type { ImportedVectors } from './vector-files.ts';
 
 type Progress = (message: string) => void;
 
@@ -44,6 +46,8 @@ export interface NodeSearchOptions {
   rerank?: (settings: RerankSettings, query: RankQuery, docIds: readonly string[]) => Promise<ArrayLike<number>>;
   /** Query-augmentation models by their reference's key (Augmented BM25). */
   augmenters?: ReadonlyMap<string, AugmentModel>;
+  /** Vectors from files, ranked as their `vectors/…` model (nothing is embedded). */
+  importedVectors?: ImportedVectors;
 }
 
 interface Lexical {
@@ -137,7 +141,7 @@ export class NodeSearch implements RankSearch {
     }
     const augmenter = await opened;
     const started = performance.now();
-    const bags = augmenter.expandMany(queries.map((query) => query.text));
+    const bags = await augmenter.expandBatch(queries.map((query) => query.text));
     this.add('augment_ms', performance.now() - started);
     return bags;
   }
@@ -155,9 +159,18 @@ export class NodeSearch implements RankSearch {
     return results;
   }
 
-  /** The corpus vectors of a model, embedded on first use. */
+  /** The corpus vectors of a model, embedded on first use (from files: as they were read). */
   private openDense(model: string): Promise<DenseCorpus> {
     let opened = this.corpora.get(model);
+    if (opened === undefined && isImportedVectorsModel(model)) {
+      const imported = this.options.importedVectors;
+      if (imported?.model !== model) return Promise.reject(new Error(`the vectors of ${model} are not loaded`));
+      const { texts, vectors } = imported.queries;
+      const queries = new Map(texts.map((text, i) => [text, matrixRow(vectors, i)]));
+      this.denseInfo = { model: importedVectorsName(model), dtype: 'fp32', device: 'file' };
+      opened = Promise.resolve({ embedder: importedVectorsEmbedder(model), vectors: imported.corpus, rowOf: rowIndex(this.ids), queries, graphs: new Map() });
+      this.corpora.set(model, opened);
+    }
     if (opened === undefined) {
       opened = (async () => {
         const t0 = performance.now();

@@ -19,6 +19,8 @@ import { docScorerFor, rerankDocText } from '../lib/rerank/rerank.ts';
 import type { Doc, Query, Run } from '../lib/types.ts';
 import type { CliAnalyzerName } from './analyzer.ts';
 import { DEFAULT_DENSE_MODEL, resolveNodeModel } from './dense.ts';
+import { isImportedVectorsModel } from '../lib/dense/imported-vectors.ts';
+import type { ImportedVectors } from './vector-files.ts';
 import { NodeSearch } from './node-search.ts';
 import { loadNodeCrossEncoder, resolveNodeReranker } from './rerank.ts';
 import type { LoadedModel } from './augment-model.ts';
@@ -85,6 +87,8 @@ export interface RetrieverSettings {
   prf?: PrfSettings;
   /** augmented: the model (--augmenter). */
   augmenter?: LoadedModel;
+  /** Vectors from files (--vectors, --query-vectors): the dense side ranks with these, `model` is theirs. */
+  vectors?: ImportedVectors;
 }
 
 export interface RetrievalResult {
@@ -121,7 +125,7 @@ function denseSettings(settings: RetrieverSettings, model: string): DenseSetting
   return {
     model,
     device: 'auto',
-    dtype: settings.dtype ?? resolveNodeModel(model).spec.defaultDtype,
+    dtype: isImportedVectorsModel(model) ? 'fp32' : (settings.dtype ?? resolveNodeModel(model).spec.defaultDtype),
     search: settings.search,
     hnsw: { ...DEFAULT_HNSW, ...settings.hnsw },
   };
@@ -254,7 +258,13 @@ export async function rankRun(search: NodeSearch, config: RetrieverConfig, queri
 export async function retrieve(docs: readonly Doc[], queries: readonly Query[], settings: RetrieverSettings, progress: Progress): Promise<RetrievalResult> {
   if (settings.retriever === 'rerank') return rerankRetrieve(docs, queries, settings, progress);
   const augmenters = settings.augmenter === undefined ? undefined : new Map([[settings.augmenter.ref.key, settings.augmenter.model]]);
-  const search = new NodeSearch(docs, { keepIdenticalIds: !settings.ignoreIdenticalIds, dtype: settings.dtype, progress, ...(augmenters === undefined ? {} : { augmenters }) });
+  const search = new NodeSearch(docs, {
+    keepIdenticalIds: !settings.ignoreIdenticalIds,
+    dtype: settings.dtype,
+    progress,
+    ...(augmenters === undefined ? {} : { augmenters }),
+    ...(settings.vectors === undefined ? {} : { importedVectors: settings.vectors }),
+  });
   try {
     const config = retrieverConfig(settings);
     if (config.kind === 'augmented') return await augmentedRetrieve(search, config, queries, settings);

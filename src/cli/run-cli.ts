@@ -12,6 +12,7 @@ const commands: Record<string, () => Promise<Command>> = {
   analyze: async () => (await import('./analyze.ts')).analyzeCommand,
   'augment-queries': async () => (await import('./augment-queries.ts')).augmentQueriesCommand,
   eval: async () => (await import('./eval.ts')).evalCommand,
+  export: async () => (await import('./export.ts')).exportCommand,
   search: async () => (await import('./search.ts')).searchCommand,
   'trec-eval': async () => (await import('./trec-eval.ts')).trecEvalCommand,
   'train-augment': async () => (await import('./train-augment.ts')).trainAugmentCommand,
@@ -23,6 +24,7 @@ commands:
   analyze     print the terms an analyzer (english, polish, …) makes of each line of text or stdin
   augment-queries  a split's queries as a trained model weights and expands them (Lucene syntax or JSON lines)
   eval        index a dataset, run every query of a split and print trec_eval -c measures
+  export      a dataset as Pyserini reads it (JsonCollection, queries, topics, TREC qrels)
   search      one query's ranking on a dataset (weighted syntax: word^2.5, +term^0.5)
   trec-eval   evaluate a TREC run against qrels, output compatible with trec_eval 9.0.8
   train-augment  learn BM25 query augmentation (weights and added terms) on a dataset's judged split

@@ -9,13 +9,16 @@
 import type { Bm25AnalyzerName } from '../lib/analysis/analyzers.ts';
 import { ANSERINI_BM25_PARAMS } from '../lib/bm25/bm25-similarity.ts';
 import { DEFAULT_TRAIN_SETTINGS, type TrainSettings } from '../lib/augment/train.ts';
+import type { EmbeddingDtype } from '../lib/dense/registry.ts';
 import { cliAnalyzerNames, isCliAnalyzerName } from './analyzer.ts';
 import { loadQueryEncoder, trainOnDataset, writeModel } from './augment-model.ts';
 import { CliError } from './cli-error.ts';
 import { numberOption, parseFlags, positiveInteger } from './flags.ts';
 import type { CliIo } from './cli-io.ts';
-import { loadDataset } from './dataset.ts';
+import { loadDataset, type Dataset } from './dataset.ts';
 import { DEFAULT_DENSE_MODEL } from './dense.ts';
+import type { QueryEncoder } from '../lib/augment/encoder.ts';
+import type { Bm25Index } from '../lib/bm25/bm25-index.ts';
 import { NodeSearch } from './node-search.ts';
 
 const OPTIONS = {
@@ -24,6 +27,7 @@ const OPTIONS = {
   'dev-split': { type: 'string' },
   'held-out': { type: 'string', default: '0.1' },
   encoder: { type: 'string', default: DEFAULT_DENSE_MODEL },
+  'encoder-dtype': { type: 'string' },
   analyzer: { type: 'string', default: 'english' },
   out: { type: 'string' },
   epochs: { type: 'string' },
@@ -45,8 +49,10 @@ const USAGE = `usage: npm run -s cli -- train-augment --dataset <path | name> --
   --split <name>          the judged split trained on (default train)
   --dev-split <name>      a judged split measured after each epoch (default: a held-out share of --split)
   --held-out <share>      without --dev-split: the share of --split held out, seeded (default 0.1; 0: none)
-  --encoder <id>          a static-table model (default ${DEFAULT_DENSE_MODEL}), frozen unless --train-rows
-  --train-rows            also train the table rows of the training queries' words (end to end)
+  --encoder <id>          a static table (default ${DEFAULT_DENSE_MODEL}), frozen unless --train-rows, or a
+                          transformer (local/tiny-bert offline, a hub id such as Xenova/all-MiniLM-L6-v2), frozen
+  --encoder-dtype <t>     a transformer's weights: fp32 | fp16 | q8 (default: the registry's)
+  --train-rows            also train the static table's rows of the training queries' words (end to end)
   --analyzer <name>       ${cliAnalyzerNames.join(' | ')} (default english): the index's, and the model's vocabulary
   --epochs <n>            (default ${D.epochs})   --seed <n> (default ${D.seed})   --lambda <n> sparsity penalty (default ${D.lambda})
   --lr <n>                AdamW learning rate (default ${D.lr})   --batch-size <n> (default ${D.batchSize})
@@ -54,6 +60,11 @@ const USAGE = `usage: npm run -s cli -- train-augment --dataset <path | name> --
   --k1 <n> --b <n>        BM25 parameters (default 0.9, 0.4)
   --out <file>            the model file to write (JSON)
   --json                  print the training report as one JSON object`;
+
+function encoderDtypeOf(value: string | undefined): EmbeddingDtype | undefined {
+  if (value !== undefined && value !== 'fp32' && value !== 'fp16' && value !== 'q8') throw new CliError(`--encoder-dtype ${value}: expected fp32, fp16 or q8`);
+  return value;
+}
 
 function parseTrainArgs(args: string[]) {
   const parsed = parseFlags(args, OPTIONS);
@@ -79,6 +90,7 @@ function parseTrainArgs(args: string[]) {
     devSplit: v['dev-split'],
     heldOut: numberOption('held-out', v['held-out'], (n) => n >= 0 && n < 1, 'a share from 0 to below 1')!,
     encoder: v.encoder,
+    encoderDtype: encoderDtypeOf(v['encoder-dtype']),
     bm25: {
       k1: numberOption('k1', v.k1, (n) => n >= 0, 'a number ≥ 0') ?? ANSERINI_BM25_PARAMS.k1,
       b: numberOption('b', v.b, (n) => n >= 0 && n <= 1, 'a number between 0 and 1') ?? ANSERINI_BM25_PARAMS.b,
@@ -101,7 +113,23 @@ export async function trainAugmentCommand(args: string[], io: CliIo): Promise<vo
   const dataset = await loadDataset(options.dataset, { splits });
   const search = new NodeSearch(dataset.docs, { progress });
   const { analyzer, index } = await search.openLexical(options.bm25.analyzer);
-  const encoder = await loadQueryEncoder(options.encoder, analyzer);
+  const encoder = await loadQueryEncoder(options.encoder, analyzer, options.encoderDtype);
+  try {
+    await trainAndWrite(options, dataset, index, encoder, io);
+  } finally {
+    await encoder.dispose?.();
+  }
+}
+
+async function trainAndWrite(
+  options: NonNullable<ReturnType<typeof parseTrainArgs>>,
+  dataset: Dataset,
+  index: Bm25Index,
+  encoder: QueryEncoder,
+  io: CliIo,
+): Promise<void> {
+  const progress = (message: string) => io.err(`${message}\n`);
+  if (options.settings.trainRows && !encoder.trainableRows) throw new CliError(`--train-rows: ${encoder.id} is a transformer, used frozen; only a static table's rows can be trained`);
   progress(`train-augment: ${dataset.name} ${options.split}, ${index.terms.length} terms, encoder ${encoder.id}${options.settings.trainRows ? ' (rows trained)' : ' (frozen)'}`);
   const { model, result } = await trainOnDataset(
     { dataset, index, bm25: options.bm25, encoder, split: options.split, ...(options.devSplit === undefined ? {} : { devSplit: options.devSplit }), heldOutShare: options.heldOut, settings: options.settings },

@@ -102,6 +102,7 @@ function parseTuneArgs(args: string[]) {
   const { values, tokens } = parseFlags(args, TUNE_OPTIONS);
   if (values.help) return undefined;
   if (values.dataset === undefined) throw new CliError('--dataset <path | name> is required (try --help)');
+  if (values.vectors !== undefined) throw new CliError('--vectors: tune does not take vector files (eval does)');
   const settings = retrieverSettings(values);
   if (!TUNABLE_RETRIEVERS.includes(settings.retriever)) throw new CliError(`--retriever ${settings.retriever}: tune takes ${TUNABLE_RETRIEVERS.join(', ')}`);
   const grids = values.grid ?? [];

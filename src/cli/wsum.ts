@@ -54,7 +54,7 @@ async function readRunFile(path: string): Promise<Run> {
 
 /** Each input's run over `queries`: the retrievers ranked as `eval` ranks them, then the files. */
 export async function wsumInputRuns(docs: ConstructorParameters<typeof NodeSearch>[0], queries: readonly Query[], settings: RetrieverSettings, flags: WsumFlags, progress: (message: string) => void): Promise<Run[]> {
-  const search = new NodeSearch(docs, { keepIdenticalIds: !settings.ignoreIdenticalIds, dtype: settings.dtype, progress });
+  const search = new NodeSearch(docs, { keepIdenticalIds: !settings.ignoreIdenticalIds, dtype: settings.dtype, progress, ...(settings.vectors === undefined ? {} : { importedVectors: settings.vectors }) });
   try {
     const ranked: Run[] = [];
     for (const name of flags.retrievers) {

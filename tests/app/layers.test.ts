@@ -14,7 +14,7 @@ const LAYERS: readonly (readonly string[])[] = [
   ['engine'],
   ['collection'],
   ['columns', 'highlight'],
-  ['explore', 'evaluate', 'datasets'],
+  ['explore', 'evaluate', 'datasets', 'learn'],
   ['url-sync'],
 ];
 

@@ -1,7 +1,8 @@
 /**
  * The command line of query augmentation on the synthetic collection (tests/lib/augment/synthetic.ts) as a
  * BEIR folder, with the real default encoder (GloVe): train-augment, eval and search with --retriever
- * augmented, augment-queries, and the refusal to evaluate on the split that trained the model.
+ * augmented, augment-queries, and the refusal to evaluate on the split that trained the model; and with the
+ * frozen transformer local/tiny-bert (offline), whose eval is the library's rankBatch measure of the model.
  */
 import { readFileSync, writeFileSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
@@ -10,6 +11,11 @@ import { ensureModels } from '../lib/dense/models-fixture.ts';
 import { syntheticCollection } from '../lib/augment/synthetic.ts';
 import { tempDir } from '../temp-dir.ts';
 import { cli, cliStdout } from './run-cli.ts';
+import { parseModelFile } from '../../src/lib/augment/model-file.ts';
+import { measureHeldOut } from '../../src/lib/augment/train.ts';
+import type { TransformerQueryEncoder } from '../../src/lib/augment/transformer-encoder.ts';
+import { createAnalyzer } from '../../src/lib/analysis/analyzers.ts';
+import { augmenterOf } from '../../src/cli/augment-model.ts';
 
 /** The synthetic collection written as BEIR files: train and test qrels. */
 function writeSynthetic(dir: string): string {
@@ -92,4 +98,42 @@ describe('train-augment, eval, search and augment-queries', () => {
     expect(Object.keys(first)).toEqual(['qid', 'weights']);
     expect(Object.values(first.weights).every((w) => typeof w === 'number' && w > 0)).toBe(true);
   });
+});
+
+describe('train-augment --encoder local/tiny-bert (a frozen transformer, offline)', () => {
+  let dataset = '';
+  let model = '';
+
+  beforeAll(async () => {
+    ensureModels('tiny-bert');
+    const dir = tempDir('augment-cli-bert-');
+    dataset = writeSynthetic(dir);
+    model = join(dir, 'bert.json');
+    await cliStdout(['train-augment', '--dataset', dataset, ...TRAIN_FLAGS, '--encoder', 'local/tiny-bert', '--out', model]);
+  }, 120_000);
+
+  it('writes a model naming the transformer and its weights; eval ranks as rankBatch does with the model file', async () => {
+    const file = JSON.parse(readFileSync(model, 'utf8'));
+    expect(file.encoder).toMatchObject({ model: 'local/tiny-bert', dtype: 'fp32', trainedRows: false, dim: 32 });
+    const report = JSON.parse(await cliStdout(['eval', '--dataset', dataset, '--split', 'test', '--retriever', 'augmented', '--augmenter', model, '--json']));
+    const { index, bm25, test } = syntheticCollection();
+    const parsed = parseModelFile(readFileSync(model, 'utf8'));
+    const augmenter = await augmenterOf(parsed, createAnalyzer('standard'));
+    const measure = await measureHeldOut(index, augmenter, bm25, test);
+    await (augmenter.encoder as TransformerQueryEncoder).dispose();
+    expect(report.metrics.ndcg_cut_10).toBeGreaterThan(0.5);
+    expect(report.metrics.ndcg_cut_10).toBeCloseTo(measure.ndcg_cut_10, 4);
+    expect(report.metrics.recall_100).toBeCloseTo(measure.recall_100, 4);
+  }, 60_000);
+
+  it('augment-queries writes the transformer model’s queries', async () => {
+    const jsonl = (await cliStdout(['augment-queries', '--dataset', dataset, '--split', 'test', '--augmenter', model])).trimEnd().split('\n');
+    expect(jsonl.length).toBe(syntheticCollection().test.queries.length);
+  }, 60_000);
+
+  it('refuses --train-rows: a transformer is used frozen', async () => {
+    const { code, stderr } = await cli(['train-augment', '--dataset', dataset, ...TRAIN_FLAGS, '--encoder', 'local/tiny-bert', '--train-rows', '--out', join(tempDir('augment-cli-bert-'), 'x.json')]);
+    expect(code).not.toBe(0);
+    expect(stderr).toMatch(/--train-rows: local\/tiny-bert is a transformer, used frozen/);
+  }, 60_000);
 });

@@ -153,3 +153,20 @@ export async function exportCollectionZip(collection: CollectionRow): Promise<vo
     notices.error(error);
   }
 }
+
+/**
+ * Downloads the collection's documents as a Pyserini JSON collection (`{"id", "contents"}` lines, contents as
+ * the playground's BM25 indexes them), for `pyserini.index.lucene` and `pyserini.encode` (a job in the tray).
+ */
+export async function exportCollectionPyserini(collection: CollectionRow): Promise<void> {
+  const job = jobs.start(`Export ${collection.name} as a Pyserini JSON collection`);
+  try {
+    const { collectionPyseriniJsonl } = await import('../../lib/import/pyserini-export.ts');
+    const file = await collectionPyseriniJsonl(database(), collection.id, { signal: job.signal, onDocuments: (done) => job.progress(done, collection.docCount) });
+    downloadBlob(file.fileName, new Blob(file.chunks.map((chunk) => new Uint8Array(chunk)), { type: 'application/jsonl' }));
+    job.finish(`${formatCount(file.documents)} docs`);
+  } catch (error) {
+    job.fail(error);
+    notices.error(error);
+  }
+}

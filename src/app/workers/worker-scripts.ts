@@ -27,3 +27,8 @@ export function createSearchWorker(): Worker {
 export function createImportWorker(): Worker {
   return new Worker(new URL('../../../workers/import.worker.ts', import.meta.url), { type: 'module', name: 'import' });
 }
+
+/** Query-augmentation training (the Learn view). */
+export function createLearnWorker(): Worker {
+  return new Worker(new URL('../../../workers/learn.worker.ts', import.meta.url), { type: 'module', name: 'learn' });
+}

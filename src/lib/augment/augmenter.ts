@@ -5,7 +5,7 @@
  */
 import type { ExpandedTerm } from '../retrievers/ranking.ts';
 import { forwardAugmentation } from './batch-loss.ts';
-import type { EncodedQuery, StaticQueryEncoder } from './encoder.ts';
+import type { EncodedQuery, QueryEncoder } from './encoder.ts';
 import { dot, encodeMix, type AugmentParams } from './model.ts';
 
 export class Augmenter {
@@ -15,7 +15,7 @@ export class Augmenter {
 
   constructor(
     readonly params: AugmentParams,
-    readonly encoder: StaticQueryEncoder,
+    readonly encoder: QueryEncoder,
   ) {
     this.ordinals = new Map(params.terms.map((term, t) => [term, t]));
     this.e0 = new Float32Array(params.encoderDim + 1);
@@ -42,7 +42,16 @@ export class Augmenter {
     return this.bagOf(encoded, this.augmentationOf(encoded.sentence));
   }
 
-  /** The weighted bags of many texts, a(q) computed for the batch at once (as training does). */
+  /** The weighted bags of many texts, encoded first in batches (any encoder; a transformer needs this one). */
+  async expandBatch(texts: readonly string[], signal?: AbortSignal): Promise<ExpandedTerm[][]> {
+    await this.encoder.encodeMany(texts, signal);
+    return this.expandMany(texts);
+  }
+
+  /**
+   * The weighted bags of many texts, a(q) computed for the batch at once (as training does). Synchronous:
+   * a transformer encoder must have encoded the texts already (expandBatch does).
+   */
   expandMany(texts: readonly string[]): ExpandedTerm[][] {
     const D = this.params.encoderDim + 1;
     const V = this.params.terms.length;

@@ -9,7 +9,7 @@
  * negatives (in-batch), leaving out documents judged relevant to it that are not its positive.
  */
 import type { CorpusFeatures } from './corpus-features.ts';
-import type { RowMix, StaticQueryEncoder } from './encoder.ts';
+import type { QueryEncoder, RowMix } from './encoder.ts';
 import { dot, encodeMix, slotOf, type AugmentParams } from './model.ts';
 
 /** A training query: its sentence mix and its terms that are in the vocabulary, with their mixes. */
@@ -49,7 +49,7 @@ export function zeroGradients(params: AugmentParams): Gradients {
 }
 
 export interface LossContext {
-  encoder: StaticQueryEncoder;
+  encoder: QueryEncoder;
   corpus: CorpusFeatures;
   lambda: number;
 }

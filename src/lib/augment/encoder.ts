@@ -1,16 +1,20 @@
 /**
- * The encoder of the paper's eq. 1 for a static table (the default GloVe model): enc(q)₀ is the mean of the
- * query's token rows (the sentence vector the dense column uses, before normalization), enc(q)ᵢ of a BM25
- * term is the mean of the rows of the whitespace-separated word it was analyzed from. Both are kept as
- * linear mixes of table rows, so the gradient can reach the rows when they are trained.
+ * The encoders of the paper's eq. 1 (QueryEncoder), and the one for a static table (the default GloVe
+ * model): enc(q)₀ is the mean of the query's token rows (the sentence vector the dense column uses, before
+ * normalization), enc(q)ᵢ of a BM25 term is the mean of the rows of the whitespace-separated word it was
+ * analyzed from. Both are kept as linear mixes of table rows, so the gradient can reach the rows when they
+ * are trained. A frozen transformer (transformer-encoder.ts) gives its vectors as they are (RowMix.vector).
  */
 import type { Analyzer } from '../analysis/analyzer.ts';
+import type { EmbeddingDtype } from '../dense/registry.ts';
 import type { StaticTable } from '../dense/static-table.ts';
 
-/** Σ coefs[i] · row(rows[i]) over table rows. */
+/** Σ coefs[i] · row(rows[i]) over table rows, plus `vector` where the encoder computed one (a transformer's). */
 export interface RowMix {
   rows: Int32Array;
   coefs: Float32Array;
+  /** A fixed vector of the encoder's dimension added to the rows' mix; no gradient reaches it (frozen). */
+  vector?: Float32Array;
 }
 
 /** A query as the model reads it: its sentence mix and its distinct BM25 terms, each with its mix. */
@@ -39,7 +43,36 @@ class MixBuilder {
   }
 }
 
-export class StaticQueryEncoder {
+/**
+ * What training and the Augmenter need of an encoder: queries as mixes, the rows those mixes name, and a
+ * batched encoding (a transformer runs its session once per batch; a static table needs none).
+ */
+export interface QueryEncoder {
+  /** The registry id the model file names. */
+  readonly id: string;
+  readonly analyzer: Analyzer;
+  /** E: the dimension of enc(q). */
+  readonly dim: number;
+  /** Table rows the mixes may name (0: the mixes carry their vectors). */
+  readonly rows: number;
+  /** Whether the rows may be trained (end to end): a static table's. */
+  readonly trainableRows: boolean;
+  /** A transformer's weights (fp32, q8…), recorded in the model file; absent for a static table. */
+  readonly dtype?: EmbeddingDtype;
+  /** Row `row`, dequantized, into `out` at `offset`. */
+  readRow(row: number, out: Float32Array, offset?: number): void;
+  /**
+   * The encoding of one text. A transformer has it only for texts `encodeMany` encoded (it throws
+   * otherwise): its session runs asynchronously, in batches.
+   */
+  encode(text: string): EncodedQuery;
+  /** The encodings of many texts, in order (batched where the encoder runs a model). */
+  encodeMany(texts: readonly string[], signal?: AbortSignal): Promise<EncodedQuery[]>;
+}
+
+export class StaticQueryEncoder implements QueryEncoder {
+  readonly trainableRows = true;
+
   constructor(
     readonly id: string,
     readonly table: StaticTable,
@@ -95,5 +128,9 @@ export class StaticQueryEncoder {
       return entry === undefined ? sentence : entry.mix.build(entry.words);
     });
     return { sentence, terms, termMixes };
+  }
+
+  async encodeMany(texts: readonly string[]): Promise<EncodedQuery[]> {
+    return texts.map((text) => this.encode(text));
   }
 }

@@ -38,7 +38,7 @@ export class AugmentIndexSearch implements RankSearch {
     const model = this.augmenters.get(augmenter.key);
     if (model === undefined) throw new Error(`the model "${augmenter.name}" is not loaded here`);
     const started = performance.now();
-    const bags = model.expandMany(queries.map((query) => query.text));
+    const bags = await model.expandBatch(queries.map((query) => query.text));
     this.timings.augment_ms += performance.now() - started;
     return bags;
   }

@@ -3,7 +3,9 @@
  * trained over, the encoder, the collection and split that trained it, the seed and hyper-parameters), its
  * per-epoch history, and its weights as base64 float32. It holds no timing, so one seed gives one file.
  */
-import type { Bm25Settings } from '../retrievers/config.ts';
+import type { EmbeddingDtype } from '../dense/registry.ts';
+import { fnv1a } from '../data/fingerprint.ts';
+import type { AugmenterRef, Bm25Settings } from '../retrievers/config.ts';
 import { base64ToFloats, floatsToBase64 } from './base64.ts';
 import type { AugmentParams } from './model.ts';
 import type { EpochReport, HeldOutMeasure, TrainSettings } from './train.ts';
@@ -29,7 +31,8 @@ export interface AugmentModelFile {
   format: typeof AUGMENT_FORMAT;
   version: typeof AUGMENT_FORMAT_VERSION;
   bm25: Bm25Settings;
-  encoder: { model: string; dim: number; scale: number; trainedRows: boolean };
+  /** `dtype`: a transformer encoder's weights (absent: a static table). */
+  encoder: { model: string; dim: number; scale: number; trainedRows: boolean; dtype?: EmbeddingDtype };
   training: AugmentTraining;
   terms: string[];
   weights: { W: string; u: string; center?: string; rows?: { ids: number[]; values: string } };
@@ -38,6 +41,8 @@ export interface AugmentModelFile {
 export interface AugmentModel {
   bm25: Bm25Settings;
   encoderModel: string;
+  /** A transformer encoder's weights (q8, fp32…); absent for a static table. */
+  encoderDtype?: EmbeddingDtype;
   training: AugmentTraining;
   params: AugmentParams;
 }
@@ -48,7 +53,13 @@ export function modelFile(model: AugmentModel): AugmentModelFile {
     format: AUGMENT_FORMAT,
     version: AUGMENT_FORMAT_VERSION,
     bm25: model.bm25,
-    encoder: { model: model.encoderModel, dim: params.encoderDim, scale: params.scale, trainedRows: params.rows !== undefined },
+    encoder: {
+      model: model.encoderModel,
+      dim: params.encoderDim,
+      scale: params.scale,
+      trainedRows: params.rows !== undefined,
+      ...(model.encoderDtype === undefined ? {} : { dtype: model.encoderDtype }),
+    },
     training: model.training,
     terms: [...params.terms],
     weights: {
@@ -94,5 +105,10 @@ export function parseModelFile(text: string, where = 'model file'): AugmentModel
     check(values.length === file.weights.rows.ids.length * file.encoder.dim, where, 'weights.rows does not match its ids');
     params.rows = { ids: Int32Array.from(file.weights.rows.ids), values };
   }
-  return { bm25: file.bm25, encoderModel: file.encoder.model, training: file.training, params };
+  return { bm25: file.bm25, encoderModel: file.encoder.model, ...(file.encoder.dtype === undefined ? {} : { encoderDtype: file.encoder.dtype }), training: file.training, params };
+}
+
+/** The reference a column holds to a model file's text: its key is the text's fingerprint, the same everywhere. */
+export function modelRef(text: string, name: string, model: AugmentModel): AugmenterRef {
+  return { key: fnv1a(text), name, collection: model.training.collection, split: model.training.split };
 }

@@ -4,7 +4,7 @@
  * is 0, so the model ranks as plain BM25 plus W's small random augmentation. With enc(q)₀ centered (below),
  * W's bias is how the sparsity penalty switches a term off for every query.
  */
-import type { RowMix, StaticQueryEncoder } from './encoder.ts';
+import type { QueryEncoder, RowMix } from './encoder.ts';
 import { SeededRandom } from './rng.ts';
 
 /** Table rows that are trained: their ids (ascending) and their current values. */
@@ -46,7 +46,7 @@ export function initialParams(terms: readonly string[], encoderDim: number, scal
 }
 
 /** The rows of `ids` copied from the table, to be trained. */
-export function trainedRowsOf(encoder: StaticQueryEncoder, ids: Iterable<number>): TrainedRows {
+export function trainedRowsOf(encoder: QueryEncoder, ids: Iterable<number>): TrainedRows {
   const sorted = Int32Array.from(new Set(ids)).sort();
   const values = new Float32Array(sorted.length * encoder.dim);
   sorted.forEach((row, slot) => encoder.readRow(row, values, slot * encoder.dim));
@@ -69,14 +69,16 @@ export function slotOf(rows: TrainedRows | undefined, row: number): number {
 }
 
 /**
- * scale · Σ coef · row (trained rows where the model has them, the table's otherwise), then the bias 1,
- * into `out` (length D) at `offset`. A sentence (enc(q)₀) is centered first (`params.center`).
+ * scale · (Σ coef · row + vector) (trained rows where the model has them, the table's otherwise), then the
+ * bias 1, into `out` (length D) at `offset`. A sentence (enc(q)₀) is centered first (`params.center`).
  */
-export function encodeMix(params: AugmentParams, encoder: StaticQueryEncoder, mix: RowMix, out: Float32Array, offset = 0, sentence = false): void {
+export function encodeMix(params: AugmentParams, encoder: QueryEncoder, mix: RowMix, out: Float32Array, offset = 0, sentence = false): void {
   const E = params.encoderDim;
   const scratch = new Float32Array(E);
   const center = sentence ? params.center : undefined;
   for (let c = 0; c < E; c++) out[offset + c] = center === undefined ? 0 : -params.scale * center[c]!;
+  const { vector } = mix;
+  if (vector !== undefined) for (let c = 0; c < E; c++) out[offset + c]! += params.scale * vector[c]!;
   for (let i = 0; i < mix.rows.length; i++) {
     const row = mix.rows[i]!;
     const coef = mix.coefs[i]! * params.scale;

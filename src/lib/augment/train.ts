@@ -13,7 +13,7 @@ import { AdamW } from './adamw.ts';
 import { Augmenter } from './augmenter.ts';
 import { BatchScratch, batchLoss, clearGradients, zeroGradients, type Gradients, type PreparedQuery, type TrainingExample } from './batch-loss.ts';
 import { corpusFeatures } from './corpus-features.ts';
-import type { StaticQueryEncoder } from './encoder.ts';
+import type { EncodedQuery, QueryEncoder } from './encoder.ts';
 import { AugmentIndexSearch } from './index-search.ts';
 import { mineHardNegatives } from './mining.ts';
 import { initialParams, trainedRowsOf, type AugmentParams } from './model.ts';
@@ -32,7 +32,7 @@ export interface TrainSettings {
   hardNegatives: number;
   mineDepth: number;
   seed: number;
-  /** Train the static table's rows of the training queries' words too (end to end), or keep the encoder frozen. */
+  /** Train the static table's rows of the training queries' words too (end to end), or keep the encoder frozen (a transformer always is). */
   trainRows: boolean;
   /** Standard deviation of W's initial values. */
   initStd: number;
@@ -60,7 +60,8 @@ export interface TrainData {
   index: Bm25Index;
   /** k1, b and the analyzer of the index (the encoder's analyzer must be that one). */
   bm25: Bm25Settings;
-  encoder: StaticQueryEncoder;
+  /** A static table or a frozen transformer (its training queries are encoded once, in batches). */
+  encoder: QueryEncoder;
   train: JudgedQueries;
   /** Measured after each epoch (a dev split or a held-out share of train); absent: no measure. */
   heldOut?: JudgedQueries;
@@ -85,6 +86,8 @@ export interface TrainHooks {
   /** After every step; awaited, so a worker can yield there and notice a Cancel. */
   onStep?: (step: number, steps: number, loss: number) => void | Promise<void>;
   onEpoch?: (report: EpochReport) => void;
+  /** Plain BM25's held-out measure, before the first step (the baseline a chart draws the epochs against). */
+  onBaseline?: (baseline: HeldOutMeasure) => void;
   signal?: AbortSignal;
 }
 
@@ -114,15 +117,14 @@ function relevantDocs(index: Bm25Index, qrels: Qrels, query: Query): Set<number>
   return docs;
 }
 
-function prepare(encoder: StaticQueryEncoder, ordinals: ReadonlyMap<string, number>, text: string): PreparedQuery {
-  const encoded = encoder.encode(text);
+function prepare(ordinals: ReadonlyMap<string, number>, encoded: EncodedQuery): PreparedQuery {
   const kept = encoded.terms.map((term, i) => [ordinals.get(term) ?? -1, i] as const).filter(([t]) => t >= 0);
   return { sentence: encoded.sentence, termOrdinals: Int32Array.from(kept, ([t]) => t), termMixes: kept.map(([, i]) => encoded.termMixes[i]!) };
 }
 
-/** The mix as a vector of the table's rows. */
-function mixVector(encoder: StaticQueryEncoder, mix: PreparedQuery['sentence'], row: Float32Array): Float64Array {
-  const vector = new Float64Array(encoder.dim);
+/** The mix as one vector: its fixed vector (a transformer's) plus its table rows. */
+function mixVector(encoder: QueryEncoder, mix: PreparedQuery['sentence'], row: Float32Array): Float64Array {
+  const vector = Float64Array.from(mix.vector ?? new Float32Array(encoder.dim));
   mix.rows.forEach((r, i) => {
     encoder.readRow(r, row);
     for (let c = 0; c < encoder.dim; c++) vector[c]! += mix.coefs[i]! * row[c]!;
@@ -131,7 +133,7 @@ function mixVector(encoder: StaticQueryEncoder, mix: PreparedQuery['sentence'], 
 }
 
 /** The training queries' mean sentence vector (the center), and one over their mean norm around it (the scale). */
-function encodingFrame(encoder: StaticQueryEncoder, queries: readonly PreparedQuery[]): { center: Float32Array; scale: number } {
+function encodingFrame(encoder: QueryEncoder, queries: readonly PreparedQuery[]): { center: Float32Array; scale: number } {
   const row = new Float32Array(encoder.dim);
   const vectors = queries.map(({ sentence }) => mixVector(encoder, sentence, row));
   const center = new Float32Array(encoder.dim);
@@ -182,15 +184,12 @@ export async function trainAugmenter(data: TrainData, settings: TrainSettings, h
   const { index, encoder, bm25 } = data;
   const corpus = corpusFeatures(index, bm25);
   const ordinals = new Map(index.terms.map((term, t) => [term, t]));
-  const queries: QueryData[] = [];
-  const kept: Query[] = [];
-  for (const query of data.train.queries) {
-    const relevant = relevantDocs(index, data.train.qrels, query);
-    if (relevant.size === 0) continue;
-    queries.push({ prepared: prepare(encoder, ordinals, query.text), positives: [...relevant], relevant });
-    kept.push(query);
-  }
-  if (queries.length === 0) throw new Error('no training query has a judged relevant document in the collection');
+  if (settings.trainRows && !encoder.trainableRows) throw new Error(`${encoder.id} is a frozen encoder: only a static table's rows can be trained`);
+  const judged = data.train.queries.map((query) => ({ query, relevant: relevantDocs(index, data.train.qrels, query) })).filter(({ relevant }) => relevant.size > 0);
+  if (judged.length === 0) throw new Error('no training query has a judged relevant document in the collection');
+  const kept: Query[] = judged.map(({ query }) => query);
+  const encoded = await encoder.encodeMany(kept.map((query) => query.text), hooks.signal);
+  const queries: QueryData[] = judged.map(({ relevant }, i) => ({ prepared: prepare(ordinals, encoded[i]!), positives: [...relevant], relevant }));
   const negatives = mineHardNegatives(index, encoder.analyzer, bm25, kept, queries.map((q) => q.relevant), settings.mineDepth);
   const { center, scale } = encodingFrame(encoder, queries.map((q) => q.prepared));
   const params = initialParams(index.terms, encoder.dim, scale, settings.seed, settings.initStd, center);
@@ -205,6 +204,7 @@ export async function trainAugmenter(data: TrainData, settings: TrainSettings, h
   const ctx = { encoder, corpus, lambda: settings.lambda };
   const augmenter = new Augmenter(params, encoder);
   const baseline = data.heldOut === undefined ? undefined : await measureHeldOut(index, withoutAugmentation(augmenter), bm25, data.heldOut);
+  if (baseline !== undefined) hooks.onBaseline?.(baseline);
   const stepsPerEpoch = Math.ceil(queries.length / settings.batchSize);
   const grads = zeroGradients(params);
   const history: EpochReport[] = [];

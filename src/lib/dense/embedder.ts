@@ -14,10 +14,10 @@ import { BatchSizer, batchWork, lengthOrder, progressAt, type EmbedProgress } fr
 import { classifyModelLoadFailure, modelBaseLocation, type FailedRequest, type ModelLoadFailureKind } from './model-source.ts';
 import { loadStaticTable, StaticTableEncoder, type ModelFileReader } from './static-table.ts';
 import { medianTokenLength, model2vecIds, model2vecText } from './model2vec-tokens.ts';
-import { poolOutput } from './pooling.ts';
+import { poolOutput, type OutputTensor } from './pooling.ts';
 import { readPrefix, readsPrefixes } from './read-prefix.ts';
-import { encodeSingle, singleTemplateOf, type SingleTokenizer } from './single-encoding.ts';
-import { padBatch } from './token-ids.ts';
+import { encodeSingle, singleTemplateOf, type SingleTemplate, type SingleTokenizer } from './single-encoding.ts';
+import { padBatch, type PaddedBatch } from './token-ids.ts';
 import type { EmbeddingDtype, ModelSpec } from './registry.ts';
 import { normalizeInPlace, type VectorMatrix } from './vector-matrix.ts';
 
@@ -151,11 +151,21 @@ function hiddenStates(outputs: Record<string, Tensor>, id: string): Tensor {
 }
 
 /**
- * Transformer models and pooled static graphs, loaded by transformers.js's feature-extraction pipeline but
- * run here: each text is encoded by encodeSingle (its own tokens cut to leave room for the special tokens),
- * the batch padded, and the output pooled by pooling.ts.
+ * A transformer (or pooled static graph) loaded by transformers.js's feature-extraction pipeline but run
+ * here, on id sequences the caller encoded: the batch is padded and `read` sees the output tensor (token
+ * states, or pooled vectors) before it is released. The embedder pools it; the query-augmentation encoder
+ * (src/lib/augment/transformer-encoder.ts) reads each token's state.
  */
-async function pipelineRunner(options: EmbedderOptions): Promise<SessionRunner> {
+export interface TransformerSession {
+  readonly spec: ModelSpec;
+  readonly tokenizer: HfTokenizer;
+  /** The special tokens wrapped around one text (single-encoding.ts). */
+  readonly template: SingleTemplate;
+  run<T>(sequences: readonly (readonly number[])[], read: (hidden: OutputTensor, batch: PaddedBatch) => T): Promise<T>;
+  dispose(): Promise<void>;
+}
+
+async function openSession(options: EmbedderOptions): Promise<TransformerSession> {
   const { spec } = options;
   const extractor = await pipeline('feature-extraction', spec.id, {
     device: onnxDevice(options),
@@ -164,11 +174,11 @@ async function pipelineRunner(options: EmbedderOptions): Promise<SessionRunner> 
   });
   const tokenizer = extractor.tokenizer as unknown as HfTokenizer;
   const model = extractor.model as unknown as HfModel;
-  const encode = textEncoder(tokenizer, spec.maxLength);
   const inputs = sessionInputs(model);
   const wantsTypes = inputs === undefined || inputs.includes('token_type_ids');
-  const run: BatchRunner = async (texts) => {
-    const batch = padBatch(texts.map((text) => ({ ids: encode(text) })), tokenizer.pad_token_id ?? 0);
+  const queue = new SessionQueue();
+  const runBatch = async <T>(sequences: readonly (readonly number[])[], read: (hidden: OutputTensor, batch: PaddedBatch) => T): Promise<T> => {
+    const batch = padBatch(sequences.map((ids) => ({ ids })), tokenizer.pad_token_id ?? 0);
     const dims = [batch.rows, batch.width];
     const feeds: Record<string, Tensor> = {
       input_ids: new Tensor('int64', batch.inputIds, dims),
@@ -177,14 +187,46 @@ async function pipelineRunner(options: EmbedderOptions): Promise<SessionRunner> 
     // A single text's segment ids are all 0 (token_type_ids of the first sequence).
     if (wantsTypes) feeds.token_type_ids = new Tensor('int64', batch.tokenTypeIds, dims);
     const outputs = await model(feeds);
-    const hidden = hiddenStates(outputs, spec.id);
-    const { data, dim } = poolOutput(hidden, batch.attentionMask, texts.length, spec.pooling);
-    for (const tensor of Object.values(outputs)) tensor.dispose?.();
-    // Normalized here: a text whose tokens are all unknown to a static model is a zero vector, not NaN.
-    if (spec.normalize) normalizeRowsOf(data, dim);
-    return { data, dim };
+    try {
+      return read(hiddenStates(outputs, spec.id), batch);
+    } finally {
+      for (const tensor of Object.values(outputs)) tensor.dispose?.();
+    }
   };
-  return { run, dispose: async () => void (await extractor.dispose()) };
+  return {
+    spec,
+    tokenizer,
+    template: singleTemplateOf(singleTokenizerOf(tokenizer)),
+    run: (sequences, read) => queue.run(() => runBatch(sequences, read)),
+    dispose: () => queue.run(async () => void (await extractor.dispose())),
+  };
+}
+
+/**
+ * Opens a transformer's session (Node: onnxruntime-node; page: onnxruntime-web), a load failure named as
+ * loadEmbedder names it.
+ */
+export async function loadTransformerSession(options: EmbedderOptions): Promise<TransformerSession> {
+  if (options.spec.kind !== 'transformer') throw new Error(`${options.spec.id} is not a transformer (kind ${options.spec.kind})`);
+  return withLoadFailures(options, (failed) => watchingFetches(() => openSession(options), failed));
+}
+
+/**
+ * Transformer models and pooled static graphs: each text is encoded by encodeSingle (its own tokens cut to
+ * leave room for the special tokens), run through the session, and the output pooled by pooling.ts.
+ */
+async function pipelineRunner(options: EmbedderOptions): Promise<SessionRunner> {
+  const { spec } = options;
+  const session = await openSession(options);
+  const encode = textEncoder(session.tokenizer, spec.maxLength);
+  const run: BatchRunner = (texts) =>
+    session.run(texts.map(encode), (hidden, batch) => {
+      const { data, dim } = poolOutput(hidden, batch.attentionMask, texts.length, spec.pooling);
+      // Normalized here: a text whose tokens are all unknown to a static model is a zero vector, not NaN.
+      if (spec.normalize) normalizeRowsOf(data, dim);
+      return { data, dim };
+    });
+  return { run, dispose: session.dispose };
 }
 
 /**
@@ -376,13 +418,21 @@ export function embedderFromRunner(runner: SessionRunner, info: { spec: ModelSpe
  */
 export async function loadEmbedder(options: EmbedderOptions): Promise<Embedder> {
   const { spec, device, dtype } = options;
-  if (!spec.dtypes.includes(dtype)) throw new Error(`${spec.id} has no ${dtype} weights (has ${spec.dtypes.join(', ')})`);
-  const failedFetches: FailedRequest[] = [];
-  try {
+  return withLoadFailures(options, async (failedFetches) => {
     // A static table never runs on the device asked for: it is a lookup in TypeScript.
     if (spec.kind === 'static-table') return await watchingFetches(() => staticTableEmbedder(options), failedFetches);
     const runner = await watchingFetches(() => (spec.kind === 'model2vec' ? model2vecRunner(options) : pipelineRunner(options)), failedFetches);
     return embedderFromRunner(runner, { spec, device, dtype });
+  });
+}
+
+/** Runs a model load; a failure is rethrown as a ModelLoadError that names the file or URL and what to do. */
+async function withLoadFailures<T>(options: EmbedderOptions, load: (failedFetches: FailedRequest[]) => Promise<T>): Promise<T> {
+  const { spec, dtype } = options;
+  if (!spec.dtypes.includes(dtype)) throw new Error(`${spec.id} has no ${dtype} weights (has ${spec.dtypes.join(', ')})`);
+  const failedFetches: FailedRequest[] = [];
+  try {
+    return await load(failedFetches);
   } catch (error) {
     const { kind, message } = classifyModelLoadFailure(spec, dtype, error, failedFetches);
     throw new ModelLoadError(message, kind, { cause: error });

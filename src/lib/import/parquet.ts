@@ -11,7 +11,8 @@ import { tableToLines, type TableRow } from './tabular.ts';
  * lines by tabular.ts. Row r (1-based) becomes line r, so a message "file:12: …" means row 12.
  */
 
-async function metadataOf(file: RandomAccess, name: string): Promise<FileMetaData> {
+/** The file's footer, or a ParseError naming the file. */
+export async function metadataOf(file: RandomAccess, name: string): Promise<FileMetaData> {
   try {
     return await parquetMetadataAsync(file);
   } catch (error) {

@@ -303,6 +303,13 @@ export class Bm25Service {
     });
   }
 
+  /** The open index as the TypeScript reference's plain data, with its analyzer (query-augmentation training reads both). */
+  reference(collectionId: string): { index: Bm25Index; analyzer: Analyzer } {
+    const entry = this.opened(collectionId);
+    entry.referenceForm ??= entry.index.toBm25Index();
+    return { index: entry.referenceForm, analyzer: entry.analyzer };
+  }
+
   /** Stops the build in progress (its `openIndex` rejects with an AbortError). */
   cancel(): void {
     this.job?.abort(new DOMException('indexing cancelled', 'AbortError'));

@@ -38,12 +38,14 @@ import {
   type PackedHits,
 } from '../hits/packed-hits.ts';
 import { loadQueries, readDocumentBatches } from '../storage/collections.ts';
-import type { CollectionRow, EmbeddingSetRow, PlaygroundDatabase } from '../storage/db.ts';
+import type { EmbeddingSetRow, PlaygroundDatabase } from '../storage/db.ts';
 import {
   appendEmbeddingChunk,
   beginEmbeddingSet,
+  corpusContent,
   embeddingSetKey,
   findEmbeddingSet,
+  queriesFingerprint,
   readEmbeddingSet,
   type EmbeddingContent,
   type EmbeddingSetSpec,
@@ -143,11 +145,6 @@ interface CorpusSet {
 /** Format version of the `hnsw` rows of the `indexes` table (the graph itself is hnswlib's file format). */
 const HNSW_GRAPH_ROW_VERSION = 1;
 
-/** A collection's content fingerprint; collections imported before fingerprints existed use their import time. */
-function contentOf(row: CollectionRow): EmbeddingContent {
-  return { docCount: row.docCount, fingerprint: row.fingerprint ?? `${row.docCount}@${row.createdAt}` };
-}
-
 /** Concatenates matrices of one width. */
 function concatRows(parts: readonly VectorMatrix[], dim: number): VectorMatrix {
   const rows = parts.reduce((sum, part) => sum + part.rows, 0);
@@ -207,7 +204,7 @@ export class DenseCorpusService {
       encoding: 'f32',
       settings: vectorSettings(spec, 'corpus'),
     };
-    return { spec: setSpec, key: embeddingSetKey(setSpec), content: contentOf(row), label: `"${row.name}"` };
+    return { spec: setSpec, key: embeddingSetKey(setSpec), content: corpusContent(row), label: `"${row.name}"` };
   }
 
   /**
@@ -227,7 +224,7 @@ export class DenseCorpusService {
       encoding: 'f32',
       settings: vectorSettings(spec, 'queries'),
     };
-    return { spec: setSpec, key: embeddingSetKey(setSpec), content: { docCount: row.queryCount ?? 0, fingerprint: `queries@${row.createdAt}` }, label: `"${row.name}"` };
+    return { spec: setSpec, key: embeddingSetKey(setSpec), content: { docCount: row.queryCount ?? 0, fingerprint: queriesFingerprint(row) }, label: `"${row.name}"` };
   }
 
   /** Loads or computes the corpus vectors (and the HNSW graph when asked). */

@@ -97,6 +97,29 @@ export interface SavedRankingRow {
   savedAt: number;
 }
 
+/**
+ * A trained query-augmentation model (src/lib/augment), stored as its model file's text. Models are not rows
+ * of a collection: one trained on one collection ranks any other with the same analyzer (the paper's transfer).
+ */
+export interface AugmentModelRow {
+  /** fnv1a of `text` (the `key` of the AugmenterRef columns hold). */
+  key: string;
+  /** What the person called it (the file's name when imported). */
+  name: string;
+  /** The collection and judged split that trained it, its analyzer and encoder: listed without reading the file. */
+  collection: string;
+  split: string;
+  analyzer: string;
+  encoder: string;
+  storedAt: number;
+}
+
+/** A stored model's file (model-file.ts), byte for byte as exported: megabytes, so apart from its summary row. */
+export interface AugmentModelFileRow {
+  key: string;
+  text: string;
+}
+
 /** A built index (BM25 postings, HNSW graph, …) serialized to bytes with the settings it was built with. */
 export interface IndexRow {
   /** `${collectionId}|${kind}|${settingsKey}` */
@@ -192,6 +215,8 @@ export class PlaygroundDatabase extends Dexie {
   runs!: Table<RunRow, string>;
   judgmentEdits!: Table<JudgmentEditRow, number>;
   savedRankings!: Table<SavedRankingRow, string>;
+  augmentModels!: Table<AugmentModelRow, string>;
+  augmentModelFiles!: Table<AugmentModelFileRow, string>;
 
   constructor(name = DATABASE_NAME) {
     super(name);
@@ -246,6 +271,8 @@ export class PlaygroundDatabase extends Dexie {
       });
     // Version 6: the Explore columns' last rankings (saved-rankings.ts).
     this.version(6).stores({ savedRankings: 'key, collectionId, savedAt' });
+    // Version 7: trained query-augmentation models (augment-models.ts).
+    this.version(7).stores({ augmentModels: 'key, storedAt', augmentModelFiles: 'key' });
   }
 }
 

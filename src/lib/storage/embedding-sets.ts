@@ -2,7 +2,7 @@ import { Dexie } from 'dexie';
 import { decodeMatrix, encodeMatrix, type EncodedMatrix, type VectorEncoding } from '../dense/vector-codec.ts';
 import type { VectorMatrix } from '../dense/vector-matrix.ts';
 import { settingsKey } from '../settings-key.ts';
-import type { EmbeddingChunkRow, EmbeddingSetRow, PlaygroundDatabase } from './db.ts';
+import type { CollectionRow, EmbeddingChunkRow, EmbeddingSetRow, PlaygroundDatabase } from './db.ts';
 import { fingerprintTexts } from '../data/fingerprint.ts';
 import { EmbeddingStorageFullError, isQuotaError } from './quota.ts';
 
@@ -222,4 +222,68 @@ export async function embedThroughSets(
     set = await appendEmbeddingChunk(db, set, { ids: rows.ids.slice(set.done, end), vectors, embedMs: (embedMs * vectors.rows) / computed.rows });
   }
   return { vectors: (await readEmbeddingSet(db, set)).vectors, hit: false, key };
+}
+
+/** What a collection's corpus set must hold: its documents' count and content fingerprint (import time for collections imported before fingerprints). */
+export function corpusContent(row: Pick<CollectionRow, 'docCount' | 'fingerprint' | 'createdAt'>): EmbeddingContent {
+  return { docCount: row.docCount, fingerprint: row.fingerprint ?? `${row.docCount}@${row.createdAt}` };
+}
+
+/** The fingerprint of a collection's query set (rows named by query texts): its import, so a re-import starts it over. */
+export function queriesFingerprint(row: Pick<CollectionRow, 'createdAt'>): string {
+  return `queries@${row.createdAt}`;
+}
+
+/** A whole set to store at once: its spec, what it holds, and its rows. */
+export interface CompleteSet {
+  spec: EmbeddingSetSpec;
+  content: EmbeddingContent;
+  ids: readonly string[];
+  vectors: VectorMatrix;
+}
+
+/**
+ * Stores whole sets (vectors imported from files) in one transaction: every set complete, or none of them
+ * changed (a set stored before under the same key is replaced). Rejects with `EmbeddingStorageFullError`
+ * when the browser refuses the space.
+ */
+export async function putCompleteSets(db: PlaygroundDatabase, sets: readonly CompleteSet[], label: string): Promise<void> {
+  const now = Date.now();
+  try {
+    await db.transaction('rw', db.embeddingSets, db.embeddingChunks, async () => {
+      for (const set of sets) {
+        const key = embeddingSetKey(set.spec);
+        await chunkRange(db, key).delete();
+        const { vectors } = set;
+        for (let start = 0; start < vectors.rows; start += WHOLE_SET_CHUNK_ROWS) {
+          const end = Math.min(start + WHOLE_SET_CHUNK_ROWS, vectors.rows);
+          const part = { rows: end - start, dim: vectors.dim, data: vectors.data.slice(start * vectors.dim, end * vectors.dim) };
+          const encoded = encodeMatrix(part, set.spec.encoding);
+          const chunk: EmbeddingChunkRow = { setKey: key, start, count: part.rows, ids: set.ids.slice(start, end), data: encoded.data };
+          if (encoded.scales !== undefined) chunk.scales = encoded.scales;
+          await db.embeddingChunks.put(chunk);
+        }
+        await db.embeddingSets.put({
+          key,
+          collectionId: set.spec.collectionId,
+          part: set.spec.part,
+          modelId: set.spec.modelId,
+          dtype: set.spec.dtype,
+          settings: set.spec.settings,
+          encoding: set.spec.encoding,
+          fingerprint: set.content.fingerprint,
+          dimensions: vectors.dim,
+          docCount: set.content.docCount,
+          done: vectors.rows,
+          device: 'file',
+          embedMs: 0,
+          createdAt: now,
+          updatedAt: now,
+        });
+      }
+    });
+  } catch (error) {
+    if (isQuotaError(error)) throw new EmbeddingStorageFullError(label, 0, sets[0]?.content.docCount ?? 0, { cause: error });
+    throw error;
+  }
 }

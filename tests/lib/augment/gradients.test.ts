@@ -6,7 +6,7 @@ import { initialParams, trainedRowsOf, type AugmentParams } from '../../../src/l
 import { docOrdinal } from '../../../src/lib/bm25/bm25-index.ts';
 import { createAnalyzer } from '../../../src/lib/analysis/analyzers.ts';
 import { indexCorpus } from '../../../src/lib/bm25/bm25-corpus.ts';
-import { StaticQueryEncoder } from '../../../src/lib/augment/encoder.ts';
+import { StaticQueryEncoder, type RowMix } from '../../../src/lib/augment/encoder.ts';
 import { QUERY_WORDS, syntheticTable } from './synthetic.ts';
 
 /** Queries that share words with the documents, so w(q), a(q) and the rows all reach the loss. */
@@ -88,5 +88,38 @@ describe('batchLoss gradients', () => {
     expect(rows.ids.length).toBeGreaterThan(2);
     for (let i = 0; i < rows.values.length; i++) expectClose(grads.rows![i]!, numeric(rows.values, i, loss), `row ${rows.ids[Math.floor(i / params.encoderDim)]}[${i % params.encoderDim}]`);
     expect(grads.rows!.some((g) => g !== 0)).toBe(true);
+  });
+});
+
+describe('batchLoss gradients with a frozen encoder whose mixes carry their vectors (a transformer’s)', () => {
+  const { params: withRows, batch: rowBatch, ctx } = setting();
+  const params: AugmentParams = { ...withRows, rows: undefined };
+  const row = new Float32Array(params.encoderDim);
+  const asVector = (mix: RowMix): RowMix => {
+    const vector = new Float32Array(params.encoderDim);
+    mix.rows.forEach((r, i) => {
+      ctx.encoder.readRow(r, row);
+      for (let c = 0; c < vector.length; c++) vector[c]! += mix.coefs[i]! * row[c]!;
+    });
+    return { rows: new Int32Array(0), coefs: new Float32Array(0), vector };
+  };
+  const batch = rowBatch.map((example) => ({ ...example, query: { ...example.query, sentence: asVector(example.query.sentence), termMixes: example.query.termMixes.map(asVector) } }));
+  const scratch = new BatchScratch();
+  const grads = zeroGradients(params);
+  const lossValue = batchLoss(params, batch, ctx, scratch, grads);
+  const loss = () => batchLoss(params, batch, ctx, scratch);
+
+  it('gives the loss of the same vectors as table-row mixes', () => {
+    expect(lossValue).toBeCloseTo(batchLoss(params, rowBatch, ctx, new BatchScratch()), 5);
+  });
+
+  it('of W and u', () => {
+    const D = params.encoderDim + 1;
+    const close = (analytic: number, numerical: number, what: string) =>
+      expect(Math.abs(analytic - numerical), `${what}: analytic ${analytic}, numeric ${numerical}`).toBeLessThanOrEqual(Math.max(1e-4, 0.02 * Math.max(Math.abs(analytic), Math.abs(numerical))));
+    for (let t = 0; t < params.terms.length; t++) for (let c = 1; c < D; c += 2) close(grads.W[t * D + c]!, numeric(params.W, t * D + c, loss), `W[${params.terms[t]}][${c}]`);
+    for (let c = 0; c < D; c++) close(grads.u[c]!, numeric(params.u, c, loss), `u[${c}]`);
+    expect(grads.W.some((g) => g !== 0) && grads.u.some((g) => g !== 0)).toBe(true);
+    expect(grads.rows).toBeUndefined();
   });
 });

@@ -39,7 +39,7 @@ test('upgrade from version 1: version-1 embedding rows are dropped, every other 
 
   const db = new PlaygroundDatabase(name);
   await db.open();
-  expect(db.verno).toBe(6);
+  expect(db.verno).toBe(7);
   expect(await db.collections.count()).toBe(1);
   expect(await loadDocuments(db, 'c')).toEqual([{ id: 'd0', title: '', text: 'x' }]);
   expect(await db.embeddingSets.count()).toBe(0);
@@ -67,7 +67,7 @@ test('version 4 upgrade: one-row-per-document collections become chunks and a di
 
   const db = new PlaygroundDatabase(name);
   await db.open();
-  expect(db.verno).toBe(6);
+  expect(db.verno).toBe(7);
   expect(db.tables.map((table) => table.name)).not.toContain('documents');
   const docs = await loadDocuments(db, 'big');
   expect(docs.map((doc) => doc.id)).toEqual(big.map((row) => row.id));
@@ -103,7 +103,7 @@ test('version 5 upgrade: sets of the removed whole-matrix cache (empty settings)
 
   const db = new PlaygroundDatabase(name);
   await db.open();
-  expect(db.verno).toBe(6);
+  expect(db.verno).toBe(7);
   expect((await db.embeddingSets.toArray()).map((set) => set.key)).toEqual([appKey]);
   expect((await db.embeddingChunks.toArray()).map((chunk) => chunk.setKey)).toEqual([appKey]);
   db.close();

@@ -1,0 +1,157 @@
+/**
+ * The Learn view in Debian's chromium on the built app: the synthetic collection of tests/lib/augment (queries
+ * and their relevant documents share no word; one judged split, "test", which Evaluate evaluates) imported
+ * through the Datasets view; a model trained in the Learn worker on a seeded share of it, with its loss curve
+ * drawn step by step and the held-out nDCG@10 rising above plain BM25's (0: no shared word); a Cancel that
+ * stores nothing; a bad model file refused with its name; the stored model's export imported back; "Add its
+ * column" adds an Augmented BM25 column to Explore. Screenshots of the view in both themes.
+ */
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, inject, test } from 'vitest';
+import { parseModelFile } from '../../src/lib/augment/model-file.ts';
+import { tempDir } from '../temp-dir.ts';
+import { syntheticCollection } from '../lib/augment/synthetic.ts';
+import { rows } from './app-page.ts';
+import { launch, screenshot, waitInPage, type BrowserSession } from './harness.ts';
+
+let session: BrowserSession;
+let appUrl: string;
+let dir: string;
+/** The synthetic collection's queries, all judged in its one split. */
+const QUERIES = syntheticCollection().docs.length;
+const HELD_OUT = Math.round(0.25 * QUERIES);
+
+const views = (page: Page) => page.getByRole('navigation', { name: 'Views' });
+const learn = (page: Page) => page.getByTestId('learn-view');
+
+/** The synthetic collection as BEIR files: corpus.jsonl, queries.jsonl and its judgments as test.tsv. */
+function writeSynthetic(folder: string): string[] {
+  const { docs, train, test } = syntheticCollection();
+  const queries = [...train.queries, ...test.queries];
+  const qrels = new Map([...train.qrels, ...test.qrels]);
+  const files = { corpus: join(folder, 'corpus.jsonl'), queries: join(folder, 'queries.jsonl'), qrels: join(folder, 'test.tsv') };
+  writeFileSync(files.corpus, docs.map((d) => JSON.stringify({ _id: d.id, title: d.title, text: d.text })).join('\n'));
+  writeFileSync(files.queries, queries.map((q) => JSON.stringify({ _id: q.id, text: q.text })).join('\n'));
+  const lines = [...qrels].flatMap(([qid, judged]) => [...judged].map(([docId, grade]) => `${qid}\t${docId}\t${grade}`));
+  writeFileSync(files.qrels, ['query-id\tcorpus-id\tscore', ...lines].join('\n'));
+  return Object.values(files);
+}
+
+/** The settings of tests/lib/augment's synthetic training (SYNTHETIC_SETTINGS), typed into the form. */
+async function fillSettings(page: Page, settings: { epochs: string; lambda: string; lr: string; batch: string; seed: string }): Promise<void> {
+  await learn(page).getByLabel('Epochs', { exact: true }).fill(settings.epochs);
+  await learn(page).getByLabel('λ (sparsity)').fill(settings.lambda);
+  await learn(page).getByLabel('Learning rate').fill(settings.lr);
+  await learn(page).getByLabel('Batch size').fill(settings.batch);
+  await learn(page).getByLabel('Seed', { exact: true }).fill(settings.seed);
+}
+
+beforeAll(async () => {
+  appUrl = inject('appUrl');
+  dir = tempDir('rp-learn-');
+  session = await launch();
+  await session.page.goto(appUrl);
+  await waitInPage(session.page, () => (document.querySelector('#collection-picker') as HTMLSelectElement | null)?.value === 'starter', null, { timeout: 60_000 });
+}, 300_000);
+
+afterAll(async () => {
+  await session?.close();
+});
+
+describe('Learn view (synthetic collection: no word shared by a query and its documents)', () => {
+  test('the synthetic collection imports through the Datasets view, and Learn offers its one split with a held-out share', async () => {
+    const { page, errors } = session;
+    await views(page).getByRole('button', { name: 'Datasets' }).click();
+    await page.getByTestId('pick-files').setInputFiles(writeSynthetic(dir));
+    const preview = page.getByRole('region', { name: 'Recognised files' });
+    await preview.waitFor();
+    await preview.getByLabel('Name').fill('Synthetic');
+    await preview.getByRole('button', { name: 'Import', exact: true }).click();
+    await expect.poll(() => page.getByLabel('Collection', { exact: true }).locator('option:checked').textContent(), { timeout: 60_000 }).toBe('Synthetic');
+    await views(page).getByRole('button', { name: 'Learn' }).click();
+    await learn(page).waitFor({ timeout: 60_000 });
+    expect(new URL(page.url()).searchParams.get('view')).toBe('learn');
+    expect(await learn(page).getByLabel('Training split').inputValue()).toBe('test');
+    expect(await learn(page).getByLabel('Held-out measure').inputValue()).toBe('share');
+    expect(await learn(page).getByTestId('only-split-note').textContent()).toMatch(/test is the only judged split: a seeded share of its queries \(10 %, seed 1\) is held out/);
+    expect(errors).toEqual([]);
+  });
+
+  test('Cancel stops a run within a step and stores nothing', async () => {
+    const { page } = session;
+    await fillSettings(page, { epochs: '400', lambda: '0.01', lr: '0.01', batch: '10', seed: '5' });
+    await learn(page).getByRole('button', { name: 'Train' }).click();
+    await expect.poll(() => page.getByTestId('loss-curve').locator('path.loss').getAttribute('data-points'), { timeout: 120_000 }).toMatch(/^\d+$/);
+    await learn(page).getByRole('button', { name: 'Cancel training' }).click();
+    await expect.poll(() => learn(page).getByTestId('learn-cancelled').textContent(), { timeout: 60_000 }).toMatch(/Training cancelled after \d+ steps: nothing was stored/);
+    expect(await rows(page, 'augmentModels')).toEqual([]);
+    expect(await rows(page, 'augmentModelFiles')).toEqual([]);
+  });
+
+  test('trains in the worker: the loss curve grows step by step and the held-out nDCG@10 rises above BM25’s', async () => {
+    const { page, errors } = session;
+    await learn(page).getByLabel('Share held out').fill('0.25');
+    await fillSettings(page, { epochs: '40', lambda: '0.01', lr: '0.01', batch: '10', seed: '11' });
+    await learn(page).getByLabel('Model name').fill('synthetic-glove');
+    await learn(page).getByRole('button', { name: 'Train' }).click();
+    await learn(page).getByRole('progressbar', { name: 'Training steps' }).waitFor({ timeout: 60_000 });
+    await page.getByTestId('learn-done').waitFor({ timeout: 240_000 });
+    // The queries not held out, in batches of 10, for 40 epochs: each step on the curve.
+    expect(await page.getByTestId('loss-curve').locator('path.loss').getAttribute('data-points')).toBe(String(Math.ceil((QUERIES - HELD_OUT) / 10) * 40));
+    const table = page.getByTestId('epoch-table');
+    const baseline = Number(await table.getByTestId('baseline-row').locator('td').nth(1).textContent());
+    const last = Number(await table.locator('tr[data-epoch="40"] td.ndcg-value').textContent());
+    expect(baseline).toBe(0);
+    expect(last).toBeGreaterThan(baseline + 0.2);
+    expect(await table.locator('caption').textContent()).toContain(`a seeded 25 % of test held out from training: ${HELD_OUT} queries, seed 11`);
+    const stored = page.getByTestId('stored-models').locator('li', { hasText: 'synthetic-glove' });
+    await stored.waitFor();
+    expect(await stored.getByTestId('model-figures').textContent()).toContain(`nDCG@10 ${last.toFixed(4)}`);
+    expect(await stored.textContent()).toContain(`a seeded 25 % of test held out from training: ${HELD_OUT} queries, seed 11`);
+    await screenshot(page, 'learn-light');
+    await page.getByRole('combobox', { name: 'Theme' }).selectOption('dark');
+    await screenshot(page, 'learn-dark');
+    await page.getByRole('combobox', { name: 'Theme' }).selectOption('light');
+    expect(errors).toEqual([]);
+  });
+
+  test('export gives the stored file; a bad file is refused with its name; the export imports back as the same model', async () => {
+    const { page } = session;
+    const stored = page.getByTestId('stored-models').locator('li', { hasText: 'synthetic-glove' });
+    const download = page.waitForEvent('download');
+    await stored.getByRole('button', { name: 'Export' }).click();
+    const file = await download;
+    const path = join(dir, file.suggestedFilename());
+    await file.saveAs(path);
+    const model = parseModelFile(readFileSync(path, 'utf8'));
+    expect(model.training).toMatchObject({ split: 'test', heldOut: { kind: 'share', share: 0.25, queries: HELD_OUT } });
+    const bad = join(dir, 'broken.augment.json');
+    writeFileSync(bad, '{"format":"something-else"}');
+    await page.getByTestId('import-model').setInputFiles(bad);
+    await expect.poll(() => page.getByTestId('import-model-error').textContent()).toMatch(/broken\.augment\.json: not a query-augmentation model.*Nothing was stored/);
+    expect(await rows(page, 'augmentModels')).toHaveLength(1);
+    // Importing the same bytes keeps one copy (the key is the file's fingerprint).
+    await page.getByTestId('import-model').setInputFiles(path);
+    await expect.poll(async () => (await rows<{ name: string }>(page, 'augmentModels')).map((r) => r.name)).toHaveLength(1);
+  });
+
+  test('rename, then "Add its column" adds an Augmented BM25 column to Explore', async () => {
+    const { page, errors } = session;
+    const stored = page.getByTestId('stored-models').locator('li').first();
+    await stored.getByRole('button', { name: 'Rename' }).click();
+    await stored.getByLabel('Model name').fill('no-shared-words');
+    await stored.getByRole('button', { name: 'Save' }).click();
+    await expect.poll(async () => (await rows<{ name: string }>(page, 'augmentModels')).map((r) => r.name)).toEqual(['no-shared-words']);
+    await views(page).getByRole('button', { name: 'Explore' }).click();
+    await page.locator('article.column').first().waitFor({ timeout: 60_000 });
+    const before = await page.locator('article.column').count();
+    await views(page).getByRole('button', { name: 'Learn' }).click();
+    await page.getByTestId('stored-models').locator('li', { hasText: 'no-shared-words' }).getByRole('button', { name: 'Add its column' }).click();
+    await expect.poll(() => new URL(page.url()).searchParams.get('view')).toBe('explore');
+    await expect.poll(() => page.locator('article.column').count(), { timeout: 60_000 }).toBeGreaterThan(before);
+    await expect.poll(() => page.locator('article.column').last().textContent(), { timeout: 60_000 }).toMatch(/no-shared-words/);
+    expect(errors).toEqual([]);
+  });
+});
