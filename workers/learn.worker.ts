@@ -10,19 +10,17 @@
  */
 import * as Comlink from 'comlink';
 import { fetchBm25Kernel } from '../src/lib/bm25-wasm/kernel-url.ts';
-import { loadStaticTable } from '../src/lib/dense/static-table.ts';
 import { AugmentTrainingService, type LearnEvent, type LearnRequest, type LearnResult } from '../src/lib/services/augment-training-service.ts';
 import { Bm25Service } from '../src/lib/services/bm25-service.ts';
 import { database } from '../src/lib/storage/db.ts';
-import { loadAnalyzerFile, loadModelFile } from './app-files.ts';
+import { loadAnalyzerFile, loadAppStaticTable } from './app-files.ts';
 import './policy-violations.ts';
 
 const db = database();
 const service = new AugmentTrainingService({
   db,
   bm25: new Bm25Service({ db, loadKernel: () => fetchBm25Kernel(), loadAnalyzerFile }),
-  // The project's own static tables, where the dense worker reads them (public/models/<id>/).
-  loadEncoderTable: (model) => loadStaticTable(`models/${model}/`, loadModelFile),
+  loadEncoderTable: loadAppStaticTable,
 });
 let running: AbortController | undefined;
 

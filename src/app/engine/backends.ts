@@ -12,10 +12,10 @@ import type { Bm25Params } from '../../lib/bm25/bm25-similarity.ts';
 import type { PrfRequest } from '../../lib/prf/prf-request.ts';
 import type { DenseProgress } from '../../lib/services/dense-corpus-service.ts';
 import type { PrfResult } from '../../lib/prf/prf-result.ts';
-import type { DenseSettings, RerankSettings } from '../../lib/retrievers/config.ts';
+import type { AugmenterRef, DenseSettings, RerankSettings } from '../../lib/retrievers/config.ts';
 import type { Hit, Run } from '../../lib/types.ts';
 import type { Candidates } from '../../lib/hits/packed-hits.ts';
-import type { RankQuery } from '../../lib/retrievers/ranking.ts';
+import type { ExpandedTerm, RankQuery } from '../../lib/retrievers/ranking.ts';
 
 export interface Bm25SearchParams extends Bm25Params {
   /** Hits per query. */
@@ -110,6 +110,14 @@ export interface RerankBackend {
     docIds: readonly string[],
     options?: { signal?: AbortSignal; onProgress?: (progress: RerankScoreProgress) => void },
   ): Promise<Float32Array>;
+}
+
+/** Trained query-augmentation models applied to query texts (Augmented BM25 columns). */
+export interface AugmentBackend {
+  /** The weighted bag of each text under the stored model `augmenter` names, for a column whose BM25 uses `analyzer`. */
+  expand(augmenter: AugmenterRef, analyzer: AnalyzerName, texts: readonly string[]): Promise<ExpandedTerm[][]>;
+  /** Drops what was loaded of a model (it was deleted). */
+  forget(key: string): void;
 }
 
 /** Imported TREC runs (the `runs` table). */

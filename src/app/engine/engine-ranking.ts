@@ -6,7 +6,7 @@
  */
 import { RUN_DEPTH, type RetrieverConfig } from '../../lib/retrievers/config.ts';
 import { isBlank, rankBatch } from '../../lib/retrievers/rank.ts';
-import type { ColumnRanking } from '../../lib/retrievers/ranking.ts';
+import type { ColumnRanking, ExpandedTerm } from '../../lib/retrievers/ranking.ts';
 import type { RankedList } from '../../lib/hits/row-ranking.ts';
 import type { RankQuery } from '../../lib/retrievers/ranking.ts';
 import { emptyRanking, type RankResult } from './column-ranking.ts';
@@ -75,10 +75,11 @@ export async function rankChunk(
   queries: readonly (RankQuery & { id: string })[],
   depth: number = RUN_DEPTH,
   signal?: AbortSignal,
+  onExpanded?: (bags: readonly ExpandedTerm[][]) => void,
 ): Promise<Array<RankedList | undefined>> {
   if (retriever.kind === 'run') {
     const run = await memo.loadRun(collectionId, retriever.runKey);
     if (run === undefined) throw new Error(`The run "${retriever.name}" is not stored in this browser for this collection.`);
   }
-  return rankBatch(memo.forBatch(collectionId, signal), retriever, queries, { form: 'lists', depth, signal });
+  return rankBatch(memo.forBatch(collectionId, signal, onExpanded), retriever, queries, { form: 'lists', depth, signal });
 }

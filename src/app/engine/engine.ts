@@ -19,6 +19,7 @@ import { loadStoredRun } from '../../lib/storage/runs.ts';
 import { readSavedRanking, saveRankings } from '../../lib/storage/saved-rankings.ts';
 import { formatMs } from '../shell/format.ts';
 import type { JobSink } from './backends.ts';
+import { AugmentWorkers } from './augment-workers.ts';
 import { Bm25Workers } from './bm25-workers.ts';
 import { DenseWorkers } from './dense-workers.ts';
 import { RerankWorkers } from './rerank-workers.ts';
@@ -81,6 +82,7 @@ export function startEngine(host: EngineHost): RetrievalEngine {
     },
     jobs: host.jobs,
   });
+  const augment = new AugmentWorkers({ onLost: (error) => host.info(error.message) });
   const rerank = new RerankWorkers({
     onLost: (settings, error) => {
       engine.lostReranker(settings);
@@ -116,6 +118,7 @@ export function startEngine(host: EngineHost): RetrievalEngine {
     bm25,
     dense,
     rerank,
+    augment,
     runs: { load: (collectionId, runKey) => loadStoredRun(database(), collectionId, runKey) },
     jobs: host.jobs,
     collectionName: (collectionId) => host.collection(collectionId)?.name ?? collectionId,

@@ -21,7 +21,7 @@ export interface HitExplanation {
     /** 1-based rank in the column's BM25 ranking (its top K for LEDR), null when outside it. */
     rank: number | null;
     depth: number;
-    /** RM3 / Bo1: the expanded weighted query the explanation is of (the rank is in its ranking). */
+    /** RM3 / Bo1 / Augmented BM25: the expanded weighted query the explanation is of (the rank is in its ranking). */
     expanded?: QueryTermWeight[];
   };
   dense?: {
@@ -63,10 +63,10 @@ export async function explainHit(
     const depth = source.kind === 'ledr' ? source.k : RUN_DEPTH;
     work.push(
       (async () => {
-        // RM3 and Bo1 score with BM25 on the expanded weighted query: explain that query, rank in its ranking.
-        const lexical: RetrieverConfig = source.kind === 'rm3' || source.kind === 'bo1' ? source : { kind: 'bm25', bm25: settings };
+        // RM3, Bo1 and Augmented BM25 score with BM25 on an expanded weighted query: explain that query, rank in its ranking.
+        const lexical: RetrieverConfig = source.kind === 'rm3' || source.kind === 'bo1' || source.kind === 'augmented' ? source : { kind: 'bm25', bm25: settings };
         const [ranking] = await rankBatch(search, lexical, [query], { depth: lexical.kind === 'bm25' ? depth : RUN_DEPTH });
-        const prf = ranking?.kind === 'rm3' || ranking?.kind === 'bo1' ? ranking : undefined;
+        const prf = ranking?.kind === 'rm3' || ranking?.kind === 'bo1' || ranking?.kind === 'augmented' ? ranking : undefined;
         const part: NonNullable<HitExplanation['bm25']> = { settings, rank: rankOf(ranking?.hits ?? [], docId), depth };
         if (prf && !isBlank(query.text)) part.expanded = prf.expanded;
         try {

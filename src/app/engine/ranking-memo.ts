@@ -6,7 +6,7 @@
  * - `forBatch` (evaluations): queries go to the workers in one call per chunk; BM25 rankings of the latest
  *   evaluations' queries are kept, so a LEDR column evaluated after a BM25 column reuses its rankings.
  */
-import type { RankQuery } from '../../lib/retrievers/ranking.ts';
+import type { ExpandedTerm, RankQuery } from '../../lib/retrievers/ranking.ts';
 import { weightedKey } from './column-ranking.ts';
 import type { PrfResult } from '../../lib/prf/prf-result.ts';
 import { RUN_DEPTH, type Bm25Settings, type DenseSettings } from '../../lib/retrievers/config.ts';
@@ -17,7 +17,7 @@ import { unpackRanking } from '../../lib/hits/packed-hits.ts';
 import { cutRows, isRowRanking, type RankedList, type RowRanking } from '../../lib/hits/row-ranking.ts';
 import type { RankSearch } from '../../lib/retrievers/rank.ts';
 import type { Hit, Run } from '../../lib/types.ts';
-import type { Bm25Backend, DenseBackend, RerankBackend, RerankScoreProgress, RunBackend } from './backends.ts';
+import type { AugmentBackend, Bm25Backend, DenseBackend, RerankBackend, RerankScoreProgress, RunBackend } from './backends.ts';
 import { bm25Part, densePart, requireRerank } from './engine-resources.ts';
 
 /** Queries whose BM25 rankings an evaluation leaves for the next column (SciFact's test split is 300). */
@@ -28,6 +28,8 @@ export interface MemoBackends {
   dense: DenseBackend;
   runs: RunBackend;
   rerank?: RerankBackend;
+  /** Augmented BM25's query expansion (absent: such a column fails with a message). */
+  augment?: AugmentBackend;
 }
 
 /** How a Re-rank column's scoring is watched and stopped. */
@@ -110,11 +112,25 @@ export class RankingMemo {
       rerank: (settings, query, docIds) =>
         requireRerank(this.backends.rerank).score(collectionId, settings, query.text, docIds, { signal: hooks.signal, onProgress: hooks.onScore }),
       importedRun: (runKey) => this.loadRun(collectionId, runKey),
+      ...(this.backends.augment !== undefined && {
+        augment: (augmenter, settings, queries) => {
+          const augment = this.backends.augment!;
+          // A bag depends on the model, the analyzer and the text only: no collection scope.
+          return Promise.all(
+            queries.map((query) =>
+              this.remember(`augment|${augmenter.key}|${settings.analyzer}|${query.text}`, async (): Promise<ExpandedTerm[]> => {
+                const [bag] = await augment.expand(augmenter, settings.analyzer, [query.text]);
+                return bag ?? [];
+              }),
+            ),
+          );
+        },
+      }),
     };
   }
 
   /** Searches of a chunk of queries in one worker call each (evaluations). */
-  forBatch(collectionId: string, signal?: AbortSignal): RankSearch {
+  forBatch(collectionId: string, signal?: AbortSignal, onExpanded?: (bags: readonly ExpandedTerm[][]) => void): RankSearch {
     const { bm25, dense } = this.backends;
     return {
       bm25: (settings, queries, depth) => this.bm25Batch(collectionId, settings, queries, depth),
@@ -123,6 +139,13 @@ export class RankingMemo {
       prf: (settings, request, queries, k) => bm25.searchPrf(collectionId, settings.analyzer, queries, request, { k, k1: settings.k1, b: settings.b }),
       rerank: (settings, query, docIds) => requireRerank(this.backends.rerank).score(collectionId, settings, query.text, docIds, { signal }),
       importedRun: (runKey) => this.loadRun(collectionId, runKey),
+      ...(this.backends.augment !== undefined && {
+        augment: async (augmenter, settings, queries) => {
+          const bags = await this.backends.augment!.expand(augmenter, settings.analyzer, queries.map((query) => query.text));
+          onExpanded?.(bags);
+          return bags;
+        },
+      }),
       // Rankings stay rows where the workers answer so: an evaluation measures them without hit objects.
       ...(bm25.searchRows !== undefined &&
         dense.searchRows !== undefined && {

@@ -12,8 +12,8 @@
 import type { IndexInfo } from '../../lib/services/bm25-service.ts';
 import { RUN_DEPTH, type DenseSettings, type RerankSettings, type RetrieverConfig, type Bm25Settings } from '../../lib/retrievers/config.ts';
 import type { RankedList } from '../../lib/hits/row-ranking.ts';
-import type { Bm25Backend, DenseBackend, DenseOpenInfo, JobSink, RerankBackend, RerankerOpenInfo, RerankScoreProgress, RunBackend } from './backends.ts';
-import type { RankQuery } from '../../lib/retrievers/ranking.ts';
+import type { AugmentBackend, Bm25Backend, DenseBackend, DenseOpenInfo, JobSink, RerankBackend, RerankerOpenInfo, RerankScoreProgress, RunBackend } from './backends.ts';
+import type { ExpandedTerm, RankQuery } from '../../lib/retrievers/ranking.ts';
 import type { RankResult } from './column-ranking.ts';
 import { rankChunk, rankOne } from './engine-ranking.ts';
 import { EngineResources, type PrepareOptions } from './engine-resources.ts';
@@ -38,6 +38,8 @@ export interface EngineOptions {
   runs: RunBackend;
   /** Cross-encoders of Re-rank columns (absent: such a column fails with a message). */
   rerank?: RerankBackend;
+  /** Augmented BM25's query expansion (absent: such a column fails with a message). */
+  augment?: AugmentBackend;
   jobs: JobSink;
   /** A collection's name for job titles (default: its id). */
   collectionName?: (collectionId: string) => string;
@@ -68,6 +70,8 @@ export interface RankQueriesOptions extends RankOptions {
   onProgress?: (done: number, total: number) => void;
   /** Queries per worker call (default 32). */
   chunkSize?: number;
+  /** Augmented BM25: each chunk's learned queries, as the model made them (terms per query). */
+  onExpanded?: (bags: readonly ExpandedTerm[][]) => void;
 }
 
 export interface RankedRun {
@@ -205,7 +209,7 @@ export class RetrievalEngine {
     // a cancel sends no further chunk (those in flight are dropped).
     const launch = (start: number) => {
       const chunk = queries.slice(start, start + chunkSize);
-      const rankings = rankChunk(this.memo, collectionId, retriever, chunk, depth, options.signal);
+      const rankings = rankChunk(this.memo, collectionId, retriever, chunk, depth, options.signal, options.onExpanded);
       // A failure is thrown where the chunk is awaited, not as an unhandled rejection before that.
       rankings.catch(() => undefined);
       return { chunk, start, rankings };

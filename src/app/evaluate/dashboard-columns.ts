@@ -59,9 +59,15 @@ export function dashboardColumns(
   });
 }
 
+/** Whether two reports are of the same queries (in the same order, as every -c report on one split is). */
+export function sameQueries(a: RunReport, b: RunReport): boolean {
+  return a.qids.length === b.qids.length && a.qids.every((qid, i) => qid === b.qids[i]);
+}
+
 /** Indexes of the best columns per measure (fresh results only). */
 export function bestOf(columns: readonly DashboardColumn[]): Record<ReportMeasure, number[]> {
-  return bestColumns(columns.map((c) => c.report));
+  // A held-out share's figures are of other queries: not ranked against the whole split's.
+  return bestColumns(columns.map((c) => (c.result.status === 'fresh' && c.result.evaluation.heldOut !== undefined ? undefined : c.report)));
 }
 
 /**
@@ -77,7 +83,8 @@ export function comparisonsWith(
   const comparisons = new Map<number, Comparison>();
   const base = columns[baseline]?.report;
   if (base === undefined) return comparisons;
-  const others = columns.filter((c) => c.index !== baseline && c.report !== undefined);
+  // A run of a held-out share of the split (Augmented BM25) ranked other queries: no paired test with it.
+  const others = columns.filter((c) => c.index !== baseline && c.report !== undefined && sameQueries(c.report, base));
   for (const column of others) {
     comparisons.set(column.index, compareWithBaseline(base, column.report!, { alpha, correction, comparisons: others.length }));
   }

@@ -36,6 +36,10 @@ import { PROGRESS_INTERVAL_MS } from '../shell/jobs.svelte.ts';
 import { whenIdle } from '../shell/when-idle.ts';
 import { notices } from '../shell/notices.svelte.ts';
 import { bm25Efficiency, denseEfficiency, rerankEfficiency } from './efficiency-probe.ts';
+import { evaluableQueries } from '../../lib/augment/splits.ts';
+import { missingModelMessage } from '../../lib/services/augment-service.ts';
+import { storedAugmentModels, trainingCollectionName } from '../columns/augment-models.svelte.ts';
+import { collections } from '../collection/collections.svelte.ts';
 
 export interface ColumnEvaluation {
   key: string;
@@ -55,10 +59,13 @@ export interface ColumnEvaluation {
   fromStorage: boolean;
   /** Fingerprint of the queries the run ranked (undefined for rows made before it was kept). */
   queriesKey?: string | undefined;
+  /** A run of the split's held-out share only (EvaluationRow.heldOut). */
+  heldOut?: { note: string; splitQueriesKey: string } | undefined;
 }
 
 export type ColumnResult =
-  | { status: 'none' }
+  /** `refusal`: why the column cannot be evaluated on this split (an Augmented BM25 model's training split). */
+  | { status: 'none'; refusal?: string }
   | { status: 'fresh'; evaluation: ColumnEvaluation }
   /** The column's settings changed since this run was made. */
   | { status: 'stale'; evaluation: ColumnEvaluation };
@@ -103,6 +110,16 @@ interface RankedColumn {
   /** Fingerprint of the ranked queries (a stored evaluation of other queries is outdated). */
   queriesKey: string;
   efficiency: EfficiencyRecord;
+  /** Part of the split's queries only: their judgments, and EvaluationRow.heldOut. */
+  part?: { qrels: Qrels; heldOut: { note: string; splitQueriesKey: string } };
+}
+
+/** What an Augmented BM25 column may be evaluated on: every query, a held-out part of them, or nothing. */
+type EvaluableQueries = { refusal: string } | { queries: readonly Query[]; qrels: Qrels | undefined; note?: string };
+
+/** `qrels` of the queries in `ids` only. */
+function qrelsOf(qrels: Qrels, ids: ReadonlySet<string>): Qrels {
+  return new Map([...qrels].filter(([qid]) => ids.has(qid)));
 }
 
 /** The values of the promises that fulfilled (the others' failures were reported elsewhere or do not matter). */
@@ -158,6 +175,8 @@ class Evaluations {
   results = $state.raw<ReadonlyMap<string, ColumnEvaluation>>(new Map());
   /** Column id → key of its last evaluation in this page (to show it as stale after a settings change). */
   lastOfColumn = $state.raw<ReadonlyMap<string, string>>(new Map());
+  /** Why a column was not evaluated on the scope, by evaluation key (an Augmented BM25 model's training split). */
+  refusals = $state.raw<ReadonlyMap<string, string>>(new Map());
   /** Stored rows are being read. */
   loading = $state(false);
   progress = $state.raw<RunProgress | null>(null);
@@ -188,6 +207,7 @@ class Evaluations {
       this.results = new Map();
       this.#made.clear();
       this.lastOfColumn = new Map();
+      this.refusals = new Map();
       this.#checked = new Set();
       this.loadedMs = null;
     } else if (this.scope.queriesKey !== scope.queriesKey) {
@@ -233,8 +253,10 @@ class Evaluations {
    * A stored row as a result; its metrics are computed again (and stored) when they were computed on other
    * judgments than these.
    */
-  async #fromRow(row: EvaluationRow, qrels: Qrels | undefined): Promise<ColumnEvaluation> {
+  async #fromRow(row: EvaluationRow, splitQrels: Qrels | undefined): Promise<ColumnEvaluation> {
     let reports: JudgedReports | undefined;
+    // A held-out run is measured on its own queries' judgments (those its report was made on).
+    const qrels = row.heldOut !== undefined && splitQrels !== undefined && row.report !== undefined ? qrelsOf(splitQrels, new Set(row.report.qids)) : splitQrels;
     if (qrels !== undefined) {
       const { report, judged, condensedReport } = row;
       const judgmentsKey = qrelsFingerprint(qrels);
@@ -267,6 +289,7 @@ class Evaluations {
       createdAt: row.createdAt,
       fromStorage: true,
       queriesKey: row.queriesKey,
+      heldOut: row.heldOut,
     };
   }
 
@@ -277,12 +300,15 @@ class Evaluations {
     const current = this.results.get(evaluationKey(scope.collectionId, scope.split, column.retriever));
     if (current !== undefined) {
       // A run of other queries (or texts) than those judged now: its numbers are not of this split any more.
-      const outdated = current.queriesKey !== undefined && scope.queriesKey !== undefined && current.queriesKey !== scope.queriesKey;
+      const ranked = current.heldOut?.splitQueriesKey ?? current.queriesKey;
+      const outdated = ranked !== undefined && scope.queriesKey !== undefined && ranked !== scope.queriesKey;
       return { status: outdated ? 'stale' : 'fresh', evaluation: current };
     }
     const lastKey = this.lastOfColumn.get(column.id);
     const last = lastKey === undefined ? undefined : this.results.get(lastKey);
-    return last === undefined ? { status: 'none' } : { status: 'stale', evaluation: last };
+    if (last !== undefined) return { status: 'stale', evaluation: last };
+    const refusal = this.refusals.get(evaluationKey(scope.collectionId, scope.split, column.retriever));
+    return refusal === undefined ? { status: 'none' } : { status: 'none', refusal };
   }
 
   /**
@@ -324,7 +350,16 @@ class Evaluations {
     try {
       for (let step = 0; step < steps.length; step++) {
         const { column, index } = steps[step]!;
-        const ranked = await this.#rank(scope, column.retriever, `${index + 1} · ${retrieverLabel(column.retriever)}`, queries, step, steps.length, controller.signal);
+        const evaluable = await this.#evaluable(scope, column.retriever, queries);
+        if (version !== this.#scopeVersion) return;
+        if ('refusal' in evaluable) {
+          this.refusals = new Map(this.refusals).set(evaluationKey(scope.collectionId, scope.split, column.retriever), evaluable.refusal);
+          continue;
+        }
+        const ranked = await this.#rank(scope, column.retriever, `${index + 1} · ${retrieverLabel(column.retriever)}`, evaluable.queries, step, steps.length, controller.signal);
+        if (evaluable.note !== undefined) {
+          ranked.part = { qrels: evaluable.qrels ?? new Map(), heldOut: { note: evaluable.note, splitQueriesKey: queriesFingerprint(queries) } };
+        }
         if (version !== this.#scopeVersion) return;
         // The next column ranks in its worker while this one's metrics are computed here; the dashboard is
         // redrawn at most once a second (each redraw recomputes the significance tests and plots).
@@ -355,6 +390,27 @@ class Evaluations {
     this.#controller?.abort(new DOMException('Evaluation cancelled', 'AbortError'));
   }
 
+  /**
+   * Why an Augmented BM25 column cannot be evaluated on the scope's split: its model is not stored here, or
+   * the split trained it or measured its epochs (src/lib/augment/splits.ts, the CLI's refusal too).
+   */
+  async #evaluable(scope: EvaluationScope, retriever: RetrieverConfig, queries: readonly Query[]): Promise<EvaluableQueries> {
+    const all = { queries, qrels: scope.qrels };
+    if (retriever.kind !== 'augmented' || scope.qrels === undefined) return all;
+    const model = await storedAugmentModels.model(retriever.augmenter.key);
+    if (model === undefined) return { refusal: missingModelMessage(retriever.augmenter) };
+    const collection = collections.list.find((c) => c.id === scope.collectionId) ?? { id: scope.collectionId, name: scope.collectionId };
+    try {
+      const judged = { queries: [...queries], qrels: scope.qrels };
+      const evaluable = evaluableQueries(model, trainingCollectionName(model, collection), scope.split, judged);
+      if (evaluable.note === undefined) return all;
+      const ids = new Set(evaluable.queries.queries.map((query) => query.id));
+      return { queries: queries.filter((query) => ids.has(query.id)), qrels: qrelsOf(scope.qrels, ids), note: evaluable.note };
+    } catch (error) {
+      return { refusal: `Not evaluated: ${error instanceof Error ? error.message : String(error)}.` };
+    }
+  }
+
   /** Prepares what a column needs and ranks every query with it, with progress. */
   async #rank(
     scope: EvaluationScope,
@@ -383,6 +439,7 @@ class Evaluations {
     // itself, so the latency recorded is a chunk's time per query (the table says so). A cross-encoder's
     // pairs cost far more than a round trip, so a Re-rank column is timed query by query.
     const queriesPerCall = retriever.kind === 'rerank' ? 1 : EVALUATION_CHUNK;
+    const learned = { queries: 0, terms: 0, added: 0 };
     const { run, ms, missing } = await rankQueriesWithJob(
       collectionId,
       retriever,
@@ -391,6 +448,13 @@ class Evaluations {
         signal,
         depth: RUN_DEPTH,
         chunkSize: queriesPerCall,
+        onExpanded: (bags) => {
+          learned.queries += bags.length;
+          for (const bag of bags) {
+            learned.terms += bag.length;
+            learned.added += bag.filter((term) => term.added).length;
+          }
+        },
         title: `Evaluating ${label} · ${total.toLocaleString('en-US')} queries`,
         onProgress: (done) => {
           marks.push({ done, at: performance.now() });
@@ -404,6 +468,7 @@ class Evaluations {
       latency: summarizeLatency(timesFromProgress(marks)),
       queriesPerCall,
       ...this.#indexCosts(scope, retriever),
+      ...(learned.queries > 0 && { augment: { termsPerQuery: learned.terms / learned.queries, addedPerQuery: learned.added / learned.queries } }),
     };
     return { run, missing, queries: total, queriesKey: queriesFingerprint(queries), efficiency };
   }
@@ -411,11 +476,12 @@ class Evaluations {
   /** A ranked column's metrics (judged@10, judged-only); they are stored with its run once shown (#store). */
   async #finish(scope: EvaluationScope, retriever: RetrieverConfig, ranked: RankedColumn, whenShown: Promise<void>): Promise<ColumnEvaluation> {
     const { collectionId, split } = scope;
-    const { run, missing, queries, queriesKey, efficiency } = ranked;
+    const { run, missing, queries, queriesKey, efficiency, part } = ranked;
+    const qrels = part?.qrels ?? scope.qrels;
     // First let the next column send its queries to its worker, so its ranking does not wait for these metrics.
     await nextTask();
     const tag = runTag(retriever);
-    const reports = scope.qrels === undefined ? undefined : await judgedReports(scope.qrels, run);
+    const reports = qrels === undefined ? undefined : await judgedReports(qrels, run);
     const key = evaluationKey(collectionId, split, retriever);
     const createdAt = Date.now();
     this.#keep(key, run);
@@ -433,7 +499,8 @@ class Evaluations {
       missing,
       efficiency,
       queriesKey,
-      ...(reports === undefined ? {} : { ...reports, judgmentsKey: qrelsFingerprint(scope.qrels!) }),
+      ...(part === undefined ? {} : { heldOut: part.heldOut }),
+      ...(reports === undefined ? {} : { ...reports, judgmentsKey: qrelsFingerprint(qrels!) }),
     }));
     return {
       key,
@@ -448,6 +515,7 @@ class Evaluations {
       createdAt,
       fromStorage: false,
       queriesKey,
+      heldOut: part?.heldOut,
     };
   }
 

@@ -27,12 +27,25 @@ export interface CostedColumn {
  * dashboard has none to compare with.
  */
 export function rerankLedrRatio(rerank: EfficiencyRecord, columns: readonly CostedColumn[]): LatencyRatio | undefined {
-  const rerankMs = rerank.latency.meanMs;
-  if (!Number.isFinite(rerankMs)) return undefined;
+  const against = latencyAgainst(rerank, columns, 'ledr');
+  return against && { rerankMs: against.ms, ledrMs: against.baseMs, ratio: against.ratio, ledrIndex: against.baseIndex };
+}
+
+/**
+ * The ratio of a run's mean latency to the first evaluated column of `kind` (finite, > 0): Re-rank against
+ * LEDR, Augmented BM25 against plain BM25 (the query-augmentation paper's claim: as fast as BM25).
+ */
+export function latencyAgainst(
+  run: EfficiencyRecord,
+  columns: readonly CostedColumn[],
+  kind: string,
+): { ms: number; baseMs: number; ratio: number; baseIndex: number } | undefined {
+  const ms = run.latency.meanMs;
+  if (!Number.isFinite(ms)) return undefined;
   for (const column of columns) {
-    const ledrMs = column.efficiency?.latency.meanMs;
-    if (column.kind !== 'ledr' || ledrMs === undefined || !Number.isFinite(ledrMs) || ledrMs <= 0) continue;
-    return { rerankMs, ledrMs, ratio: rerankMs / ledrMs, ledrIndex: column.index };
+    const baseMs = column.efficiency?.latency.meanMs;
+    if (column.kind !== kind || baseMs === undefined || !Number.isFinite(baseMs) || baseMs <= 0) continue;
+    return { ms, baseMs, ratio: ms / baseMs, baseIndex: column.index };
   }
   return undefined;
 }

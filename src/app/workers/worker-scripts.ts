@@ -28,6 +28,11 @@ export function createImportWorker(): Worker {
   return new Worker(new URL('../../../workers/import.worker.ts', import.meta.url), { type: 'module', name: 'import' });
 }
 
+/** Augmented BM25 columns' query expansion (a stored model applied to query texts). */
+export function createAugmentWorker(): Worker {
+  return new Worker(new URL('../../../workers/augment.worker.ts', import.meta.url), { type: 'module', name: 'augment' });
+}
+
 /** Query-augmentation training (the Learn view). */
 export function createLearnWorker(): Worker {
   return new Worker(new URL('../../../workers/learn.worker.ts', import.meta.url), { type: 'module', name: 'learn' });

@@ -8,15 +8,8 @@
  * bag of index terms (`{ id?, weighted: [{ term, weight }] }`): what `parseQuery` makes of the query syntax
  * (`term^2.5`, `+term^w`, src/lib/bm25/query-syntax.ts) or what pseudo-relevance feedback produces.
  */
-import {
-  bm25AnalyzerNames,
-  createAnalyzer,
-  isBm25AnalyzerName,
-  isLoadableAnalyzerName,
-  loadableAnalyzers,
-  prepareAnalyzer,
-  type Bm25AnalyzerName,
-} from '../analysis/analyzers.ts';
+import { bm25AnalyzerNames, isBm25AnalyzerName, type Bm25AnalyzerName } from '../analysis/analyzers.ts';
+import { AnalyzerLoader } from '../analysis/analyzer-loader.ts';
 import type { Analyzer } from '../analysis/analyzer.ts';
 import { explainBm25, type Bm25Explanation } from '../bm25/bm25-explain.ts';
 import type { Bm25Index } from '../bm25/bm25-index.ts';
@@ -159,39 +152,19 @@ export class Bm25Service {
   private job: AbortController | undefined;
   /** Opens waiting for another tab's build of the same index (cancel stops the wait too). */
   private readonly waiting = new Set<AbortController>();
-  private readonly loadAnalyzerFile: ((file: string) => Promise<string>) | undefined;
-  /** Data files of loadable analyzers, read once per service. */
-  private readonly analyzerFiles = new Map<string, Promise<string>>();
+  private readonly analyzers: AnalyzerLoader;
 
   constructor(options: Bm25ServiceOptions) {
     this.db = options.db;
     this.loadKernel = options.loadKernel;
     this.batchSize = options.batchSize ?? 1000;
     this.locks = options.locks === null ? undefined : (options.locks ?? defaultLocks());
-    this.loadAnalyzerFile = options.loadAnalyzerFile;
+    this.analyzers = new AnalyzerLoader(options.loadAnalyzerFile, 'this BM25 service');
   }
 
   /** A fresh analyzer by name; a loadable one reads its data file first (once per service). */
-  private async analyzerFor(name: Bm25AnalyzerName): Promise<Analyzer> {
-    if (!isLoadableAnalyzerName(name)) {
-      // The analyzer's data (the Polish table) before any index of it is built or opened.
-      await prepareAnalyzer(name);
-      return createAnalyzer(name);
-    }
-    const info = loadableAnalyzers[name];
-    const load = this.loadAnalyzerFile;
-    if (load === undefined) throw new Error(`the ${name} analyzer needs its file ${info.file}, and this BM25 service cannot read files`);
-    let text = this.analyzerFiles.get(info.file);
-    if (text === undefined) {
-      text = load(info.file);
-      this.analyzerFiles.set(info.file, text);
-      text.catch(() => this.analyzerFiles.delete(info.file));
-    }
-    try {
-      return info.create(await text);
-    } catch (error) {
-      throw new Error(`the ${name} analyzer could not read ${info.file}: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
-    }
+  private analyzerFor(name: Bm25AnalyzerName): Promise<Analyzer> {
+    return this.analyzers.analyzer(name);
   }
 
   /**

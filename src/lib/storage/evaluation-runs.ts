@@ -72,6 +72,14 @@ export interface EfficiencyRecord {
   bm25?: Bm25Efficiency;
   dense?: DenseEfficiency;
   rerank?: RerankEfficiency;
+  /** Augmented BM25: the learned queries' size (the paper's claim is BM25's speed with them). */
+  augment?: AugmentEfficiency;
+}
+
+export interface AugmentEfficiency {
+  /** Mean terms per learned query, and of them the terms the model added. */
+  termsPerQuery: number;
+  addedPerQuery: number;
 }
 
 export interface EvaluationRow extends RunRow {
@@ -95,6 +103,12 @@ export interface EvaluationRow extends RunRow {
   judgmentsKey?: string;
   /** Fingerprint of the queries (ids and texts) the run ranked (absent in older rows). */
   queriesKey?: string;
+  /**
+   * A run of part of the split's judged queries (an Augmented BM25 model trained on a seeded share of the
+   * split is measured on the held-out rest): which part, in words, and the fingerprint of the whole split's
+   * queries it was drawn from.
+   */
+  heldOut?: { note: string; splitQueriesKey: string };
 }
 
 export function evaluationKey(collectionId: string, split: string, retriever: RetrieverConfig): string {

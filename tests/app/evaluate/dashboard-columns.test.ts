@@ -104,3 +104,18 @@ describe('a tuned column', () => {
     expect(column!.label).toBe('1 · BM25 (k1 1.1, b 0.5)');
   });
 });
+
+describe('a held-out share of the split (Augmented BM25 trained on the rest)', () => {
+  const part = qrelsOf({ q1: { d1: 1 }, q2: { d2: 1 } });
+  const heldOut: ColumnEvaluation = {
+    ...evaluation(evaluateRunReport(part, runOf({ q1: [['d1', 1]], q2: [['d2', 1]] }))),
+    heldOut: { note: 'the 2 queries of test held out from training (share 0.3, seed 1)', splitQueriesKey: 'k' },
+  };
+  const view = dashboardColumns(columns.slice(0, 2), (column) => (column.id === 'a' ? { status: 'fresh', evaluation: evaluation(weak) } : { status: 'fresh', evaluation: heldOut }));
+
+  it('is neither tested against the baseline nor ranked best: its figures are of other queries', () => {
+    expect(view[1]!.report).toBeDefined();
+    expect([...comparisonsWith(view, 0, 'none').keys()]).toEqual([]);
+    expect(bestOf(view).ndcg_cut_10).not.toContain(1);
+  });
+});

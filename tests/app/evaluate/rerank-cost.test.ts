@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { EfficiencyRecord } from '../../../src/lib/storage/evaluation-runs.ts';
-import { ratioText, rerankLedrRatio } from '../../../src/app/evaluate/rerank-cost.ts';
+import { latencyAgainst, ratioText, rerankLedrRatio } from '../../../src/app/evaluate/rerank-cost.ts';
 
 function record(meanMs: number): EfficiencyRecord {
   return { rankMs: meanMs * 10, prepareMs: 0, latency: { queries: 10, meanMs, p95Ms: meanMs, maxMs: meanMs }, queriesPerCall: 1 };
@@ -28,5 +28,17 @@ describe('rerankLedrRatio', () => {
     expect(ratioText(30)).toBe('×30');
     expect(ratioText(2.436)).toBe('×2.4');
     expect(ratioText(1234.4)).toBe('×1,234');
+  });
+});
+
+describe('latencyAgainst', () => {
+  it("puts an Augmented BM25 run's mean latency next to the first evaluated BM25 column's", () => {
+    const columns = [
+      { index: 0, kind: 'dense', efficiency: record(3) },
+      { index: 1, kind: 'bm25', efficiency: record(0.5) },
+      { index: 2, kind: 'augmented', efficiency: record(0.75) },
+    ];
+    expect(latencyAgainst(record(0.75), columns, 'bm25')).toEqual({ ms: 0.75, baseMs: 0.5, ratio: 1.5, baseIndex: 1 });
+    expect(latencyAgainst(record(0.75), columns.slice(2), 'bm25')).toBeUndefined();
   });
 });
