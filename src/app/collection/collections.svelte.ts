@@ -192,8 +192,11 @@ class Collections {
    */
   async #rollBack(): Promise<void> {
     if (!(await hasUnfinishedImports(database()))) return;
+    const names = new Map((await database().collections.where('status').equals('importing').toArray()).map((row) => [row.id, row.name]));
     const removed = await this.#importer.call((api) => api.recover());
-    if (removed.length > 0) notices.info(`Removed ${removed.length} unfinished import${removed.length === 1 ? '' : 's'} left by a closed tab.`);
+    if (removed.length === 0) return;
+    const which = removed.map((id) => `"${names.get(id) ?? id}"`).join(', ');
+    notices.info(`Removed the unfinished import${removed.length === 1 ? '' : 's'} of ${which}, left by a tab closed or reloaded during it: nothing of it was kept, and the other collections are untouched. Import it again to use it.`);
   }
 
   async refresh(): Promise<void> {
