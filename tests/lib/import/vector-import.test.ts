@@ -4,7 +4,7 @@ import { ParseError } from '../../../src/lib/data/errors.ts';
 import { annRecallAtK } from '../../../src/lib/dense/ann-recall.ts';
 import { importedVectorsEmbedder, importedVectorsName, MissingQueryVectorError } from '../../../src/lib/dense/imported-vectors.ts';
 import { readVectorFile } from '../../../src/lib/import/vector-file.ts';
-import { listImportedVectors, storeImportedVectors } from '../../../src/lib/import/vector-import.ts';
+import { importVectorFiles, listImportedVectors, storeImportedVectors } from '../../../src/lib/import/vector-import.ts';
 import { DEFAULT_HNSW } from '../../../src/lib/retrievers/config.ts';
 import { DenseCorpusService } from '../../../src/lib/services/dense-corpus-service.ts';
 import type { PlaygroundDatabase } from '../../../src/lib/storage/db.ts';
@@ -104,6 +104,20 @@ describe('vectors from file', () => {
     await expect(typed).rejects.toBeInstanceOf(MissingQueryVectorError);
     await expect(typed).rejects.toThrow('no vector for the query "a query typed in the box": vectors from embeddings.jsonl rank only the queries whose vectors were imported');
     service.dispose();
+  });
+
+  it('importVectorFiles reads and stores both files, reporting rows; cancelled, it stores nothing', async () => {
+    const files = { corpus: memoryFile('embeddings.jsonl', pyseriniJsonl(docIds, DOC_VECTORS)), queries: memoryFile('q.jsonl', pyseriniJsonl(queryIds, QUERY_VECTORS)) };
+    const controller = new AbortController();
+    controller.abort(new DOMException('cancelled', 'AbortError'));
+    await expect(importVectorFiles(db, C, files, { signal: controller.signal })).rejects.toThrow('cancelled');
+    expect(await setsStored()).toBe(0);
+    const rows: Array<[string, number]> = [];
+    const stored = await importVectorFiles(db, C, files, { onRows: (file, n) => rows.push([file, n]) });
+    expect(stored).toMatchObject({ docs: DOCS.length, queries: QUERIES.length, dim: DIM });
+    expect(rows.at(-1)).toEqual(['q.jsonl', QUERIES.length]);
+    expect(rows).toContainEqual(['embeddings.jsonl', DOCS.length]);
+    expect(await setsStored()).toBe(2);
   });
 
   it('lists the imported vectors of a collection', async () => {
