@@ -299,9 +299,9 @@ describe('RetrievalEngine: many queries', () => {
 
 /** A BM25 backend whose searches wait for `gate` (a large collection's ranking, still running). */
 class SlowBm25 extends FakeBm25 {
-  gate: Gate | undefined;
+  searchGate: Gate | undefined;
   override async search(...args: Parameters<FakeBm25['search']>): Promise<Awaited<ReturnType<FakeBm25['search']>>> {
-    const gate = this.gate;
+    const gate = this.searchGate;
     const hits = await super.search(...args);
     await gate?.wait();
     return hits;
@@ -315,7 +315,7 @@ describe('RetrievalEngine: typing faster than a column ranks', () => {
     const column = defaultRetriever('bm25');
     await engine.prepare(C, column);
     const first = new Gate();
-    bm25.gate = first;
+    bm25.searchGate = first;
     const typed = (text: string) => {
       const controller = new AbortController();
       const ranked = engine.rankQuery(C, column, { id: '', text }, { signal: controller.signal });
@@ -329,7 +329,7 @@ describe('RetrievalEngine: typing faster than a column ranks', () => {
     const br = typed('br');
     await Promise.resolve();
     br.controller.abort(new DOMException('superseded', 'AbortError'));
-    bm25.gate = undefined;
+    bm25.searchGate = undefined;
     const bre = typed('bread');
     await expect(b.ranked).rejects.toThrow('superseded');
     await expect(br.ranked).rejects.toThrow('superseded');
