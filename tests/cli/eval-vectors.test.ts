@@ -4,7 +4,7 @@
  * test from the raw values it wrote (tests/lib/import/vector-fixtures.ts); its measures come from the
  * project's trec_eval-equal `evaluate` over that independent run. On SciFact test, the default GloVe model's
  * own vectors written as Pyserini's embeddings.jsonl measure what `eval --model local/glove-100d-sif` does
- * (reference: that command's figures, 0.3029 nDCG@10 on this machine's build of the model).
+ * (reference: that command's figures, computed in the test).
  */
 import { mkdtempSync, readFileSync, rmSync, writeFileSync, mkdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
