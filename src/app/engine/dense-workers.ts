@@ -24,6 +24,7 @@ import type { DenseCorpusRequest } from '../../lib/services/dense-corpus-service
 import type { EmbeddingDevice } from '../../lib/dense/embedder.ts';
 import type { ModelSourceConfig } from '../../lib/dense/model-source.ts';
 import { resolveModelSpec } from '../../lib/dense/registry.ts';
+import { importedVectorsSpec, isImportedVectorsModel } from '../../lib/dense/imported-vectors.ts';
 import type { DenseSettings } from '../../lib/retrievers/config.ts';
 import { rowRankings, type RowRanking } from '../../lib/hits/row-ranking.ts';
 import { packCandidates, unpackRanking, unpackScores, type Candidates, type PackedCandidates } from '../../lib/hits/packed-hits.ts';
@@ -118,7 +119,7 @@ export class DenseWorkers implements DenseBackend {
     let worker = this.workers.get(key);
     if (worker === undefined) {
       this.failures.delete(key);
-      const spec = resolveModelSpec(settings.model);
+      const spec = isImportedVectorsModel(settings.model) ? importedVectorsSpec(settings.model) : resolveModelSpec(settings.model);
       const name = settings.model.split('/').pop() ?? settings.model;
       // A static table loads in the background, with a job of its own; other models load before `open` goes on.
       const background = spec.kind === 'static-table';

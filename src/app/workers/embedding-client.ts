@@ -16,6 +16,7 @@ import type { EmbeddingDtype, ModelSpec } from '../../lib/dense/registry.ts';
 import { compiledOnnx, rememberCompiledOnnx } from './compiled-onnx.ts';
 import { WorkerHost, type HostedWorker } from './worker-host.ts';
 import type { WorkerCrashedError } from './worker-watch.ts';
+import { isImportedVectorsModel } from '../../lib/dense/imported-vectors.ts';
 
 export interface OpenEmbedderRequest {
   spec: ModelSpec;
@@ -75,6 +76,7 @@ async function start(createWorker: () => HostedWorker, request: OpenEmbedderRequ
 }
 
 export async function openEmbeddingWorker(createWorker: () => HostedWorker, request: OpenEmbedderRequest, watching: WorkerWatchSettings = {}): Promise<EmbeddingWorkerHandle> {
+  if (isImportedVectorsModel(request.spec.id)) return start(createWorker, request, 'cpu-lookup', 'fp32', watching);
   if (request.spec.kind === 'static-table') {
     // A lookup and an average: no session, so no WebGPU attempt whatever device was asked for, and no
     // device probe either (asking for a GPU adapter can take longer than the whole lookup).
