@@ -3,11 +3,12 @@
  * them: each with what trained it, read from its file. Import validates a file before storing it; export is
  * the stored text, byte for byte; "Add its column" puts an Augmented BM25 column into Explore.
  */
-import { modelRef, parseModelFile, type AugmentTraining } from '../../lib/augment/model-file.ts';
+import type { AugmentTraining } from '../../lib/augment/model-file.ts';
 import type { Bm25AnalyzerName } from '../../lib/analysis/analyzers.ts';
-import { deleteAugmentModel, listAugmentModels, putAugmentModel, readAugmentModel, renameAugmentModel } from '../../lib/storage/augment-models.ts';
+import { deleteAugmentModel, listAugmentModels, readAugmentModel, renameAugmentModel } from '../../lib/storage/augment-models.ts';
 import { database, type AugmentModelRow } from '../../lib/storage/db.ts';
 import { columnList } from '../columns/columns.svelte.ts';
+import { modelFileName, storeModelFile } from '../columns/augment-models.svelte.ts';
 import { downloadText } from '../shell/download.ts';
 
 export interface ListedModel extends AugmentModelRow {
@@ -20,11 +21,6 @@ export interface ListedModel extends AugmentModelRow {
 function summaryOf(row: AugmentModelRow, text: string): ListedModel {
   const file = JSON.parse(text) as { training: AugmentTraining; encoder: { trainedRows: boolean }; bm25: ListedModel['bm25'] };
   return { ...row, training: file.training, trainedRows: file.encoder.trainedRows, bm25: file.bm25 };
-}
-
-/** A file name from a model's name: letters, digits, dots and dashes. */
-export function modelFileName(name: string): string {
-  return `${name.replace(/[^\p{L}\p{N}.-]+/gu, '-').replace(/^-+|-+$/g, '') || 'model'}.augment.json`;
 }
 
 class StoredModels {
@@ -45,11 +41,7 @@ class StoredModels {
 
   /** Validates and stores a model file; throws a message naming the file (nothing stored) when it is not one. */
   async importFile(file: File): Promise<string> {
-    const text = await file.text();
-    const model = parseModelFile(text, file.name);
-    const name = file.name.replace(/(\.augment)?\.json$/i, '');
-    const { key } = modelRef(text, name, model);
-    await putAugmentModel(database(), { key, name, text, collection: model.training.collection, split: model.training.split, analyzer: model.bm25.analyzer, encoder: model.encoderModel });
+    const { name } = await storeModelFile(file.name, await file.text());
     await this.refresh();
     return name;
   }

@@ -121,15 +121,6 @@ export async function storeImportedVectors(
   return { model, docs: docIds.length, queries: queries?.texts.length ?? 0, dim: corpus.dim };
 }
 
-/** The `vectors/…` models stored for a collection (their corpus sets), newest first. */
-export async function listImportedVectors(db: PlaygroundDatabase, collectionId: string): Promise<Array<{ model: string; docs: number; dim: number; createdAt: number }>> {
-  const rows = await db.embeddingSets.where('collectionId').equals(collectionId).toArray();
-  return rows
-    .filter((row) => row.part === 'corpus' && row.modelId.startsWith('vectors/') && row.done === row.docCount)
-    .sort((a, b) => b.createdAt - a.createdAt)
-    .map((row) => ({ model: row.modelId, docs: row.docCount, dim: row.dimensions, createdAt: row.createdAt }));
-}
-
 /** Vector files to import: corpus and query vectors, and the ids files of `.npy` ones. */
 export interface VectorFileSet {
   corpus: VectorFileInput;
