@@ -1,30 +1,27 @@
 /**
- * The query-augmentation models stored in this browser (storage/augment-models.ts), as the Learn view lists
- * them: each with what trained it, read from its file. Import validates a file before storing it; export is
- * the stored text, byte for byte; "Add its column" puts an Augmented BM25 column into Explore.
+ * The query-augmentation models stored in this browser, as the Learn view lists them: each with what trained
+ * it, read from its file. Import, export and the column a model makes are the columns layer's
+ * (columns/augment-models.svelte.ts, which Explore's add-column menu uses); rename and delete are here, and
+ * every change refreshes that list too.
  */
-import { modelRef, parseModelFile, type AugmentTraining } from '../../lib/augment/model-file.ts';
-import type { Bm25AnalyzerName } from '../../lib/analysis/analyzers.ts';
-import { deleteAugmentModel, listAugmentModels, putAugmentModel, readAugmentModel, renameAugmentModel } from '../../lib/storage/augment-models.ts';
+import type { AugmentTraining } from '../../lib/augment/model-file.ts';
+import { deleteAugmentModel, listAugmentModels, readAugmentModel, renameAugmentModel } from '../../lib/storage/augment-models.ts';
 import { database, type AugmentModelRow } from '../../lib/storage/db.ts';
+import type { Bm25Settings } from '../../lib/retrievers/config.ts';
+import { modelFileName, storedAugmentModels } from '../columns/augment-models.svelte.ts';
 import { columnList } from '../columns/columns.svelte.ts';
 import { downloadText } from '../shell/download.ts';
 
 export interface ListedModel extends AugmentModelRow {
   training: AugmentTraining;
   trainedRows: boolean;
-  bm25: { k1: number; b: number; analyzer: Bm25AnalyzerName };
+  bm25: Bm25Settings;
 }
 
 /** What the list shows of a file, without decoding its weights (a file is megabytes of base64). */
 function summaryOf(row: AugmentModelRow, text: string): ListedModel {
   const file = JSON.parse(text) as { training: AugmentTraining; encoder: { trainedRows: boolean }; bm25: ListedModel['bm25'] };
   return { ...row, training: file.training, trainedRows: file.encoder.trainedRows, bm25: file.bm25 };
-}
-
-/** A file name from a model's name: letters, digits, dots and dashes. */
-export function modelFileName(name: string): string {
-  return `${name.replace(/[^\p{L}\p{N}.-]+/gu, '-').replace(/^-+|-+$/g, '') || 'model'}.augment.json`;
 }
 
 class StoredModels {
@@ -41,23 +38,20 @@ class StoredModels {
     }
     this.list = listed;
     this.loaded = true;
+    await storedAugmentModels.refresh();
   }
 
   /** Validates and stores a model file; throws a message naming the file (nothing stored) when it is not one. */
   async importFile(file: File): Promise<string> {
-    const text = await file.text();
-    const model = parseModelFile(text, file.name);
-    const name = file.name.replace(/(\.augment)?\.json$/i, '');
-    const { key } = modelRef(text, name, model);
-    await putAugmentModel(database(), { key, name, text, collection: model.training.collection, split: model.training.split, analyzer: model.bm25.analyzer, encoder: model.encoderModel });
+    const row = await storedAugmentModels.importFile(file.name, await file.text());
     await this.refresh();
-    return name;
+    return row.name;
   }
 
   async exportFile(key: string): Promise<void> {
-    const stored = await readAugmentModel(database(), key);
-    if (stored === undefined) throw new Error('that model is no longer stored');
-    downloadText(modelFileName(stored.name), stored.text, 'application/json');
+    const file = await storedAugmentModels.fileText(key);
+    if (file === undefined) throw new Error('That model is no longer stored in this browser.');
+    downloadText(modelFileName(file.name), file.text, 'application/json');
   }
 
   async rename(key: string, name: string): Promise<void> {
@@ -71,9 +65,8 @@ class StoredModels {
   }
 
   /** Adds an Augmented BM25 column with the model to Explore's columns. */
-  addColumn(model: ListedModel): void {
-    const { key, name, collection, split } = model;
-    columnList.addColumn({ kind: 'augmented', bm25: model.bm25, augmenter: { key, name, collection, split } });
+  async addColumn(key: string): Promise<void> {
+    columnList.addColumn(await storedAugmentModels.retrieverOf(key));
   }
 }
 
