@@ -12,11 +12,12 @@
  * restarts) are medians, printed with each measurement. The goals are checked here and not in timed tests.
  * The figures also go to bench/results/ (results-file.ts), which `npm run -s bench:table` renders.
  */
-import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { closeSync, mkdtempSync, openSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync, writeSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
+import { gzipSync } from 'node:zlib';
 import type { Page } from 'playwright-core';
 import { build, preview, type PreviewServer } from 'vite';
 import { loadDataset } from '../src/cli/dataset.ts';
@@ -26,7 +27,9 @@ import { BM25_WASM_URL } from '../src/lib/bm25-wasm/kernel-url.ts';
 import { encodeBm25Index } from '../src/lib/bm25-wasm/index-codec.ts';
 import { Bm25WasmBuilder } from '../src/lib/bm25-wasm/wasm-builder.ts';
 import { judgedQueries } from '../src/lib/data/beir.ts';
-import { columnsReady as columnsReadyIn, settled } from '../tests/browser/app-page.ts';
+import { columnsReady as columnsReadyIn, rows, settled } from '../tests/browser/app-page.ts';
+import { embeddingSetBytes } from '../src/lib/storage/embedding-sets.ts';
+import type { VectorEncoding } from '../src/lib/dense/vector-codec.ts';
 import { launch, waitInPage, type BrowserSession } from '../tests/browser/harness.ts';
 import { startHubServer } from '../tests/browser/hub-server.ts';
 import { repoRoot, shared } from '../tests/shared-dir.ts';
@@ -36,7 +39,7 @@ import { chromiumVersion, writeBenchResult } from './results-file.ts';
 const argv = process.argv.slice(2);
 const args = new Set(argv);
 /** `--only first-visit,evaluate,typed,learn,restart,large`: the steps to run (SciFact is downloaded when a later step needs it). */
-const only = argv.find((arg) => arg.startsWith('--only='))?.slice('--only='.length).split(',');
+const only = argv.find((arg) => arg.startsWith('--only='))?.slice('--only='.length).split(',') ?? (argv.some((arg) => arg.startsWith('--large=')) ? ['large'] : undefined);
 const runs = (step: string): boolean => only === undefined || only.includes(step);
 const json = args.has('--json');
 const MB = 1e6;
@@ -53,7 +56,7 @@ function wholeArg(name: string, fallback: number): number {
 interface Figure {
   step: string;
   value: number;
-  unit: 'ms' | 'MB' | 'MiB' | 'docs/s';
+  unit: 'ms' | 'MB' | 'MiB' | 'docs/s' | 'ratio' | 'B';
   /** The issue's goal, as the largest (or, for `atLeast`, smallest) acceptable value. */
   goal?: number;
   atLeast?: boolean;
@@ -128,18 +131,41 @@ function distSizes(dir: string): { total: number; largest: { path: string; bytes
   return { total, largest };
 }
 
-/** SciFact ×10 with new ids (51,830 documents) and its test queries, written as local BEIR files. */
-async function writeLargeCollection(dir: string): Promise<{ corpus: string; queries: string; docs: number }> {
+/**
+ * `--large=N`: the large step's collection is SciFact ×N (default 10: 51,830 documents; 100: 518,300), and
+ * only that step runs unless `--only` says otherwise. From ×100 on it also times typed queries and an
+ * evaluation on it, and records memory and what it stores (issue 40's goals).
+ */
+const LARGE_COPIES = wholeArg('--large', 10);
+
+/**
+ * SciFact ×`copies` with new ids and its test queries and judgments (on the first copy's ids), written as
+ * local BEIR files; the corpus is written copy by copy, so ×100 (800 MB) is never one string.
+ */
+async function writeLargeCollection(dir: string, copies: number): Promise<{ files: string[]; docs: number; corpusBytes: number; gzipBytes: number }> {
   const collection = await loadDataset(shared('beir', 'scifact'), { splits: ['test'] });
-  const lines: string[] = [];
-  for (let copy = 0; copy < 10; copy++) {
-    for (const doc of collection.docs) lines.push(JSON.stringify({ _id: copy === 0 ? doc.id : `${doc.id}~${copy}`, title: doc.title, text: doc.text }));
-  }
   const corpus = join(dir, 'corpus.jsonl');
-  writeFileSync(corpus, lines.join('\n') + '\n');
+  const out = openSync(corpus, 'w');
+  // What the corpus would download as: one gzip member per copy (their concatenation is a valid .gz file).
+  let gzipBytes = 0;
+  try {
+    for (let copy = 0; copy < copies; copy++) {
+      const lines = collection.docs.map((doc) => JSON.stringify({ _id: copy === 0 ? doc.id : `${doc.id}~${copy}`, title: doc.title, text: doc.text }));
+      const text = lines.join('\n') + '\n';
+      writeSync(out, text);
+      gzipBytes += gzipSync(text).byteLength;
+    }
+  } finally {
+    closeSync(out);
+  }
   const queries = join(dir, 'queries.jsonl');
-  writeFileSync(queries, judgedQueries(collection.queries, collection.qrels.get('test')!).map((q) => JSON.stringify({ _id: q.id, text: q.text })).join('\n') + '\n');
-  return { corpus, queries, docs: lines.length };
+  const judgments = collection.qrels.get('test')!;
+  writeFileSync(queries, judgedQueries(collection.queries, judgments).map((q) => JSON.stringify({ _id: q.id, text: q.text })).join('\n') + '\n');
+  const qrels = join(dir, 'test.tsv');
+  const rows = ['query-id\tcorpus-id\tscore'];
+  for (const [queryId, docs] of judgments) for (const [docId, grade] of docs) rows.push(`${queryId}\t${docId}\t${grade}`);
+  writeFileSync(qrels, rows.join('\n') + '\n');
+  return { files: [corpus, queries, qrels], docs: copies * collection.docs.length, corpusBytes: statSync(corpus).size, gzipBytes };
 }
 
 /** A fast typist's pace between two keystrokes of a typed query. */
@@ -221,7 +247,8 @@ async function downloadSciFact(page: Page, appUrl: string, hubUrl: string): Prom
   report({ step: 'SciFact first open: BM25 index built + corpus embedded', value: performance.now() - ready, unit: 'ms' });
 }
 
-async function evaluate(page: Page, kernelMs: number): Promise<void> {
+/** Evaluates the three default columns; `kernelMs` (SciFact's) adds the ratios to the kernel. */
+async function evaluate(page: Page, kernelMs: number | undefined, step = 'Evaluate: 3 default columns × 300 SciFact test queries', goal = 1000): Promise<void> {
   await views(page).getByRole('button', { name: 'Evaluate' }).click();
   const run = page.getByRole('button', { name: 'Run evaluation (3 columns)' });
   await run.waitFor({ timeout: 60_000 });
@@ -233,7 +260,11 @@ async function evaluate(page: Page, kernelMs: number): Promise<void> {
   const painted = page.evaluate(evaluationPaintedMs);
   await run.click();
   const wall = await painted;
-  report({ step: 'Evaluate: 3 default columns × 300 SciFact test queries', value: wall, unit: 'ms', goal: 1000, ratio: { to: 'BM25 kernel time of 300 queries', value: wall / (300 * kernelMs) } });
+  if (kernelMs === undefined) {
+    report({ step, value: wall, unit: 'ms', goal });
+    return;
+  }
+  report({ step, value: wall, unit: 'ms', goal, ratio: { to: 'BM25 kernel time of 300 queries', value: wall / (300 * kernelMs) } });
   const totals = await page.locator('[data-testid="efficiency-table"] td[data-cell="rank-total"]').allInnerTexts();
   const bm25Ms = parseMs(totals[0] ?? '');
   if (bm25Ms !== undefined) {
@@ -280,7 +311,7 @@ function parseMs(text: string): number | undefined {
   return match[2] === 's' ? value * 1000 : value;
 }
 
-async function typedQueries(page: Page, texts: readonly string[]): Promise<void> {
+async function typedQueries(page: Page, texts: readonly string[], label = 'typed query'): Promise<void> {
   await views(page).getByRole('button', { name: 'Explore' }).click();
   await page.getByRole('button', { name: 'New query' }).click();
   await columnsReady(page, 3);
@@ -291,8 +322,8 @@ async function typedQueries(page: Page, texts: readonly string[]): Promise<void>
     await page.locator('input[aria-label="Query text"]').fill('');
     times.push(await typedQueryMs(page, text));
   }
-  report({ step: `typed query → all columns drawn, from the last keystroke (p95 of ${texts.length})`, value: percentile(times, 95), unit: 'ms', goal: 100 });
-  report({ step: `  typed query, median of ${texts.length}`, value: percentile(times, 50), unit: 'ms' });
+  report({ step: `${label} → all columns drawn, from the last keystroke (p95 of ${texts.length})`, value: percentile(times, 95), unit: 'ms', goal: 100 });
+  report({ step: `  ${label}, median of ${texts.length}`, value: percentile(times, 50), unit: 'ms' });
 }
 
 /** `--restarts=N`: browser restarts timed (default 5); the figure is their median. */
@@ -381,22 +412,108 @@ async function restart(session: BrowserSession, storedBytes: number, unseen: rea
   return session;
 }
 
-async function largeImport(page: Page, appUrl: string): Promise<void> {
+/**
+ * Peak memory while `work` runs, sampled every 250 ms: the page's JavaScript heap (main thread, CDP's
+ * JSHeapUsedSize) and the peak resident size (VmHWM) of the renderer processes, which hold the page, its
+ * workers and their WASM memories.
+ */
+async function peakMemory<T>(page: Page, profileDir: string, work: () => Promise<T>): Promise<{ result: T; heapBytes: number; rendererBytes: number }> {
+  const cdp = await page.context().newCDPSession(page);
+  await cdp.send('Performance.enable');
+  let heapBytes = 0;
+  let stop = false;
+  const sampling = (async () => {
+    while (!stop) {
+      const { metrics } = await cdp.send('Performance.getMetrics');
+      heapBytes = Math.max(heapBytes, metrics.find((metric) => metric.name === 'JSHeapUsedSize')?.value ?? 0);
+      await new Promise((resolve) => setTimeout(resolve, 250));
+    }
+  })();
+  try {
+    const result = await work();
+    return { result, heapBytes, rendererBytes: rendererPeakBytes(profileDir) };
+  } finally {
+    stop = true;
+    await sampling.catch(() => undefined);
+    await cdp.detach().catch(() => undefined);
+  }
+}
+
+/** The largest peak resident size (VmHWM, /proc) among the renderer processes of the browser using `profileDir`. */
+function rendererPeakBytes(profileDir: string): number {
+  const parent = new Map<number, number>();
+  const renderers: number[] = [];
+  const roots = new Set<number>();
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    const pid = Number(entry);
+    try {
+      const cmdline = readFileSync(`/proc/${pid}/cmdline`, 'utf8');
+      // The command name may hold spaces, so the parent id is read after its closing parenthesis.
+      const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+      parent.set(pid, Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]));
+      if (cmdline.includes(profileDir)) roots.add(pid);
+      if (cmdline.includes('--type=renderer')) renderers.push(pid);
+    } catch {
+      // the process ended meanwhile
+    }
+  }
+  const under = (pid: number): boolean => {
+    for (let at: number | undefined = pid; at !== undefined && at > 1; at = parent.get(at)) if (roots.has(at)) return true;
+    return false;
+  };
+  let peak = 0;
+  for (const pid of renderers.filter(under)) {
+    try {
+      const hwm = /VmHWM:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
+      if (hwm) peak = Math.max(peak, Number(hwm[1]) * 1024);
+    } catch {
+      // the process ended meanwhile
+    }
+  }
+  return peak;
+}
+
+/** SciFact ×LARGE_COPIES imported from local files: import, Explore ready, typed queries, an evaluation, memory and what is stored. */
+async function largeImport(session: BrowserSession, appUrl: string): Promise<void> {
+  const { page } = session;
   const dir = mkdtempSync(join(tmpdir(), 'rp-bench-large-'));
   try {
-    const files = await writeLargeCollection(dir);
+    const files = await writeLargeCollection(dir, LARGE_COPIES);
+    const large = LARGE_COPIES >= 100;
+    const size = `${(files.corpusBytes / MB).toFixed(0)} MB JSONL`;
+    const label = large ? `SciFact ×${LARGE_COPIES} (${files.docs.toLocaleString('en')} documents, ${size})` : `${files.docs.toLocaleString('en')}-document collection (${size})`;
     await page.goto(`${appUrl}/?view=datasets`);
     await page.getByRole('heading', { name: 'In this browser' }).waitFor({ timeout: 60_000 });
-    const started = performance.now();
-    await page.getByTestId('pick-files').setInputFiles([files.corpus, files.queries]);
-    await page.getByRole('region', { name: 'Recognised files' }).getByRole('button', { name: 'Import' }).click();
-    await waitInPage(page, () => (document.querySelector<HTMLSelectElement>('#collection-picker')?.value ?? '').startsWith('local/'), null, { timeout: 600_000, interval: 10 });
-    const imported = performance.now() - started;
-    report({ step: `${files.docs.toLocaleString('en')}-document collection (80 MB JSONL): import`, value: imported, unit: 'ms', goal: 5000 });
-    await views(page).getByRole('button', { name: 'Explore' }).click();
-    const opened = performance.now();
-    await columnsReady(page, 3);
-    report({ step: '  then Explore ready (BM25 index + dense embedding)', value: performance.now() - opened, unit: 'ms', goal: 10_000 });
+    const usedBefore = await page.evaluate(async () => (await navigator.storage.estimate()).usage ?? 0);
+    const memory = await peakMemory(page, session.profileDir, async () => {
+      const started = performance.now();
+      await page.getByTestId('pick-files').setInputFiles(files.files);
+      await page.getByRole('region', { name: 'Recognised files' }).getByRole('button', { name: 'Import' }).click();
+      await waitInPage(page, () => (document.querySelector<HTMLSelectElement>('#collection-picker')?.value ?? '').startsWith('local/'), null, { timeout: 1_800_000, interval: 10 });
+      report({ step: `${label}: import`, value: performance.now() - started, unit: 'ms', goal: large ? 20_000 : 5000 });
+      await views(page).getByRole('button', { name: 'Explore' }).click();
+      const opened = performance.now();
+      await columnsReadyIn(page, 3, { timeout: 1_800_000, interval: 10 });
+      report({ step: large ? `  ${label}: then Explore ready (BM25 index + dense embedding + first ranking)` : '  then Explore ready (BM25 index + dense embedding)', value: performance.now() - opened, unit: 'ms', goal: large ? 40_000 : 10_000 });
+      if (!large) return;
+      const stored = await page.evaluate(async () => (await navigator.storage.estimate()).usage ?? 0);
+      report({ step: `  ${label}: stored (documents, BM25 index, vectors)`, value: (stored - usedBefore) / MB, unit: 'MB' });
+      report({ step: `  ${label}: stored bytes per corpus byte`, value: (stored - usedBefore) / files.corpusBytes, unit: 'ratio' });
+      // The two terms of the storage estimate (src/lib/storage/storage-forecast.ts): vectors per document, the rest per gzip byte.
+      const sets = (await rows<{ collectionId: string; done: number; dimensions: number; encoding: VectorEncoding }>(page, 'embeddingSets')).filter((set) => set.collectionId.startsWith('local/'));
+      const vectorBytes = sets.reduce((sum, set) => sum + embeddingSetBytes(set), 0);
+      report({ step: `  ${label}: stored bytes per gzip corpus byte`, value: (stored - usedBefore) / files.gzipBytes, unit: 'ratio' });
+      report({ step: `  ${label}: stored vector bytes per document`, value: vectorBytes / files.docs, unit: 'B' });
+      report({ step: `  ${label}: stored bytes besides vectors per gzip corpus byte`, value: (stored - usedBefore - vectorBytes) / files.gzipBytes, unit: 'ratio' });
+      const collection = await loadDataset(shared('beir', 'scifact'), { splits: ['test'] });
+      const judged = judgedQueries(collection.queries, collection.qrels.get('test')!);
+      await typedQueries(page, judged.slice(0, 20).map((query) => query.text), `  ${label}: typed query`);
+      await evaluate(page, undefined, `  ${label}: evaluate 3 default columns × 300 test queries`, 5000);
+    });
+    if (!large) return;
+    report({ step: `  ${label}: peak JavaScript heap of the page (main thread)`, value: memory.heapBytes / MB, unit: 'MB', goal: 1000 });
+    if (memory.rendererBytes > 0) report({ step: `  ${label}: peak resident memory of the renderer (page, workers, WASM)`, value: memory.rendererBytes / MB, unit: 'MB' });
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
@@ -427,7 +544,7 @@ async function main(): Promise<void> {
       // Stored queries no step has shown (the typed ones are the first 20 judged, as text).
       if (runs('restart')) session = await restart(session, storedBytes, judged.slice(100, 103).map((query) => query.id));
     }
-    if (runs('large') && !args.has('--skip-large')) await largeImport(session.page, appUrl);
+    if (runs('large') && !args.has('--skip-large')) await largeImport(session, appUrl);
   } finally {
     await session.close();
     await hub.close();

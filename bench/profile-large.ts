@@ -1,11 +1,11 @@
 /**
- * `npx tsx bench/profile-large.ts [--trace] [--runs=N] [--typed=N]`: the 51,830-document import of `bench:app` (SciFact ×10 with new
+ * `npx tsx bench/profile-large.ts [--trace] [--runs=N] [--typed=N] [--copies=N]`: the 51,830-document (or ×N) import of `bench:app` (SciFact ×10 with new
  * ids, local files) and the Explore-ready that follows, timed, with a Chrome trace of every thread (page,
  * workers, browser process) when `--trace` is given. Prints where each thread spent its CPU: the top
  * functions by self time from V8's sampling profiler, and the trace events (IndexedDB, GC, structured
  * clone) that take the most wall time. Serves an existing build (`npx vite build` first).
  */
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { appendFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import type { CDPSession, Page } from 'playwright-core';
@@ -24,7 +24,9 @@ const cpuOnly = argv.includes('--cpu');
 const pollArg = argv.find((arg) => arg.startsWith('--poll='))?.slice(7);
 const interval = pollArg === undefined ? 10 : Number(pollArg);
 const runs = Number(argv.find((arg) => arg.startsWith('--runs='))?.slice(7) ?? '1');
-const dir = '/tmp/rp-large-collection';
+/** `--copies=100`: SciFact ×100 (518,300 documents) instead of ×10. */
+const copies = Number(argv.find((arg) => arg.startsWith('--copies='))?.slice(9) ?? '10');
+const dir = copies === 10 ? '/tmp/rp-large-collection' : `/tmp/rp-large-collection-x${copies}`;
 /** `--builds=dist,.scratch/dist-main`: builds to serve in turn, run by run (A/B on a machine whose load moves). */
 const builds = (argv.find((arg) => arg.startsWith('--builds='))?.slice(9) ?? 'dist').split(',');
 /**
@@ -46,11 +48,10 @@ async function writeLargeFiles(): Promise<{ corpus: string; queries: string }> {
   if (existsSync(corpus) && existsSync(queries)) return { corpus, queries };
   mkdirSync(dir, { recursive: true });
   const collection = await loadDataset(shared('beir', 'scifact'), { splits: ['test'] });
-  const lines: string[] = [];
-  for (let copy = 0; copy < 10; copy++) {
-    for (const doc of collection.docs) lines.push(JSON.stringify({ _id: copy === 0 ? doc.id : `${doc.id}~${copy}`, title: doc.title, text: doc.text }));
+  writeFileSync(corpus, '');
+  for (let copy = 0; copy < copies; copy++) {
+    appendFileSync(corpus, collection.docs.map((doc) => JSON.stringify({ _id: copy === 0 ? doc.id : `${doc.id}~${copy}`, title: doc.title, text: doc.text })).join('\n') + '\n');
   }
-  writeFileSync(corpus, lines.join('\n') + '\n');
   writeFileSync(queries, judgedQueries(collection.queries, collection.qrels.get('test')!).map((q) => JSON.stringify({ _id: q.id, text: q.text })).join('\n') + '\n');
   return { corpus, queries };
 }
@@ -245,7 +246,10 @@ async function main(): Promise<void> {
           if (since > -1000) console.log(`    ${since.toFixed(0).padStart(7)} ms  ${rest.join(' ')}`);
         }
         if (cdp) summarize('explore', await stopTrace(cdp));
+        // `--skip-ready-trace` style: the typed queries get their own trace.
+        if (cdp && typed > 0) await startTrace(cdp);
         const shown = typed > 0 ? await typedQueriesShown(page, files.queryTexts.slice(0, typed)) : '';
+        if (cdp && typed > 0) summarize('typed', await stopTrace(cdp));
         console.log(`${builds[b]} run ${run + 1}: import ${imported.toFixed(0)} ms, then Explore ready ${ready.toFixed(0)} ms${shown}`);
       } finally {
         await session.close();

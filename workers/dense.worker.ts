@@ -37,7 +37,7 @@ import type { CrossEncoder, RerankProgress } from '../src/lib/rerank/cross-encod
 import type { RerankerSpec } from '../src/lib/rerank/registry.ts';
 import { rerankDocText } from '../src/lib/rerank/rerank.ts';
 import { getDocuments } from '../src/lib/storage/collections.ts';
-import { importedVectorsEmbedder, isImportedVectorsModel } from '../src/lib/dense/imported-vectors.ts';
+import { importedVectorsEmbedder, isImportedVectorsModel, vectorsNotStored } from '../src/lib/dense/imported-vectors.ts';
 
 export interface RerankerLoadRequest {
   spec: RerankerSpec;
@@ -144,7 +144,8 @@ const api = {
       // Vectors from files: nothing to load, nothing to embed (a text without a stored vector is an error).
       const info: LoadedInfo = { model: request.spec.id, device: 'cpu-lookup', dtype: 'fp32', loadMs: 0 };
       modelLoad = Promise.resolve(info);
-      service = new DenseCorpusService({ db: database(), embedder: importedVectorsEmbedder(request.spec.id), hnswFiles });
+      const model = request.spec.id;
+      service = new DenseCorpusService({ db: database(), embedder: importedVectorsEmbedder(model), hnswFiles, storedOnly: (collection) => vectorsNotStored(model, collection) });
       database().open().catch(() => undefined);
       return info;
     }

@@ -19,10 +19,15 @@ import { importFailure, type ImportFailure } from '../src/lib/import/import-fail
 import { runImport, type ImportOutcome, type ImportProgress } from '../src/lib/import/importer.ts';
 import { expandInputs, inspectEntries, localImportPlan, type LocalInput } from '../src/lib/import/local.ts';
 import { recoverInterruptedImports } from '../src/lib/storage/collections.ts';
+import { blobVectorInput } from '../src/lib/import/vector-file.ts';
+import { importVectorFiles, type StoredImportedVectors } from '../src/lib/import/vector-import.ts';
 import { database } from '../src/lib/storage/db.ts';
 import { explainBlocked, violationCount, violationsSettled } from './policy-violations.ts';
 
 const running = new Map<string, AbortController>();
+
+/** How a vector import ended. */
+export type VectorImportOutcome = { status: 'done'; stored: StoredImportedVectors } | { status: 'failed'; error: ImportFailure } | { status: 'cancelled' };
 
 /** A failed download that the Content-Security-Policy blocked says so (policy-violations.ts). */
 async function explained(outcome: ImportOutcome, since: number): Promise<ImportOutcome> {
@@ -91,6 +96,29 @@ const api = {
       const plan = localImportPlan(entries, inspection, meta, request.fields);
       return runImport(database(), plan, { signal, onError: request.onError, ...(onProgress ? { onProgress } : {}) });
     });
+  },
+
+  /**
+   * Reads vector files and stores them as a collection's embedding sets (src/lib/import/vector-import.ts:
+   * checked first, all or nothing); cancelled by `cancel(importId)`.
+   */
+  async importVectors(
+    request: { importId: string; collectionId: string; files: { corpus: File; corpusIds?: File | undefined; queries: File; queryIds?: File | undefined } },
+    onRows?: (file: string, rows: number) => void,
+  ): Promise<VectorImportOutcome> {
+    const controller = new AbortController();
+    running.set(request.importId, controller);
+    const { corpus, corpusIds, queries, queryIds } = request.files;
+    const input = (file: File | undefined) => (file === undefined ? undefined : blobVectorInput(file, file.name));
+    try {
+      const files = { corpus: input(corpus)!, queries: input(queries)!, ...(corpusIds === undefined ? {} : { corpusIds: input(corpusIds)! }), ...(queryIds === undefined ? {} : { queryIds: input(queryIds)! }) };
+      const stored = await importVectorFiles(database(), request.collectionId, files, { signal: controller.signal, ...(onRows === undefined ? {} : { onRows }) });
+      return { status: 'done', stored };
+    } catch (error) {
+      return controller.signal.aborted ? { status: 'cancelled' } : { status: 'failed', error: importFailure(error) };
+    } finally {
+      running.delete(request.importId);
+    }
   },
 
   /** Cancels an import: it rolls back and resolves `{ status: 'cancelled' }`. */

@@ -28,7 +28,7 @@ import { resolveNodeModel } from './dense.ts';
  * The encoder `model` names, with the index's analyzer: a static table (its rows trainable), or a
  * transformer (frozen; `dtype` its weights, default the registry's). Hub models need the network.
  */
-export async function loadQueryEncoder(model: string, analyzer: Analyzer, dtype?: EmbeddingDtype): Promise<QueryEncoder & { dispose?: () => Promise<void> }> {
+export async function loadQueryEncoder(model: string, analyzer: Analyzer, dtype?: EmbeddingDtype): Promise<QueryEncoder> {
   const resolved = resolveNodeModel(model);
   const { spec } = resolved;
   if (spec.kind === 'static-table') {

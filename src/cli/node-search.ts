@@ -260,5 +260,10 @@ export class NodeSearch implements RankSearch {
       await corpus.embedder.dispose();
     }
     this.corpora.clear();
+    for (const opened of this.augmenters.values()) {
+      const augmenter = await opened.catch(() => undefined);
+      await augmenter?.encoder.dispose?.();
+    }
+    this.augmenters.clear();
   }
 }

@@ -16,6 +16,7 @@ import { judgedQueries } from '../../src/lib/data/beir.ts';
 import { tempDir } from '../temp-dir.ts';
 import { syntheticCollection } from '../lib/augment/synthetic.ts';
 import { columnsReady, rows } from './app-page.ts';
+import { writeSynthetic } from './synthetic-files.ts';
 import { launch, screenshot, waitInPage, type BrowserSession } from './harness.ts';
 
 let session: BrowserSession;
@@ -27,19 +28,6 @@ const HELD_OUT = Math.round(0.25 * QUERIES);
 
 const views = (page: Page) => page.getByRole('navigation', { name: 'Views' });
 const learn = (page: Page) => page.getByTestId('learn-view');
-
-/** The synthetic collection as BEIR files: corpus.jsonl, queries.jsonl and its judgments as test.tsv. */
-function writeSynthetic(folder: string): string[] {
-  const { docs, train, test } = syntheticCollection();
-  const queries = [...train.queries, ...test.queries];
-  const qrels = new Map([...train.qrels, ...test.qrels]);
-  const files = { corpus: join(folder, 'corpus.jsonl'), queries: join(folder, 'queries.jsonl'), qrels: join(folder, 'test.tsv') };
-  writeFileSync(files.corpus, docs.map((d) => JSON.stringify({ _id: d.id, title: d.title, text: d.text })).join('\n'));
-  writeFileSync(files.queries, queries.map((q) => JSON.stringify({ _id: q.id, text: q.text })).join('\n'));
-  const lines = [...qrels].flatMap(([qid, judged]) => [...judged].map(([docId, grade]) => `${qid}\t${docId}\t${grade}`));
-  writeFileSync(files.qrels, ['query-id\tcorpus-id\tscore', ...lines].join('\n'));
-  return Object.values(files);
-}
 
 /** The settings of tests/lib/augment's synthetic training (SYNTHETIC_SETTINGS), typed into the form. */
 async function fillSettings(page: Page, settings: { epochs: string; lambda: string; lr: string; batch: string; seed: string }): Promise<void> {

@@ -163,6 +163,10 @@ test('a reload in the middle of an import leaves no half collection; the import 
   expect(await countOf(page, 'documentChunks', 'beir/scifact')).toBe(0);
   await row(page, 'starter').waitFor();
   expect(await page.locator('tr[data-collection]').count()).toBe(listed);
+  // The person is told what happened to it, and that the others are intact.
+  const told = page.getByRole('region', { name: 'Messages' }).getByText('Removed the unfinished import of "SciFact"');
+  await told.waitFor({ timeout: 20_000 });
+  expect(await told.textContent()).toContain('nothing of it was kept, and the other collections are untouched. Import it again');
 
   await page.locator('tr[data-entry="beir/scifact"] button').click();
   const scifact = row(page, 'beir/scifact');

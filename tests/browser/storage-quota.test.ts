@@ -9,7 +9,9 @@
  * SciFact comes from the local stand-in for the hub (hub-server.ts); the embedding model is the tiny
  * local BERT (32 dimensions), so the corpus' vectors take 663 kB.
  */
-import { readdirSync, readlinkSync } from 'node:fs';
+import { readdirSync, readlinkSync, statSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { tempDir } from '../temp-dir.ts';
 import type { CDPSession, Page } from 'playwright-core';
 import { afterAll, beforeAll, expect, inject, test } from 'vitest';
 import { countOf, rows } from './app-page.ts';
@@ -194,4 +196,78 @@ test('an embedding that does not fit keeps its checkpoints, shows Chromium’s e
   await expect.poll(() => columnStatus(page), { timeout: 120_000 }).toBe('ready');
   await screenshot(page, 'storage-quota-embedding-resumed');
   expect(session.errors.filter((e) => !/QuotaExceededError|Not enough storage/.test(e))).toEqual([]);
+});
+
+/**
+ * A JSON lines corpus of `docs` documents of about 300 bytes each, written to a temporary folder: large
+ * enough that a cap of a few MB refuses it part-way. Its words are pseudo-random, as Chromium compresses
+ * the values it stores and a repetitive text would take almost no room.
+ */
+function writeCorpus(docs: number): { corpus: string; bytes: number } {
+  let seed = 42;
+  const word = () => {
+    seed = (Math.imul(seed, 1103515245) + 12345) >>> 0;
+    return seed.toString(36).slice(0, 6);
+  };
+  const lines: string[] = [];
+  for (let i = 0; i < docs; i++) {
+    const text = Array.from({ length: 40 }, word).join(' ');
+    lines.push(JSON.stringify({ _id: `d${i}`, title: `Document ${i}`, text }));
+  }
+  const corpus = join(tempDir('rp-quota-'), 'corpus.jsonl');
+  writeFileSync(corpus, lines.join('\n') + '\n');
+  return { corpus, bytes: statSync(corpus).size };
+}
+
+test('a corpus larger than the room left: warned before the import (file, estimate, what fits), then refused cleanly naming the file', async () => {
+  const { page } = session;
+  // The page's estimate reports the small quota the cap below enforces: Chromium's override leaves it at the normal one.
+  await page.addInitScript(() => {
+    const headroom = localStorage.getItem('rp-test-quota-headroom');
+    if (headroom === null) return;
+    const real = navigator.storage.estimate.bind(navigator.storage);
+    navigator.storage.estimate = async () => {
+      const estimate = await real();
+      return { ...estimate, quota: (estimate.usage ?? 0) + Number(headroom) };
+    };
+  });
+  const datasetsUrl = `${appUrl}/?view=datasets`;
+  await page.goto(datasetsUrl);
+  await page.getByRole('heading', { name: 'In this browser' }).waitFor({ timeout: 60_000 });
+  await collectionRow(page, 'starter').waitFor({ timeout: 60_000 });
+  const before = (await rows(page, 'collections')).map((r) => r['id']);
+  const headroom = 3 * 1024 * 1024;
+  await page.evaluate((bytes) => localStorage.setItem('rp-test-quota-headroom', String(bytes)), headroom);
+  const { corpus, bytes } = writeCorpus(40_000);
+  await capQuota(page, headroom, datasetsUrl);
+  await page.getByRole('heading', { name: 'In this browser' }).waitFor({ timeout: 60_000 });
+
+  // Before: the preview warns, naming the file, the estimate and what would fit.
+  await page.getByTestId('pick-files').setInputFiles([corpus]);
+  const warning = page.getByTestId('too-large');
+  await warning.waitFor({ timeout: 60_000 });
+  const warned = (await warning.textContent()) ?? '';
+  console.log(`[quota] ${(bytes / 1e6).toFixed(1)} MB corpus, warned: ${warned}`);
+  expect(warned).toMatch(/^corpus\.jsonl \(\d+ MB\) will take about \d+ MB stored \(an estimate\), but this browser lets this site store only [0-3] MB more: a corpus of about [0-3] MB would fit\./);
+  expect(warned).toContain('Delete collections you no longer need');
+  // The Catalog says the same of the entries that would not fit (TREC-COVID: 74 MB compressed).
+  await expect.poll(() => page.locator('tr[data-entry="beir/trec-covid"] [data-testid="over-quota"]').count(), { timeout: 30_000 }).toBe(1);
+  expect(await page.locator('tr[data-entry="beir/quora"] [data-cell="stored-estimate"]').textContent()).toMatch(/≈ \d+ MB/);
+  await screenshot(page, 'storage-quota-forecast');
+
+  // Imported anyway: the browser refuses, and the message names the file and what would fit; nothing stays.
+  await page.getByRole('region', { name: 'Recognised files' }).getByRole('button', { name: 'Import' }).click();
+  const error = page.getByTestId('import-error');
+  await error.waitFor({ timeout: 180_000 });
+  const text = (await error.textContent()) ?? '';
+  console.log(`[quota] the import failed with: ${text}`);
+  expect(text).toMatch(/Not enough storage for "[^"]+": the browser refused to store its documents \([1-9][\d,]* stored before it stopped\), so nothing of it was kept/);
+  expect(text).toMatch(/corpus\.jsonl \(\d+ MB\) did not fit; about \d(\.\d)? MB of uncompressed JSON lines would fit/);
+  await expect.poll(async () => (await rows(page, 'collections')).filter((r) => r['status'] === 'importing').length, { timeout: 30_000 }).toBe(0);
+  expect((await rows(page, 'collections')).map((r) => r['id'])).toEqual(before);
+  expect((await rows<{ collectionId: string }>(page, 'documentChunks')).filter((chunk) => chunk.collectionId.startsWith('local/'))).toEqual([]);
+
+  await page.evaluate(() => localStorage.removeItem('rp-test-quota-headroom'));
+  await liftQuota(page, datasetsUrl);
+  session.errors.length = 0;
 });

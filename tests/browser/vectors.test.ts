@@ -1,7 +1,7 @@
 /**
  * Vectors from files in Debian's chromium, on the built app and the starter collection: Pyserini-format
  * vectors the test writes (seeded random, one per starter document and query) are imported from the dense
- * column's settings; the column then ranks by them (its top hits equal a brute-force cosine top-k computed
+ * column's settings (a query file of another dimension first: a message, nothing stored); the column then ranks by them (its top hits equal a brute-force cosine top-k computed
  * here from the raw values), survives a reload, says so when a typed query has no vector, and Evaluate
  * shows the figures of the CLI's `eval --vectors … --query-vectors …` on the same files.
  */
@@ -20,7 +20,7 @@ import { repoRoot } from '../shared-dir.ts';
 import { tempDir } from '../temp-dir.ts';
 import { cliStdout } from '../cli/run-cli.ts';
 import { bruteForceCosine, pyseriniJsonl, randomVectors } from '../lib/import/vector-fixtures.ts';
-import { settled } from './app-page.ts';
+import { rows, settled } from './app-page.ts';
 import { launch, screenshot, waitInPage, type BrowserSession } from './harness.ts';
 
 const DIM = 24;
@@ -50,6 +50,7 @@ beforeAll(async () => {
   dir = tempDir('browser-vectors-');
   writeFileSync(join(dir, 'embeddings.jsonl'), pyseriniJsonl(docIds, docVectors));
   writeFileSync(join(dir, 'query-embeddings.jsonl'), pyseriniJsonl(queryIds, vectors));
+  writeFileSync(join(dir, 'short-queries.jsonl'), pyseriniJsonl(queryIds, vectors.map((v) => v.slice(1))));
   const stdout = await cliStdout(['eval', '--dataset', starterDir, '--split', 'test', '--retriever', 'dense', '--vectors', join(dir, 'embeddings.jsonl'), '--query-vectors', join(dir, 'query-embeddings.jsonl'), '--run-out', join(dir, 'dense.run'), '--json']);
   cliNdcg = (JSON.parse(stdout) as { metrics: Record<string, number> }).metrics.ndcg_cut_10!.toFixed(4);
   const { run } = await readTrecRun(textSource(readFileSync(join(dir, 'dense.run'), 'utf8')), { file: 'dense.run' });
@@ -64,14 +65,20 @@ afterAll(async () => {
 });
 
 describe('vectors from files (starter collection)', () => {
-  test('imported from the dense column’s settings, the column ranks by them', async () => {
+  test('imported from the dense column’s settings (a bad file first stores nothing), the column ranks by them', async () => {
     const { page, errors } = session;
     await page.goto(appUrl);
     await settled(page);
     const dense = column(page, 1);
     await dense.getByRole('button', { name: /Settings of Dense/ }).click();
     await dense.getByLabel('model', { exact: true }).selectOption({ label: 'Vectors from files…' });
+    // A query file of another dimension: a message naming the file, and nothing stored.
     await dense.getByLabel('documents', { exact: true }).setInputFiles(join(dir, 'embeddings.jsonl'));
+    await dense.getByLabel('queries', { exact: true }).setInputFiles(join(dir, 'short-queries.jsonl'));
+    await dense.getByRole('button', { name: 'Import vectors' }).click();
+    await page.getByRole('alert').filter({ hasText: 'short-queries.jsonl:1: query vectors of 23 dimensions, the corpus vectors have 24' }).waitFor({ timeout: 60_000 });
+    const importedSets = async () => (await rows<{ modelId: string }>(page, 'embeddingSets')).filter((row) => row.modelId.startsWith('vectors/')).length;
+    expect(await importedSets()).toBe(0);
     await dense.getByLabel('queries', { exact: true }).setInputFiles(join(dir, 'query-embeddings.jsonl'));
     await dense.getByRole('button', { name: 'Import vectors' }).click();
     await expect.poll(() => dense.locator('h2').textContent(), { timeout: 60_000 }).toBe('Dense: embeddings.jsonl');
@@ -81,6 +88,7 @@ describe('vectors from files (starter collection)', () => {
     const shown = await dense.locator('button.hit .docid').allTextContents();
     expect(shown.length).toBeGreaterThan(0);
     expect(shown).toEqual(expected.slice(0, shown.length));
+    expect(await importedSets()).toBe(2);
     await expect.poll(() => new URL(page.url()).searchParams.getAll('col')[1]).toMatch(/^dense;m=vectors\/[0-9a-f]{8}\/embeddings\.jsonl;dt=fp32;s=exact$/);
     await screenshot(page, 'vectors-column');
     expect(errors).toEqual([]);

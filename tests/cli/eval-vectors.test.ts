@@ -2,7 +2,9 @@
  * `eval --vectors … --query-vectors …` (src/cli/vector-files.ts): vectors made elsewhere, in each format the
  * page takes, ranked by the dense retrievers. The reference is a brute-force cosine top-k computed in this
  * test from the raw values it wrote (tests/lib/import/vector-fixtures.ts); its measures come from the
- * project's trec_eval-equal `evaluate` over that independent run.
+ * project's trec_eval-equal `evaluate` over that independent run. On SciFact test, the default GloVe model's
+ * own vectors written as Pyserini's embeddings.jsonl measure what `eval --model local/glove-100d-sif` does
+ * (reference: that command's figures, computed in the test).
  */
 import { mkdtempSync, readFileSync, rmSync, writeFileSync, mkdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -14,6 +16,11 @@ import { evaluate } from '../../src/lib/eval/evaluate.ts';
 import type { Qrels, Run } from '../../src/lib/types.ts';
 import { bruteForceCosine, npyVectors, parquetVectors, pyseriniJsonl, randomVectors } from '../lib/import/vector-fixtures.ts';
 import { cli, cliStdout } from './run-cli.ts';
+import { loadDataset } from '../../src/cli/dataset.ts';
+import { loadNodeEmbedder, resolveNodeModel } from '../../src/cli/dense.ts';
+import { passageText, queryText } from '../../src/lib/dense/embedding-text.ts';
+import { ensureModels } from '../lib/dense/models-fixture.ts';
+import { shared } from '../shared-dir.ts';
 
 const WORDS = ['tide', 'moon', 'yeast', 'dough', 'glacier', 'valley', 'tea', 'leaf', 'river', 'stone', 'salt', 'wind'];
 const DOCS = Array.from({ length: 200 }, (_, i) => ({ _id: `d${i}`, title: `T${i}`, text: `${WORDS[i % 12]} ${WORDS[(i * 7) % 12]} ${WORDS[(i * 5 + 3) % 12]}` }));
@@ -110,4 +117,22 @@ describe('eval with vectors from files', () => {
     const noQueries = await cli(['eval', '--dataset', at('data'), '--retriever', 'dense', '--vectors', at('embeddings.jsonl')]);
     expect(noQueries.stderr).toBe('error: --vectors needs --query-vectors: the queries must be in the same vector space\n');
   });
+});
+
+describe('the project\'s own model, written out as a Pyserini file and read back', () => {
+  it('SciFact test: eval --vectors gives the figures of eval --model local/glove-100d-sif', async () => {
+    ensureModels('glove-100d-sif');
+    const scifact = await loadDataset(shared('beir', 'scifact'), { splits: ['test'] });
+    const embedder = await loadNodeEmbedder(resolveNodeModel('local/glove-100d-sif'));
+    const queries = [...scifact.queries.values()];
+    const docVectors = await embedder.embed(scifact.docs.map((doc) => passageText(doc, embedder.spec)));
+    const queryVectors = await embedder.embed(queries.map((query) => queryText(query, embedder.spec)));
+    await embedder.dispose();
+    const rowOf = (m: typeof docVectors, i: number) => Array.from(m.data.subarray(i * m.dim, (i + 1) * m.dim));
+    writeFileSync(at('scifact-docs.jsonl'), pyseriniJsonl(scifact.docs.map((doc) => doc.id), scifact.docs.map((_, i) => rowOf(docVectors, i))));
+    writeFileSync(at('scifact-queries.jsonl'), pyseriniJsonl(queries.map((query) => query.id), queries.map((_, i) => rowOf(queryVectors, i))));
+    const model = JSON.parse(await cliStdout(['eval', '--dataset', shared('beir', 'scifact'), '--retriever', 'dense', '--json'])) as { metrics: Record<string, number> };
+    const files = JSON.parse(await cliStdout(['eval', '--dataset', shared('beir', 'scifact'), '--retriever', 'dense', '--vectors', at('scifact-docs.jsonl'), '--query-vectors', at('scifact-queries.jsonl'), '--json'])) as { metrics: Record<string, number> };
+    for (const measure of MEASURES) expect(files.metrics[measure]!.toFixed(4)).toBe(model.metrics[measure]!.toFixed(4));
+  }, 300_000);
 });

@@ -24,6 +24,7 @@ import { jobs } from '../shell/jobs.svelte.ts';
 import { notices } from '../shell/notices.svelte.ts';
 import { hubSetting } from './hub-setting.svelte.ts';
 import { importWorkerHost } from './import-client.ts';
+import type { StoredImportedVectors } from '../../lib/import/vector-import.ts';
 
 /**
  * The collections stored in this browser, as the page sees them: the list, which one is open, imports
@@ -191,8 +192,11 @@ class Collections {
    */
   async #rollBack(): Promise<void> {
     if (!(await hasUnfinishedImports(database()))) return;
+    const names = new Map((await database().collections.where('status').equals('importing').toArray()).map((row) => [row.id, row.name]));
     const removed = await this.#importer.call((api) => api.recover());
-    if (removed.length > 0) notices.info(`Removed ${removed.length} unfinished import${removed.length === 1 ? '' : 's'} left by a closed tab.`);
+    if (removed.length === 0) return;
+    const which = removed.map((id) => `"${names.get(id) ?? id}"`).join(', ');
+    notices.info(`Removed the unfinished import${removed.length === 1 ? '' : 's'} of ${which}, left by a tab closed or reloaded during it: nothing of it was kept, and the other collections are untouched. Import it again to use it.`);
   }
 
   async refresh(): Promise<void> {
@@ -265,6 +269,43 @@ class Collections {
     if (on) next.add(key);
     else next.delete(key);
     this.running = next;
+  }
+
+  /**
+   * Imports vector files into a stored collection in the import worker (vector-import.ts: checked, then
+   * stored all or nothing), with a job in the tray (rows read, Cancel); a failure is a notice naming the
+   * file and line. Resolves with what was stored, or undefined.
+   */
+  async importVectors(collectionId: string, files: { corpus: File; corpusIds?: File | undefined; queries: File; queryIds?: File | undefined }): Promise<StoredImportedVectors | undefined> {
+    const importId = newImportId();
+    const job = jobs.start(`Import vectors ${files.corpus.name}`, { unit: 'vectors' });
+    const cancel = () => void this.#importer.callIfRunning((api) => api.cancel(importId))?.catch(() => undefined);
+    job.signal.addEventListener('abort', cancel);
+    let corpusRows = 0;
+    const onRows = Comlink.proxy((file: string, rows: number) => {
+      if (file === files.corpus.name && corpusRows <= rows) corpusRows = rows;
+      job.progress(file === files.corpus.name ? rows : corpusRows + rows, undefined, `reading ${file}`);
+    });
+    try {
+      const outcome = await this.#importer.call((api) => api.importVectors({ importId, collectionId, files }, onRows));
+      if (outcome.status === 'done') {
+        const { stored } = outcome;
+        job.finish(`${formatCount(stored.docs)} documents, ${formatCount(stored.queries)} queries, ${stored.dim} dimensions`);
+        void this.storageChanged();
+        return stored;
+      }
+      if (outcome.status === 'cancelled') job.fail(new DOMException('cancelled', 'AbortError'));
+      else {
+        job.fail(new Error(outcome.error.message));
+        notices.error(outcome.error.message);
+      }
+    } catch (error) {
+      job.fail(error);
+      notices.error(error);
+    } finally {
+      job.signal.removeEventListener('abort', cancel);
+    }
+    return undefined;
   }
 
   /**

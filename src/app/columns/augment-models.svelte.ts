@@ -17,14 +17,11 @@ class StoredAugmentModels {
     this.loaded = true;
   }
 
-  /** Checks and stores a model file; the message of a bad file names it. Returns the stored summary. */
-  async importFile(name: string, text: string): Promise<AugmentModelRow> {
-    const model = parseModelFile(text, name);
-    const ref = modelRef(text, name, model);
-    const row = { key: ref.key, name, collection: ref.collection, split: ref.split, analyzer: model.bm25.analyzer, encoder: model.encoderModel };
-    await putAugmentModel(database(), { ...row, text });
+  /** Checks and stores a model file (storeModelFile), then lists it. */
+  async importFile(fileName: string, text: string): Promise<Omit<AugmentModelRow, 'storedAt'>> {
+    const row = await storeModelFile(fileName, text);
     await this.refresh();
-    return this.list.find((stored) => stored.key === ref.key) ?? { ...row, storedAt: Date.now() };
+    return row;
   }
 
   /** The model file stored under `key`, as it was stored (its key is the text's fingerprint). */
@@ -51,6 +48,19 @@ class StoredAugmentModels {
 export const storedAugmentModels = new StoredAugmentModels();
 
 /**
+ * Checks a model file (parseModelFile: a bad one is a message naming the file, and nothing is stored) and
+ * stores it under its key, named after the file. Explore's picker and the Learn view import through it.
+ */
+export async function storeModelFile(fileName: string, text: string): Promise<Omit<AugmentModelRow, 'storedAt'>> {
+  const model = parseModelFile(text, fileName);
+  const name = fileName.replace(/(\.augment)?\.json$/i, '');
+  const ref = modelRef(text, name, model);
+  const row = { key: ref.key, name, collection: ref.collection, split: ref.split, analyzer: model.bm25.analyzer, encoder: model.encoderModel };
+  await putAugmentModel(database(), { ...row, text });
+  return row;
+}
+
+/**
  * The name a model's training record gives the open collection: the record's own when it names this
  * collection (by id or name, in any case), else the collection's name (a transfer).
  */
@@ -59,7 +69,8 @@ export function trainingCollectionName(model: AugmentModel, collection: { id: st
   return named === collection.id.toLowerCase() || named === collection.name.toLowerCase() ? model.training.collection : collection.name;
 }
 
-/** A download name for a model file. */
+
+/** A file name from a model's name: letters, digits, dots and dashes. */
 export function modelFileName(name: string): string {
-  return /\.json$/i.test(name) ? name : `${name}.json`;
+  return `${name.replace(/[^\p{L}\p{N}.-]+/gu, '-').replace(/^-+|-+$/g, '') || 'model'}.augment.json`;
 }

@@ -19,6 +19,7 @@ import { rankChunk, rankOne } from './engine-ranking.ts';
 import { EngineResources, type PrepareOptions } from './engine-resources.ts';
 import { explainHit, type HitExplanation } from './hit-explain.ts';
 import { raceAbort } from './race-abort.ts';
+import { settingsKey } from '../../lib/settings-key.ts';
 import { RankingMemo } from './ranking-memo.ts';
 import { tune, type TuneRequest, type TuneResult } from '../../lib/tuning/tune.ts';
 import type { SavedRankings } from './saved-rankings.ts';
@@ -182,11 +183,29 @@ export class RetrievalEngine {
       }
     }
     await this.prepare(collectionId, retriever, options);
+    // One ranking per column settings at a time: a request superseded while it waits never reaches a worker.
+    // Each keystroke ranks at once, and on a large collection a worker would otherwise compute every one in turn.
+    const lane = `${collectionId}\u0000${settingsKey(retriever)}`;
+    const busy = this.#rankingNow.get(lane);
+    if (busy !== undefined) await raceAbort(busy, options.signal);
+    options.signal?.throwIfAborted();
     const started = performance.now();
-    const result = await raceAbort(rankOne(this.memo, collectionId, retriever, query, depth, options), options.signal);
+    const work = rankOne(this.memo, collectionId, retriever, query, depth, options);
+    const settled = work.then(
+      () => undefined,
+      () => undefined,
+    );
+    this.#rankingNow.set(lane, settled);
+    void settled.then(() => {
+      if (this.#rankingNow.get(lane) === settled) this.#rankingNow.delete(lane);
+    });
+    const result = await raceAbort(work, options.signal);
     if (savedKey !== undefined) saved?.save(savedKey, collectionId, retriever, result);
     return { ...result, ms: performance.now() - started };
   }
+
+  /** Per collection and column settings: the ranking a worker computes now (settled when it has answered). */
+  readonly #rankingNow = new Map<string, Promise<void>>();
 
   /**
    * Ranks every query with a column, `chunkSize` queries per worker call, reporting progress after each

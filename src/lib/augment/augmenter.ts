@@ -44,8 +44,7 @@ export class Augmenter {
 
   /** The weighted bags of many texts, encoded first in batches (any encoder; a transformer needs this one). */
   async expandBatch(texts: readonly string[], signal?: AbortSignal): Promise<ExpandedTerm[][]> {
-    await this.encoder.encodeMany(texts, signal);
-    return this.expandMany(texts);
+    return this.bagsOf(await this.encoder.encodeMany(texts, signal));
   }
 
   /**
@@ -53,13 +52,17 @@ export class Augmenter {
    * a transformer encoder must have encoded the texts already (expandBatch does).
    */
   expandMany(texts: readonly string[]): ExpandedTerm[][] {
+    return this.bagsOf(texts.map((text) => this.encoder.encode(text)));
+  }
+
+  private bagsOf(encodings: readonly EncodedQuery[]): ExpandedTerm[][] {
     const D = this.params.encoderDim + 1;
     const V = this.params.terms.length;
     const bags: ExpandedTerm[][] = [];
     // In slices, so the batch's z matrix stays a few megabytes.
     const slice = 32;
-    for (let start = 0; start < texts.length; start += slice) {
-      const encoded = texts.slice(start, start + slice).map((text) => this.encoder.encode(text));
+    for (let start = 0; start < encodings.length; start += slice) {
+      const encoded = encodings.slice(start, start + slice);
       const e0 = new Float32Array(encoded.length * D);
       encoded.forEach((query, q) => encodeMix(this.params, this.encoder, query.sentence, e0, q * D, true));
       const z = new Float32Array(encoded.length * V);

@@ -68,6 +68,8 @@ export interface QueryEncoder {
   encode(text: string): EncodedQuery;
   /** The encodings of many texts, in order (batched where the encoder runs a model). */
   encodeMany(texts: readonly string[], signal?: AbortSignal): Promise<EncodedQuery[]>;
+  /** Releases what the encoder holds (a transformer's session); a static table holds nothing. */
+  dispose?(): Promise<void>;
 }
 
 export class StaticQueryEncoder implements QueryEncoder {

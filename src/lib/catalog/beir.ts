@@ -14,6 +14,7 @@ import type { CatalogEntry, QrelsFile } from './catalog.ts';
  * - BeIR/scidocs/tree/main: corpus.jsonl.gz 140 MB, queries.jsonl.gz 1.74 MB.
  * - BeIR/fiqa (tree e318552): corpus.jsonl.gz 17.7 MB, queries.jsonl.gz 194 kB.
  * - BeIR/trec-covid/tree/main: corpus.jsonl.gz 73.5 MB, queries.jsonl.gz 4.7 kB.
+ * - BeIR/quora (tree 3c93f3a): corpus.jsonl.gz 15.3 MB, queries.jsonl.gz 397 kB.
  * Sizes of the qrels files not listed above were not read; totals count them as small.
  * Counts: BEIR paper, Table 1 (papers/beir-benchmark.txt). The hub cards give cc-by-sa-4.0 for every BeIR
  * repository; the original datasets carry their own terms (licenceNote).
@@ -92,5 +93,11 @@ export const BEIR_ENTRIES: readonly CatalogEntry[] = [
     queries: 50,
     licenceNote: 'CORD-19 documents: their own licence terms (see the CORD-19 dataset).',
     notes: '50 topics with deep graded judgments (0–2) over 171k CORD-19 abstracts. A 74 MB download; indexing takes a while.',
+  }),
+  beir('quora', 'Quora', { corpus: 15_300_000, queries: 397_000 }, [['test', undefined], ['dev', undefined]], {
+    docs: 522_931,
+    queries: 15_000,
+    licenceNote: 'Quora Question Pairs: the BEIR paper found no licence stated for the original; check Quora’s terms.',
+    notes: 'Duplicate-question retrieval: 10,000 test and 5,000 dev questions against 523k short questions.',
   }),
 ];

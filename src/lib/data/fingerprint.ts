@@ -27,6 +27,19 @@ export class Fingerprint {
     return this;
   }
 
+  /** Mixes in 16-bit units as `add` mixes a string's (the same hash as the string of these code units), and a separator. */
+  addUnits(units: Uint16Array): this {
+    let h = this.hash;
+    for (let i = 0; i < units.length; i++) {
+      h ^= units[i]!;
+      h = Math.imul(h, PRIME) >>> 0;
+    }
+    h ^= SEPARATOR;
+    this.hash = Math.imul(h, PRIME) >>> 0;
+    this.count += 1;
+    return this;
+  }
+
   /** 8 hex digits. */
   hex(): string {
     return this.hash.toString(16).padStart(8, '0');

@@ -47,6 +47,11 @@ export class MissingQueryVectorError extends Error {
   }
 }
 
+/** The error of a collection that has no vectors of this model (imported into another collection, or deleted). */
+export function vectorsNotStored(model: string, collection: string): Error {
+  return new Error(`the vectors of ${importedVectorsName(model)} are not stored for ${collection}: import them in the dense column's settings (model → Vectors from files…)`);
+}
+
 /** Every row scaled to unit length in place (a zero row stays zero), so a dot product is the cosine. */
 export function normalizeRows(vectors: VectorMatrix): VectorMatrix {
   for (let r = 0; r < vectors.rows; r++) normalizeInPlace(vectors.data.subarray(r * vectors.dim, (r + 1) * vectors.dim));

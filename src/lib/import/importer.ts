@@ -3,7 +3,9 @@ import type { ErrorPolicy } from '../data/record-stream.ts';
 import type { CollectionRow, PlaygroundDatabase } from '../storage/db.ts';
 import { importCollection, type StoreProgress } from '../storage/collections.ts';
 import type { ImportLocks } from '../storage/import-locks.ts';
-import { planFiles, type ImportPlan } from './import-file.ts';
+import { planFiles, type ImportFile, type ImportPlan } from './import-file.ts';
+import { megabytes, StorageFullError } from '../storage/quota.ts';
+import { corpusThatFits } from '../storage/storage-forecast.ts';
 import { planRecords, type FileProgress } from './records.ts';
 
 /**
@@ -58,6 +60,15 @@ function totalOf(plan: ImportPlan, sizes: ReadonlyMap<string, number> | undefine
     total += size;
   }
   return total;
+}
+
+/**
+ * The refused import's file and what would have fitted: the documents' text stored before the refusal was
+ * the room there was, and a collection needs about STORED_PER_CORPUS_BYTE × its corpus once indexed and embedded.
+ */
+function whatFits(corpus: ImportFile, error: StorageFullError): string {
+  const size = corpus.size === undefined ? '' : ` (${megabytes(corpus.size)})`;
+  return `${corpus.name}${size} did not fit; about ${megabytes(corpusThatFits(error.storedBytes, false))} of uncompressed JSON lines would fit in the room this site had (an estimate), or import a part of the file.`;
 }
 
 export async function runImport(db: PlaygroundDatabase, plan: ImportPlan, options: RunImportOptions = {}): Promise<ImportOutcome> {
@@ -116,6 +127,7 @@ export async function runImport(db: PlaygroundDatabase, plan: ImportPlan, option
     return { status: 'done', collection, elapsedMs: performance.now() - started };
   } catch (error) {
     if (isAbort(error, options.signal)) return { status: 'cancelled' };
+    if (error instanceof StorageFullError) return { status: 'failed', error: { ...importFailure(error), message: `${error.message} ${whatFits(plan.corpus, error)}` } };
     return { status: 'failed', error: importFailure(error) };
   }
 }

@@ -50,6 +50,15 @@ export interface VectorRows {
   fingerprint: string;
 }
 
+/** A Blob (a picked File) as a vector file. */
+export function blobVectorInput(blob: Blob, name: string): VectorFileInput {
+  return {
+    name,
+    open: async () => blob.stream() as ReadableStream<Uint8Array>,
+    random: async () => ({ byteLength: blob.size, slice: (start, end) => blob.slice(start, end).arrayBuffer() }),
+  };
+}
+
 /** The format a file name says, or undefined. */
 export function vectorFileFormat(name: string): VectorFileFormat | undefined {
   const lower = name.toLowerCase().replace(/\.gz$/, '');
@@ -100,18 +109,12 @@ class RowCollector {
   }
 }
 
-/** FNV-1a over the ids and the float32 bits of the values. */
+/** FNV-1a over the ids and the float32 bits of the values (8,192 16-bit units at a time). */
 function fingerprintRows(ids: readonly string[], data: Float32Array): string {
   const fingerprint = new Fingerprint();
   for (const id of ids) fingerprint.add(id);
-  const words = new Uint32Array(data.buffer, data.byteOffset, data.length);
-  // 4096 words per string keep the strings short; the hash runs over every bit of the values.
-  for (let start = 0; start < words.length; start += 4096) {
-    let text = '';
-    const end = Math.min(words.length, start + 4096);
-    for (let i = start; i < end; i++) text += String.fromCharCode(words[i]! & 0xffff, words[i]! >>> 16);
-    fingerprint.add(text);
-  }
+  const units = new Uint16Array(data.buffer, data.byteOffset, data.length * 2);
+  for (let start = 0; start < units.length; start += 8192) fingerprint.addUnits(units.subarray(start, start + 8192));
   return fingerprint.hex();
 }
 
@@ -268,16 +271,24 @@ async function readNpy(request: VectorFileRequest): Promise<VectorRows> {
   }
   const ids = await readIdLines(request.ids, request.signal);
   if (ids.length !== rowCount) throw new ParseError(request.ids.name, 0, 'invalid-field', `${ids.length} ids for the ${rowCount} rows of ${file}`);
-  const rows = new RowCollector(file);
-  const view = new DataView(bytes.buffer, bytes.byteOffset + header.dataOffset);
-  const values = new Float64Array(dim);
-  for (let r = 0; r < rowCount; r++) {
-    for (let i = 0; i < dim; i++) values[i] = type.read(view, (r * dim + i) * type.bytes);
-    rows.add(ids[r]!, values, r + 1, 'row');
-    if ((r + 1) % 4096 === 0) request.onRows?.(r + 1);
+  if (rowCount === 0 || dim === 0) throw new ParseError(file, 0, 'empty-file', `no vectors in this file (shape ${rowCount} × ${dim})`);
+  const data = new Float32Array(rowCount * dim);
+  if (type.bytes === 4) {
+    // Little-endian float32 as stored: one copy (the data may not start on a 4-byte boundary of the buffer).
+    new Uint8Array(data.buffer).set(bytes.subarray(header.dataOffset, header.dataOffset + data.byteLength));
+  } else {
+    const view = new DataView(bytes.buffer, bytes.byteOffset + header.dataOffset);
+    for (let i = 0; i < data.length; i++) data[i] = type.read(view, i * type.bytes);
+  }
+  for (let i = 0; i < data.length; i++) {
+    const value = data[i]!;
+    if (!Number.isFinite(value)) {
+      const row = Math.floor(i / dim);
+      throw new ParseError(file, row + 1, 'invalid-number', `the vector of "${ids[row]!}" holds ${String(value)} (component ${(i % dim) + 1})`);
+    }
   }
   request.onRows?.(rowCount);
-  return rows.finish();
+  return { file, ids, vectors: { rows: rowCount, dim, data }, fingerprint: fingerprintRows(ids, data) };
 }
 
 /** Reads a vector file whole; throws a `ParseError` for anything it cannot take. */

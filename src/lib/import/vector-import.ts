@@ -7,7 +7,7 @@ import { loadQueries, readDocumentBatches } from '../storage/collections.ts';
 import type { PlaygroundDatabase } from '../storage/db.ts';
 import { corpusContent, putCompleteSets, queriesFingerprint, type EmbeddingSetSpec } from '../storage/embedding-sets.ts';
 import type { Query } from '../types.ts';
-import type { VectorRows } from './vector-file.ts';
+import { readVectorFile, type VectorFileInput, type VectorRows } from './vector-file.ts';
 
 /**
  * Vector files matched to a collection, and stored as its embedding sets of a `vectors/…` model
@@ -121,11 +121,25 @@ export async function storeImportedVectors(
   return { model, docs: docIds.length, queries: queries?.texts.length ?? 0, dim: corpus.dim };
 }
 
-/** The `vectors/…` models stored for a collection (their corpus sets), newest first. */
-export async function listImportedVectors(db: PlaygroundDatabase, collectionId: string): Promise<Array<{ model: string; docs: number; dim: number; createdAt: number }>> {
-  const rows = await db.embeddingSets.where('collectionId').equals(collectionId).toArray();
-  return rows
-    .filter((row) => row.part === 'corpus' && row.modelId.startsWith('vectors/') && row.done === row.docCount)
-    .sort((a, b) => b.createdAt - a.createdAt)
-    .map((row) => ({ model: row.modelId, docs: row.docCount, dim: row.dimensions, createdAt: row.createdAt }));
+/** Vector files to import: corpus and query vectors, and the ids files of `.npy` ones. */
+export interface VectorFileSet {
+  corpus: VectorFileInput;
+  corpusIds?: VectorFileInput;
+  queries: VectorFileInput;
+  queryIds?: VectorFileInput;
+}
+
+/** Reads the files (reporting rows read) and stores them (`storeImportedVectors`): all or nothing. */
+export async function importVectorFiles(
+  db: PlaygroundDatabase,
+  collectionId: string,
+  files: VectorFileSet,
+  options: { signal?: AbortSignal; onRows?: (file: string, rows: number) => void } = {},
+): Promise<StoredImportedVectors> {
+  const { signal, onRows } = options;
+  const read = (file: VectorFileInput, ids: VectorFileInput | undefined) =>
+    readVectorFile({ file, ...(ids === undefined ? {} : { ids }), ...(signal === undefined ? {} : { signal }), onRows: (rows) => onRows?.(file.name, rows) });
+  const corpus = await read(files.corpus, files.corpusIds);
+  const queries = await read(files.queries, files.queryIds);
+  return storeImportedVectors(db, collectionId, { corpus, queries }, signal === undefined ? {} : { signal });
 }

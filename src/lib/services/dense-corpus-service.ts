@@ -118,6 +118,8 @@ export interface DenseCorpusServiceOptions {
   queryCacheSize?: number;
   /** Vectors the app ships for a collection (the starter), read when its corpus has no stored set. */
   shipped?: (collectionId: string) => Promise<ShippedVectors | undefined>;
+  /** The model embeds nothing (vectors from files): a collection without a stored set is this error, named by the collection. */
+  storedOnly?: (collection: string) => Error;
 }
 
 /** Collections with more distinct query texts than this get no stored query set (their queries are embedded when asked). */
@@ -327,6 +329,7 @@ export class DenseCorpusService {
           }
           const shipped = await this.shippedVectors(set);
           const stored = shipped === undefined ? undefined : await this.storeShipped(set, querySet, shipped);
+          if (stored === undefined && this.options.storedOnly !== undefined) throw this.options.storedOnly(set.label);
           return stored ?? this.embedRest(set, onProgress, signal);
         },
         {

@@ -411,7 +411,7 @@ async function writeCollection(db: PlaygroundDatabase, meta: CollectionMeta, rec
     await rollback(db, row).catch(() => undefined);
     if (isQuotaError(error)) {
       const stored = tally.phase === 'documents' ? tally.documents : tally.phase === 'queries' ? tally.queries : tally.judgments;
-      throw new StorageFullError(meta.name, tally.writing, stored, await (options.estimate ?? browserEstimate)(), { cause: error });
+      throw new StorageFullError(meta.name, tally.writing, stored, await (options.estimate ?? browserEstimate)(), { cause: error, storedBytes: tally.bytes });
     }
     throw error;
   }

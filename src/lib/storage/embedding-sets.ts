@@ -1,4 +1,5 @@
 import { Dexie } from 'dexie';
+import { isImportedVectorsModel } from '../dense/imported-vectors.ts';
 import { decodeMatrix, encodeMatrix, type EncodedMatrix, type VectorEncoding } from '../dense/vector-codec.ts';
 import type { VectorMatrix } from '../dense/vector-matrix.ts';
 import { settingsKey } from '../settings-key.ts';
@@ -286,4 +287,13 @@ export async function putCompleteSets(db: PlaygroundDatabase, sets: readonly Com
     if (isQuotaError(error)) throw new EmbeddingStorageFullError(label, 0, sets[0]?.content.docCount ?? 0, { cause: error });
     throw error;
   }
+}
+
+/** The `vectors/…` models stored for a collection (their corpus sets), newest first. */
+export async function listImportedVectors(db: PlaygroundDatabase, collectionId: string): Promise<Array<{ model: string; docs: number; dim: number; createdAt: number }>> {
+  const rows = await db.embeddingSets.where('collectionId').equals(collectionId).toArray();
+  return rows
+    .filter((row) => row.part === 'corpus' && isImportedVectorsModel(row.modelId) && row.done === row.docCount)
+    .sort((a, b) => b.createdAt - a.createdAt)
+    .map((row) => ({ model: row.modelId, docs: row.docCount, dim: row.dimensions, createdAt: row.createdAt }));
 }

@@ -54,7 +54,8 @@ function browserSaid(cause: unknown): string {
   return text === undefined ? '' : ` The browser said: "${text}".`;
 }
 
-function megabytes(bytes: number): string {
+/** `12 MB`, `3.4 MB`: sizes in the storage messages. */
+export function megabytes(bytes: number): string {
   return `${(bytes / (1024 * 1024)).toFixed(bytes < 10 * 1024 * 1024 ? 1 : 0)} MB`;
 }
 
@@ -72,7 +73,7 @@ export class StorageFullError extends Error {
     /** Records of that kind stored before the refusal. */
     readonly storedSoFar: number,
     readonly estimate: StorageEstimateLike | undefined,
-    options?: { cause?: unknown },
+    options?: { cause?: unknown; storedBytes?: number },
   ) {
     const used =
       estimate?.usage !== undefined && estimate.quota !== undefined
@@ -84,7 +85,11 @@ export class StorageFullError extends Error {
         `Delete collections you no longer need, or allow this site more storage, and try again.${browserSaid(options?.cause)}`,
       options,
     );
+    this.storedBytes = options?.storedBytes ?? 0;
   }
+
+  /** Bytes of records (their UTF-8 text and row overhead) stored before the refusal: what fitted. */
+  readonly storedBytes: number;
 }
 
 /**

@@ -296,3 +296,47 @@ describe('RetrievalEngine: many queries', () => {
     expect(missing).toEqual(['q0', 'q2']);
   });
 });
+
+/** A BM25 backend whose searches wait for `gate` (a large collection's ranking, still running). */
+class SlowBm25 extends FakeBm25 {
+  searchGate: Gate | undefined;
+  override async search(...args: Parameters<FakeBm25['search']>): Promise<Awaited<ReturnType<FakeBm25['search']>>> {
+    const gate = this.searchGate;
+    const hits = await super.search(...args);
+    await gate?.wait();
+    return hits;
+  }
+}
+
+describe('RetrievalEngine: typing faster than a column ranks', () => {
+  it('sends a column’s rankings one at a time, and none that was superseded while it waited', async () => {
+    const bm25 = new SlowBm25();
+    const engine = new RetrievalEngine({ bm25, dense: new FakeDense(), runs: new FakeRuns(), jobs: new FakeJobs(), collectionName: () => 'Starter' });
+    const column = defaultRetriever('bm25');
+    await engine.prepare(C, column);
+    const first = new Gate();
+    bm25.searchGate = first;
+    const typed = (text: string) => {
+      const controller = new AbortController();
+      const ranked = engine.rankQuery(C, column, { id: '', text }, { signal: controller.signal });
+      ranked.catch(() => undefined);
+      return { controller, ranked };
+    };
+    // "b" runs; "br" and "bre" come while it does, and "br" is superseded by "bre" before "b" has answered.
+    const b = typed('b');
+    await expect.poll(() => bm25.searches.length).toBe(1);
+    b.controller.abort(new DOMException('superseded', 'AbortError'));
+    const br = typed('br');
+    await Promise.resolve();
+    br.controller.abort(new DOMException('superseded', 'AbortError'));
+    bm25.searchGate = undefined;
+    const bre = typed('bread');
+    await expect(b.ranked).rejects.toThrow('superseded');
+    await expect(br.ranked).rejects.toThrow('superseded');
+    expect(bm25.searches.map((search) => search.queries.map((query) => query.text))).toEqual([['b']]);
+    first.open();
+    const result = await bre.ranked;
+    expect(bm25.searches.map((search) => search.queries.map((query) => query.text))).toEqual([['b'], ['bread']]);
+    expect(result.ranking).toEqual({ kind: 'bm25', hits: bm25.reference(C, 'english', { id: '', text: 'bread' }, { k: RUN_DEPTH, k1: DEFAULT_BM25.bm25.k1, b: DEFAULT_BM25.bm25.b }) });
+  });
+});

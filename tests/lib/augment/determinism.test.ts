@@ -63,6 +63,7 @@ describe('determinism', () => {
     const augmenter = new Augmenter(model.params, encoder);
     const texts = test.queries.map((query) => query.text);
     expect(augmenter.expandMany(texts)).toEqual(texts.map((text) => augmenter.expand(text)));
+    expect(await augmenter.expandBatch(texts)).toEqual(augmenter.expandMany(texts));
   });
 
   it('names what is wrong with a file that is not a model', () => {

@@ -30,7 +30,7 @@ describe('catalog entries', () => {
 
   test('the families hold the datasets the issue names', () => {
     const ids = CATALOG.map((entry) => entry.id);
-    for (const name of ['scifact', 'nfcorpus', 'arguana', 'scidocs', 'fiqa', 'trec-covid']) expect(ids).toContain(`beir/${name}`);
+    for (const name of ['scifact', 'nfcorpus', 'arguana', 'scidocs', 'fiqa', 'trec-covid', 'quora']) expect(ids).toContain(`beir/${name}`);
     expect(ids.filter((id) => id.startsWith('cqadupstack/'))).toHaveLength(12);
     expect(ids.filter((id) => id.startsWith('nanobeir/'))).toHaveLength(13);
     expect(ids.filter((id) => id.startsWith('beir-pl/')).length).toBeGreaterThanOrEqual(4);

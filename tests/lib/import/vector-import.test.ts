@@ -2,9 +2,10 @@ import 'fake-indexeddb/auto';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ParseError } from '../../../src/lib/data/errors.ts';
 import { annRecallAtK } from '../../../src/lib/dense/ann-recall.ts';
-import { importedVectorsEmbedder, importedVectorsName, MissingQueryVectorError } from '../../../src/lib/dense/imported-vectors.ts';
+import { importedVectorsEmbedder, importedVectorsName, MissingQueryVectorError, vectorsNotStored } from '../../../src/lib/dense/imported-vectors.ts';
 import { readVectorFile } from '../../../src/lib/import/vector-file.ts';
-import { listImportedVectors, storeImportedVectors } from '../../../src/lib/import/vector-import.ts';
+import { importVectorFiles, storeImportedVectors } from '../../../src/lib/import/vector-import.ts';
+import { listImportedVectors } from '../../../src/lib/storage/embedding-sets.ts';
 import { DEFAULT_HNSW } from '../../../src/lib/retrievers/config.ts';
 import { DenseCorpusService } from '../../../src/lib/services/dense-corpus-service.ts';
 import type { PlaygroundDatabase } from '../../../src/lib/storage/db.ts';
@@ -104,6 +105,30 @@ describe('vectors from file', () => {
     await expect(typed).rejects.toBeInstanceOf(MissingQueryVectorError);
     await expect(typed).rejects.toThrow('no vector for the query "a query typed in the box": vectors from embeddings.jsonl rank only the queries whose vectors were imported');
     service.dispose();
+  });
+
+  it('importVectorFiles reads and stores both files, reporting rows; cancelled, it stores nothing', async () => {
+    const files = { corpus: memoryFile('embeddings.jsonl', pyseriniJsonl(docIds, DOC_VECTORS)), queries: memoryFile('q.jsonl', pyseriniJsonl(queryIds, QUERY_VECTORS)) };
+    const controller = new AbortController();
+    controller.abort(new DOMException('cancelled', 'AbortError'));
+    await expect(importVectorFiles(db, C, files, { signal: controller.signal })).rejects.toThrow('cancelled');
+    expect(await setsStored()).toBe(0);
+    const rows: Array<[string, number]> = [];
+    const stored = await importVectorFiles(db, C, files, { onRows: (file, n) => rows.push([file, n]) });
+    expect(stored).toMatchObject({ docs: DOCS.length, queries: QUERIES.length, dim: DIM });
+    expect(rows.at(-1)).toEqual(['q.jsonl', QUERIES.length]);
+    expect(rows).toContainEqual(['embeddings.jsonl', DOCS.length]);
+    expect(await setsStored()).toBe(2);
+  });
+
+  it('another collection without these vectors is a clear error, and nothing is embedded or stored for it', async () => {
+    const stored = await importJsonl(pyseriniJsonl(docIds, DOC_VECTORS), pyseriniJsonl(queryIds, QUERY_VECTORS));
+    await storeCollection(db, 'other', { docs: DOCS.slice(0, 5) });
+    const service = new DenseCorpusService({ db, embedder: importedVectorsEmbedder(stored.model), locks: null, storedOnly: (collection) => vectorsNotStored(stored.model, collection) });
+    await expect(service.open({ collectionId: 'other', search: 'exact', hnsw: DEFAULT_HNSW })).rejects.toThrow(
+      'the vectors of embeddings.jsonl are not stored for "Collection other": import them in the dense column\'s settings (model → Vectors from files…)',
+    );
+    expect(await db.embeddingSets.where('collectionId').equals('other').count()).toBe(0);
   });
 
   it('lists the imported vectors of a collection', async () => {
