@@ -168,4 +168,15 @@ describe('Augmented BM25 column (synthetic collection, a model made by the comma
     expect(await augmented(page).locator('h2').textContent()).toContain('no-shared-words');
     expect(errors).toEqual([]);
   });
+
+  test('a link to a model this browser does not hold shows a message saying to import the file, not a crash', async () => {
+    const { page, errors } = session;
+    const elsewhere = page.url().replace(/(col=augmented;key=)\w+/, '$1deadbeef');
+    expect(elsewhere).not.toBe(page.url());
+    await page.goto(elsewhere);
+    await expect.poll(() => augmented(page).textContent(), { timeout: 60_000 }).toMatch(/The model "no-shared-words" is not stored in this browser: import the model file/);
+    // The other columns rank as before.
+    await expect.poll(() => page.locator('article.column[data-kind="bm25"]').getAttribute('data-status')).toBe('ready');
+    expect(errors).toEqual([]);
+  });
 });
