@@ -20,7 +20,7 @@ import { runImport, type ImportOutcome, type ImportProgress } from '../src/lib/i
 import { expandInputs, inspectEntries, localImportPlan, type LocalInput } from '../src/lib/import/local.ts';
 import { recoverInterruptedImports } from '../src/lib/storage/collections.ts';
 import { blobVectorInput } from '../src/lib/import/vector-file.ts';
-import { importVectorFiles, type StoredImportedVectors } from '../src/lib/import/vector-import.ts';
+import { importVectorFiles, type StoredImportedVectors, type VectorImportProgress } from '../src/lib/import/vector-import.ts';
 import { database } from '../src/lib/storage/db.ts';
 import { explainBlocked, violationCount, violationsSettled } from './policy-violations.ts';
 
@@ -104,7 +104,7 @@ const api = {
    */
   async importVectors(
     request: { importId: string; collectionId: string; files: { corpus: File; corpusIds?: File | undefined; queries: File; queryIds?: File | undefined } },
-    onRows?: (file: string, rows: number) => void,
+    onProgress?: (progress: VectorImportProgress) => void,
   ): Promise<VectorImportOutcome> {
     const controller = new AbortController();
     running.set(request.importId, controller);
@@ -112,7 +112,7 @@ const api = {
     const input = (file: File | undefined) => (file === undefined ? undefined : blobVectorInput(file, file.name));
     try {
       const files = { corpus: input(corpus)!, queries: input(queries)!, ...(corpusIds === undefined ? {} : { corpusIds: input(corpusIds)! }), ...(queryIds === undefined ? {} : { queryIds: input(queryIds)! }) };
-      const stored = await importVectorFiles(database(), request.collectionId, files, { signal: controller.signal, ...(onRows === undefined ? {} : { onRows }) });
+      const stored = await importVectorFiles(database(), request.collectionId, files, { signal: controller.signal, ...(onProgress === undefined ? {} : { onProgress }) });
       return { status: 'done', stored };
     } catch (error) {
       return controller.signal.aborted ? { status: 'cancelled' } : { status: 'failed', error: importFailure(error) };

@@ -24,7 +24,7 @@ import { jobs } from '../shell/jobs.svelte.ts';
 import { notices } from '../shell/notices.svelte.ts';
 import { hubSetting } from './hub-setting.svelte.ts';
 import { importWorkerHost } from './import-client.ts';
-import type { StoredImportedVectors } from '../../lib/import/vector-import.ts';
+import type { StoredImportedVectors, VectorImportProgress } from '../../lib/import/vector-import.ts';
 
 /**
  * The collections stored in this browser, as the page sees them: the list, which one is open, imports
@@ -278,16 +278,14 @@ class Collections {
    */
   async importVectors(collectionId: string, files: { corpus: File; corpusIds?: File | undefined; queries: File; queryIds?: File | undefined }): Promise<StoredImportedVectors | undefined> {
     const importId = newImportId();
-    const job = jobs.start(`Import vectors ${files.corpus.name}`, { unit: 'vectors' });
+    const job = jobs.start(`Import vectors ${files.corpus.name}`, { unit: '%' });
     const cancel = () => void this.#importer.callIfRunning((api) => api.cancel(importId))?.catch(() => undefined);
     job.signal.addEventListener('abort', cancel);
-    let corpusRows = 0;
-    const onRows = Comlink.proxy((file: string, rows: number) => {
-      if (file === files.corpus.name && corpusRows <= rows) corpusRows = rows;
-      job.progress(file === files.corpus.name ? rows : corpusRows + rows, undefined, `reading ${file}`);
+    const onProgress = Comlink.proxy((progress: VectorImportProgress) => {
+      job.progress(Math.round(progress.share * 100), 100, `${progress.file}: ${formatCount(progress.rows)} vectors read`);
     });
     try {
-      const outcome = await this.#importer.call((api) => api.importVectors({ importId, collectionId, files }, onRows));
+      const outcome = await this.#importer.call((api) => api.importVectors({ importId, collectionId, files }, onProgress));
       if (outcome.status === 'done') {
         const { stored } = outcome;
         job.finish(`${formatCount(stored.docs)} documents, ${formatCount(stored.queries)} queries, ${stored.dim} dimensions`);

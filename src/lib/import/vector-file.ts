@@ -25,6 +25,8 @@ export type VectorFileFormat = 'jsonl' | 'parquet' | 'npy';
 /** A file to read: its name (for messages) and its bytes. */
 export interface VectorFileInput {
   name: string;
+  /** Bytes, when known: progress is then reported as a share of the file. */
+  size?: number;
   open(): Promise<ByteSource>;
   /** Random access (Parquet reads its footer first); without it the file is read whole. */
   random?(): Promise<RandomAccess>;
@@ -39,6 +41,8 @@ export interface VectorFileRequest {
   signal?: AbortSignal;
   /** Rows read so far. */
   onRows?: (rows: number) => void;
+  /** The share of the file read so far, 0 … 1 (bytes, or Parquet's rows; without a known size, nothing). */
+  onShare?: (share: number) => void;
 }
 
 /** What a vector file holds: row r is the vector of ids[r]. */
@@ -54,6 +58,7 @@ export interface VectorRows {
 export function blobVectorInput(blob: Blob, name: string): VectorFileInput {
   return {
     name,
+    size: blob.size,
     open: async () => blob.stream() as ReadableStream<Uint8Array>,
     random: async () => ({ byteLength: blob.size, slice: (start, end) => blob.slice(start, end).arrayBuffer() }),
   };
@@ -118,6 +123,13 @@ function fingerprintRows(ids: readonly string[], data: Float32Array): string {
   return fingerprint.hex();
 }
 
+/** Byte counts as a share of the input's size, for `onShare`; undefined when either is unknown. */
+function byteShare(input: VectorFileInput, onShare: ((share: number) => void) | undefined): ((bytes: number) => void) | undefined {
+  const { size } = input;
+  if (onShare === undefined || size === undefined || size === 0) return undefined;
+  return (bytes) => onShare(Math.min(1, bytes / size));
+}
+
 const ID_FIELDS = ['id', 'docid', '_id'] as const;
 const VECTOR_FIELDS = ['vector', 'embedding', 'emb'] as const;
 
@@ -127,7 +139,8 @@ const NON_FINITE_WORD = /(?:^|[[,:\s])-?(?:NaN|Infinity)(?=[\s,\]}])/;
 async function readJsonLines(request: VectorFileRequest): Promise<VectorRows> {
   const file = request.file.name;
   const rows = new RowCollector(file);
-  const lines = readLines(await request.file.open(), { file, ...(request.signal === undefined ? {} : { signal: request.signal }) });
+  const onBytes = byteShare(request.file, request.onShare);
+  const lines = readLines(await request.file.open(), { file, ...(request.signal === undefined ? {} : { signal: request.signal }), ...(onBytes === undefined ? {} : { onBytes }) });
   for await (const line of lines) {
     if (line.text.trim() === '') continue;
     let record: Record<string, unknown>;
@@ -178,6 +191,7 @@ async function readParquet(request: VectorFileRequest): Promise<VectorRows> {
     throw new ParseError(file, 0, 'invalid-columns', `needs an id column (${PARQUET_ID_COLUMNS.join(', ')}) and an embedding column (${PARQUET_VECTOR_COLUMNS.join(', ')}); found ${columns.join(', ')}`);
   }
   const rows = new RowCollector(file);
+  const totalRows = Number(metadata.num_rows);
   let rowStart = 0;
   for (const group of metadata.row_groups) {
     request.signal?.throwIfAborted();
@@ -198,6 +212,7 @@ async function readParquet(request: VectorFileRequest): Promise<VectorRows> {
     });
     rowStart = rowEnd;
     request.onRows?.(rows.ids.length);
+    if (totalRows > 0) request.onShare?.(rowEnd / totalRows);
   }
   return rows.finish();
 }
@@ -259,7 +274,8 @@ async function readIdLines(input: VectorFileInput, signal: AbortSignal | undefin
 async function readNpy(request: VectorFileRequest): Promise<VectorRows> {
   const file = request.file.name;
   if (request.ids === undefined) throw new ParseError(file, 0, 'missing-field', 'a .npy file needs an ids file (one id per line, in row order)');
-  const bytes = await readAll(await request.file.open(), request.signal === undefined ? {} : { signal: request.signal });
+  const onBytes = byteShare(request.file, request.onShare);
+  const bytes = await readAll(await request.file.open(), { ...(request.signal === undefined ? {} : { signal: request.signal }), ...(onBytes === undefined ? {} : { onBytes }) });
   const header = npyHeader(bytes, file);
   const type = NPY_TYPES[header.descr.replace(/^=/, '<')];
   if (type === undefined) throw new ParseError(file, 0, 'invalid-field', `unsupported dtype ${header.descr} (float16, float32 or float64, little-endian)`);

@@ -129,17 +129,40 @@ export interface VectorFileSet {
   queryIds?: VectorFileInput;
 }
 
-/** Reads the files (reporting rows read) and stores them (`storeImportedVectors`): all or nothing. */
+/** How far an import is: the file being read, its rows read, and the share of both files read (0 … 1). */
+export interface VectorImportProgress {
+  file: string;
+  rows: number;
+  share: number;
+}
+
+/** Reads the files (reporting progress) and stores them (`storeImportedVectors`): all or nothing. */
 export async function importVectorFiles(
   db: PlaygroundDatabase,
   collectionId: string,
   files: VectorFileSet,
-  options: { signal?: AbortSignal; onRows?: (file: string, rows: number) => void } = {},
+  options: { signal?: AbortSignal; onProgress?: (progress: VectorImportProgress) => void } = {},
 ): Promise<StoredImportedVectors> {
-  const { signal, onRows } = options;
-  const read = (file: VectorFileInput, ids: VectorFileInput | undefined) =>
-    readVectorFile({ file, ...(ids === undefined ? {} : { ids }), ...(signal === undefined ? {} : { signal }), onRows: (rows) => onRows?.(file.name, rows) });
-  const corpus = await read(files.corpus, files.corpusIds);
-  const queries = await read(files.queries, files.queryIds);
+  const { signal, onProgress } = options;
+  let rows = 0;
+  let share = 0;
+  const read = (file: VectorFileInput, ids: VectorFileInput | undefined, part: 0 | 1) =>
+    readVectorFile({
+      file,
+      ...(ids === undefined ? {} : { ids }),
+      ...(signal === undefined ? {} : { signal }),
+      onRows: (n) => {
+        rows = n;
+        onProgress?.({ file: file.name, rows, share: (part + share) / 2 });
+      },
+      onShare: (s) => {
+        share = s;
+        onProgress?.({ file: file.name, rows, share: (part + share) / 2 });
+      },
+    });
+  const corpus = await read(files.corpus, files.corpusIds, 0);
+  rows = 0;
+  share = 0;
+  const queries = await read(files.queries, files.queryIds, 1);
   return storeImportedVectors(db, collectionId, { corpus, queries }, signal === undefined ? {} : { signal });
 }

@@ -56,6 +56,20 @@ describe('readVectorFile', () => {
     half.vectors.data.forEach((value, i) => expect(Math.abs(value - VECTORS[Math.floor(i / 6)]![i % 6]!)).toBeLessThanOrEqual(2 ** -11));
   });
 
+  it('reports the share of each file read, ending at 1 (bytes; rows of Parquet row groups)', async () => {
+    const ids = memoryFile('ids.txt', IDS.join('\n'));
+    for (const [file, extra] of [
+      [memoryFile('a.jsonl', pyseriniJsonl(IDS, VECTORS)), {}],
+      [memoryFile('b.parquet', parquetVectors(IDS, VECTORS, 2)), {}],
+      [memoryFile('c.npy', npyVectors(VECTORS)), { ids }],
+    ] as const) {
+      const shares: number[] = [];
+      await readVectorFile({ file, ...extra, onShare: (share) => shares.push(share) });
+      expect(shares.at(-1)).toBe(1);
+      shares.forEach((share, i) => expect(share).toBeGreaterThanOrEqual(shares[i - 1] ?? 0));
+    }
+  });
+
   it('gives the same fingerprint for the same ids and values in any format, another for other values', async () => {
     const ids = memoryFile('ids.txt', IDS.join('\n'));
     const a = await readVectorFile({ file: memoryFile('a.jsonl', pyseriniJsonl(IDS, VECTORS)) });

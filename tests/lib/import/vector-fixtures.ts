@@ -77,6 +77,7 @@ export function memoryFile(name: string, content: string | Uint8Array): VectorFi
   const bytes = typeof content === 'string' ? new TextEncoder().encode(content) : content;
   return {
     name,
+    size: bytes.length,
     open: async () =>
       (async function* () {
         yield bytes;

@@ -113,11 +113,13 @@ describe('vectors from file', () => {
     controller.abort(new DOMException('cancelled', 'AbortError'));
     await expect(importVectorFiles(db, C, files, { signal: controller.signal })).rejects.toThrow('cancelled');
     expect(await setsStored()).toBe(0);
-    const rows: Array<[string, number]> = [];
-    const stored = await importVectorFiles(db, C, files, { onRows: (file, n) => rows.push([file, n]) });
+    const progress: Array<{ file: string; rows: number; share: number }> = [];
+    const stored = await importVectorFiles(db, C, files, { onProgress: (p) => progress.push(p) });
     expect(stored).toMatchObject({ docs: DOCS.length, queries: QUERIES.length, dim: DIM });
-    expect(rows.at(-1)).toEqual(['q.jsonl', QUERIES.length]);
-    expect(rows).toContainEqual(['embeddings.jsonl', DOCS.length]);
+    expect(progress.at(-1)).toEqual({ file: 'q.jsonl', rows: QUERIES.length, share: 1 });
+    expect(progress).toContainEqual({ file: 'embeddings.jsonl', rows: DOCS.length, share: 0.5 });
+    // The share never goes back.
+    progress.forEach((p, i) => expect(p.share).toBeGreaterThanOrEqual(progress[i - 1]?.share ?? 0));
     expect(await setsStored()).toBe(2);
   });
 
