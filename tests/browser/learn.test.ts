@@ -11,9 +11,11 @@ import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, test } from 'vitest';
 import { parseModelFile } from '../../src/lib/augment/model-file.ts';
+import { holdOutShare } from '../../src/lib/augment/splits.ts';
+import { judgedQueries } from '../../src/lib/data/beir.ts';
 import { tempDir } from '../temp-dir.ts';
 import { syntheticCollection } from '../lib/augment/synthetic.ts';
-import { rows } from './app-page.ts';
+import { columnsReady, rows } from './app-page.ts';
 import { importSynthetic, writeSynthetic } from './synthetic-files.ts';
 import { launch, screenshot, waitInPage, type BrowserSession } from './harness.ts';
 
@@ -134,6 +136,23 @@ describe('Learn view (synthetic collection: no word shared by a query and its do
     await expect.poll(() => new URL(page.url()).searchParams.get('view')).toBe('explore');
     await expect.poll(() => page.locator('article.column').count(), { timeout: 60_000 }).toBeGreaterThan(before);
     await expect.poll(() => page.locator('article.column').last().textContent(), { timeout: 60_000 }).toMatch(/no-shared-words/);
+    // A held-out query (the same seeded share the model file names): plain BM25 finds nothing, the column
+    // ranks the query's relevant document first.
+    const { train, test } = syntheticCollection();
+    const queries = [...train.queries, ...test.queries];
+    const qrels = new Map([...train.qrels, ...test.qrels]);
+    const all = { queries: judgedQueries(new Map(queries.map((q) => [q.id, q])), qrels), qrels };
+    const query = holdOutShare(all, 0.25, 11).heldOut.queries[0]!;
+    // The address holds the new column once the page has written it back (url-sync).
+    await expect.poll(() => decodeURIComponent(page.url()), { timeout: 30_000 }).toContain('augmented');
+    // The address as the page wrote it, only the query changed (URLSearchParams would re-encode the columns).
+    const address = page.url();
+    await page.goto(/[?&]qid=[^&]*/.test(address) ? address.replace(/([?&]qid=)[^&]*/, `$1${query.id}`) : `${address}&qid=${query.id}`);
+    await columnsReady(page, before + 1);
+    const relevant = [...qrels.get(query.id)!.keys()][0]!;
+    await expect.poll(() => page.locator('article.column').last().locator('button.hit .docid').first().textContent(), { timeout: 120_000 }).toBe(relevant);
+    expect(await page.locator('article.column').first().locator('button.hit .docid').allTextContents()).not.toContain(relevant);
+    await screenshot(page, 'learn-added-column');
     expect(errors).toEqual([]);
   });
 });

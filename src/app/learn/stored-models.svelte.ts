@@ -1,20 +1,21 @@
 /**
- * The query-augmentation models stored in this browser (storage/augment-models.ts), as the Learn view lists
- * them: each with what trained it, read from its file. Import validates a file before storing it; export is
- * the stored text, byte for byte; "Add its column" puts an Augmented BM25 column into Explore.
+ * The query-augmentation models stored in this browser, as the Learn view lists them: each with what trained
+ * it, read from its file. Import, export and the column a model makes are the columns layer's
+ * (columns/augment-models.svelte.ts, which Explore's add-column menu uses); rename and delete are here, and
+ * every change refreshes that list too.
  */
 import type { AugmentTraining } from '../../lib/augment/model-file.ts';
-import type { Bm25AnalyzerName } from '../../lib/analysis/analyzers.ts';
 import { deleteAugmentModel, listAugmentModels, readAugmentModel, renameAugmentModel } from '../../lib/storage/augment-models.ts';
 import { database, type AugmentModelRow } from '../../lib/storage/db.ts';
+import type { Bm25Settings } from '../../lib/retrievers/config.ts';
+import { modelFileName, storedAugmentModels } from '../columns/augment-models.svelte.ts';
 import { columnList } from '../columns/columns.svelte.ts';
-import { modelFileName, storeModelFile } from '../columns/augment-models.svelte.ts';
 import { downloadText } from '../shell/download.ts';
 
 export interface ListedModel extends AugmentModelRow {
   training: AugmentTraining;
   trainedRows: boolean;
-  bm25: { k1: number; b: number; analyzer: Bm25AnalyzerName };
+  bm25: Bm25Settings;
 }
 
 /** What the list shows of a file, without decoding its weights (a file is megabytes of base64). */
@@ -37,19 +38,20 @@ class StoredModels {
     }
     this.list = listed;
     this.loaded = true;
+    await storedAugmentModels.refresh();
   }
 
   /** Validates and stores a model file; throws a message naming the file (nothing stored) when it is not one. */
   async importFile(file: File): Promise<string> {
-    const { name } = await storeModelFile(file.name, await file.text());
+    const row = await storedAugmentModels.importFile(file.name, await file.text());
     await this.refresh();
-    return name;
+    return row.name;
   }
 
   async exportFile(key: string): Promise<void> {
-    const stored = await readAugmentModel(database(), key);
-    if (stored === undefined) throw new Error('that model is no longer stored');
-    downloadText(modelFileName(stored.name), stored.text, 'application/json');
+    const file = await storedAugmentModels.fileText(key);
+    if (file === undefined) throw new Error('That model is no longer stored in this browser.');
+    downloadText(modelFileName(file.name), file.text, 'application/json');
   }
 
   async rename(key: string, name: string): Promise<void> {
@@ -63,9 +65,8 @@ class StoredModels {
   }
 
   /** Adds an Augmented BM25 column with the model to Explore's columns. */
-  addColumn(model: ListedModel): void {
-    const { key, name, collection, split } = model;
-    columnList.addColumn({ kind: 'augmented', bm25: model.bm25, augmenter: { key, name, collection, split } });
+  async addColumn(key: string): Promise<void> {
+    columnList.addColumn(await storedAugmentModels.retrieverOf(key));
   }
 }
 

@@ -84,9 +84,9 @@ export function learnRequestProblem(request: Pick<LearnRequest, 'split' | 'evalu
 }
 
 /** A model's default name: what trained it, short. */
-export function defaultModelName(request: Pick<LearnRequest, 'collectionId' | 'split' | 'analyzer' | 'settings'>): string {
+export function defaultModelName(collectionName: string, request: Pick<LearnRequest, 'split' | 'analyzer' | 'settings'>): string {
   const { settings } = request;
-  return `${request.collectionId} ${request.split}, ${request.analyzer}, ${settings.trainRows ? 'rows trained' : 'frozen'}, λ ${settings.lambda}, ${settings.epochs} epochs, seed ${settings.seed}`;
+  return `${collectionName} ${request.split}, ${request.analyzer}, ${settings.trainRows ? 'rows trained' : 'frozen'}, λ ${settings.lambda}, ${settings.epochs} epochs, seed ${settings.seed}`;
 }
 
 /** A macrotask's pause, so a worker hears a Cancel (and pings) between steps. */
@@ -134,7 +134,9 @@ export class AugmentTrainingService {
     phase('training', `${judged.queries.length} queries`);
     const bm25 = { k1: request.k1, b: request.b, analyzer: request.analyzer };
     const { model, result } = await trainOnSplits(
-      { collection: collectionId, split: request.split, judged, ...(dev === undefined ? {} : { dev }), heldOutShare: heldOut.kind === 'share' ? heldOut.share : 0 },
+      // The collection's name, as the CLI records a dataset's: headers show it, and a model file from the CLI
+      // names the same collection the same way.
+      { collection: collection.name, split: request.split, judged, ...(dev === undefined ? {} : { dev }), heldOutShare: heldOut.kind === 'share' ? heldOut.share : 0 },
       { index, bm25, encoder },
       request.settings,
       {
@@ -150,9 +152,9 @@ export class AugmentTrainingService {
     signal?.throwIfAborted();
     phase('storing', 'the model');
     const text = formatModelFile(model);
-    const name = request.name?.trim() || defaultModelName(request);
+    const name = request.name?.trim() || defaultModelName(collection.name, request);
     const { key } = modelRef(text, name, model);
-    await putAugmentModel(this.options.db, { key, name, text, collection: collectionId, split: request.split, analyzer: request.analyzer, encoder: request.encoder });
+    await putAugmentModel(this.options.db, { key, name, text, collection: collection.name, split: request.split, analyzer: request.analyzer, encoder: request.encoder });
     return { key, name, training: model.training, trainMs: result.trainMs };
   }
 }

@@ -90,9 +90,9 @@ describe('AugmentTrainingService', () => {
     expect(baseline?.ndcg_cut_10).toBe(0);
     expect(epochs.at(-1)!.heldOut!.ndcg_cut_10).toBeGreaterThan(0.3);
     expect(result.training.heldOut).toEqual({ kind: 'share', share: 0.2, queries: 10 });
-    expect(result.training.collection).toBe(COLLECTION);
+    expect(result.training.collection).toBe('Synthetic');
     const stored = await readAugmentModel(db, result.key);
-    expect(stored).toMatchObject({ key: result.key, collection: COLLECTION, split: 'train', analyzer: 'standard', encoder: 'synthetic' });
+    expect(stored).toMatchObject({ key: result.key, collection: 'Synthetic', split: 'train', analyzer: 'standard', encoder: 'synthetic' });
     expect(parseModelFile(stored!.text).training.history).toHaveLength(12);
     firstText = stored!.text;
   });
