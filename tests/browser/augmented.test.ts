@@ -18,7 +18,7 @@ import { cliStdout } from '../cli/run-cli.ts';
 import { tempDir } from '../temp-dir.ts';
 import { columnsReady } from './app-page.ts';
 import { ARTIFACTS_DIR, launch, screenshot, waitInPage, type BrowserSession } from './harness.ts';
-import { writeSynthetic } from './synthetic-files.ts';
+import { importSynthetic, writeSynthetic } from './synthetic-files.ts';
 
 const QID = 'q0-1';
 const QUERY = 'amber birch';
@@ -68,13 +68,7 @@ afterAll(async () => {
 describe('Augmented BM25 column (synthetic collection, a model made by the command line)', () => {
   test('the picker hints at the Learn view, imports the model file and adds its column', async () => {
     const { page, errors } = session;
-    await views(page).getByRole('button', { name: 'Datasets' }).click();
-    await page.getByTestId('pick-files').setInputFiles(files);
-    const preview = page.getByRole('region', { name: 'Recognised files' });
-    await preview.waitFor();
-    await preview.getByLabel('Name').fill('Synthetic');
-    await preview.getByRole('button', { name: 'Import', exact: true }).click();
-    await expect.poll(() => page.getByLabel('Collection', { exact: true }).locator('option:checked').textContent(), { timeout: 60_000 }).toBe('Synthetic');
+    await importSynthetic(page, files);
     await views(page).getByRole('button', { name: 'Explore' }).click();
     await page.locator('article.column').first().waitFor({ timeout: 60_000 });
     const picker = page.getByRole('button', { name: '+ Augmented BM25…' });

@@ -16,7 +16,7 @@ import { judgedQueries } from '../../src/lib/data/beir.ts';
 import { tempDir } from '../temp-dir.ts';
 import { syntheticCollection } from '../lib/augment/synthetic.ts';
 import { columnsReady, rows } from './app-page.ts';
-import { writeSynthetic } from './synthetic-files.ts';
+import { importSynthetic, writeSynthetic } from './synthetic-files.ts';
 import { launch, screenshot, waitInPage, type BrowserSession } from './harness.ts';
 
 let session: BrowserSession;
@@ -53,13 +53,7 @@ afterAll(async () => {
 describe('Learn view (synthetic collection: no word shared by a query and its documents)', () => {
   test('the synthetic collection imports through the Datasets view, and Learn offers its one split with a held-out share', async () => {
     const { page, errors } = session;
-    await views(page).getByRole('button', { name: 'Datasets' }).click();
-    await page.getByTestId('pick-files').setInputFiles(writeSynthetic(dir));
-    const preview = page.getByRole('region', { name: 'Recognised files' });
-    await preview.waitFor();
-    await preview.getByLabel('Name').fill('Synthetic');
-    await preview.getByRole('button', { name: 'Import', exact: true }).click();
-    await expect.poll(() => page.getByLabel('Collection', { exact: true }).locator('option:checked').textContent(), { timeout: 60_000 }).toBe('Synthetic');
+    await importSynthetic(page, writeSynthetic(dir));
     await views(page).getByRole('button', { name: 'Learn' }).click();
     await learn(page).waitFor({ timeout: 60_000 });
     expect(new URL(page.url()).searchParams.get('view')).toBe('learn');

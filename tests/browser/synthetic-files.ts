@@ -1,6 +1,8 @@
 /** The synthetic collection of tests/lib/augment as BEIR files, for the browser tests that import it through the Datasets view. */
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import type { Page } from 'playwright-core';
+import { expect } from 'vitest';
 import { syntheticCollection } from '../lib/augment/synthetic.ts';
 
 /** corpus.jsonl, queries.jsonl and its judgments as test.tsv (its one judged split) in `folder`; their paths. */
@@ -14,4 +16,15 @@ export function writeSynthetic(folder: string): string[] {
   const lines = [...qrels].flatMap(([qid, judged]) => [...judged].map(([docId, grade]) => `${qid}\t${docId}\t${grade}`));
   writeFileSync(files.qrels, ['query-id\tcorpus-id\tscore', ...lines].join('\n'));
   return Object.values(files);
+}
+
+/** Imports `files` through the Datasets view as the collection "Synthetic" and waits until it is the open one. */
+export async function importSynthetic(page: Page, files: readonly string[]): Promise<void> {
+  await page.getByRole('navigation', { name: 'Views' }).getByRole('button', { name: 'Datasets' }).click();
+  await page.getByTestId('pick-files').setInputFiles([...files]);
+  const preview = page.getByRole('region', { name: 'Recognised files' });
+  await preview.waitFor();
+  await preview.getByLabel('Name').fill('Synthetic');
+  await preview.getByRole('button', { name: 'Import', exact: true }).click();
+  await expect.poll(() => page.getByLabel('Collection', { exact: true }).locator('option:checked').textContent(), { timeout: 60_000 }).toBe('Synthetic');
 }
