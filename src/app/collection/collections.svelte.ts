@@ -278,11 +278,12 @@ class Collections {
    */
   async importVectors(collectionId: string, files: { corpus: File; corpusIds?: File | undefined; queries: File; queryIds?: File | undefined }): Promise<StoredImportedVectors | undefined> {
     const importId = newImportId();
-    const job = jobs.start(`Import vectors ${files.corpus.name}`, { unit: '%' });
+    const job = jobs.start(`Import vectors ${files.corpus.name}`, { unit: 'kB' });
+    const totalKb = Math.max(1, Math.round((files.corpus.size + files.queries.size) / 1024));
     const cancel = () => void this.#importer.callIfRunning((api) => api.cancel(importId))?.catch(() => undefined);
     job.signal.addEventListener('abort', cancel);
     const onProgress = Comlink.proxy((progress: VectorImportProgress) => {
-      job.progress(Math.round(progress.share * 100), 100, `${progress.file}: ${formatCount(progress.rows)} vectors read`);
+      job.progress(Math.round(progress.share * totalKb), totalKb, `${progress.file}: ${formatCount(progress.rows)} vectors read`);
     });
     try {
       const outcome = await this.#importer.call((api) => api.importVectors({ importId, collectionId, files }, onProgress));

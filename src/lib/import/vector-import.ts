@@ -129,7 +129,7 @@ export interface VectorFileSet {
   queryIds?: VectorFileInput;
 }
 
-/** How far an import is: the file being read, its rows read, and the share of both files read (0 … 1). */
+/** How far an import is: the file being read, its rows read, and the share of both files read (0 … 1, by size). */
 export interface VectorImportProgress {
   file: string;
   rows: number;
@@ -146,23 +146,27 @@ export async function importVectorFiles(
   const { signal, onProgress } = options;
   let rows = 0;
   let share = 0;
-  const read = (file: VectorFileInput, ids: VectorFileInput | undefined, part: 0 | 1) =>
-    readVectorFile({
+  // The files' shares of the whole, by size where known (a big corpus file and a small query file).
+  const corpusWeight = files.corpus.size !== undefined && files.queries.size !== undefined && files.corpus.size + files.queries.size > 0 ? files.corpus.size / (files.corpus.size + files.queries.size) : 0.5;
+  const read = (file: VectorFileInput, ids: VectorFileInput | undefined, from: number, weight: number) => {
+    const report = () => onProgress?.({ file: file.name, rows, share: from + share * weight });
+    return readVectorFile({
       file,
       ...(ids === undefined ? {} : { ids }),
       ...(signal === undefined ? {} : { signal }),
       onRows: (n) => {
         rows = n;
-        onProgress?.({ file: file.name, rows, share: (part + share) / 2 });
+        report();
       },
       onShare: (s) => {
         share = s;
-        onProgress?.({ file: file.name, rows, share: (part + share) / 2 });
+        report();
       },
     });
-  const corpus = await read(files.corpus, files.corpusIds, 0);
+  };
+  const corpus = await read(files.corpus, files.corpusIds, 0, corpusWeight);
   rows = 0;
   share = 0;
-  const queries = await read(files.queries, files.queryIds, 1);
+  const queries = await read(files.queries, files.queryIds, corpusWeight, 1 - corpusWeight);
   return storeImportedVectors(db, collectionId, { corpus, queries }, signal === undefined ? {} : { signal });
 }
