@@ -2,7 +2,8 @@
  * `npm run -s bench:table [-- --dir <folder>] [-- --readme]`: the current benchmark figures as one Markdown
  * table, rendered from the runs in bench/results/ (bench/results-file.ts): per benchmark the latest full
  * run, with the figures of any later partial run (`--only`, `--skip-*`) on top. `--readme` writes the table
- * into README.md between its `<!-- bench:table -->` and `<!-- /bench:table -->` lines instead of printing it.
+ * into README.md between its `<!-- bench:table -->` and `<!-- /bench:table -->` lines instead of printing it,
+ * with the headline figures only (README_FIGURES); the printed table has every figure.
  */
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -41,6 +42,22 @@ export function currentFigures(results: readonly BenchResult[]): CurrentFigure[]
     for (const run of runs.slice(Math.max(0, lastFull))) for (const figure of run.figures) figures.set(figure.name, { benchmark, figure, run });
     return [...figures.values()];
   });
+}
+
+/** Per benchmark, the figures the README shows (by name); a benchmark not named here shows every figure. */
+export const README_FIGURES: Readonly<Record<string, RegExp>> = {
+  app: /^(dist\/ size|first visit: every default|SciFact download|SciFact first open|Evaluate: 3 default|typed query → all|SciFact stored, browser restarted|51,830-document|then Explore ready|Learn: SciFact train)|^SciFact ×\d+ .*: (import|then Explore ready|typed query →|evaluate|peak JavaScript heap|stored \(documents)/,
+  bm25: /^BM25 (query|index build), .*\(SciFact ×(1|50)\)$|^BM25 nDCG@10/,
+  embed: /^default model, all|chromium \/ local\/glove/,
+  ann: /^HNSW (recall@10|search), efSearch 128 \(scifact \(/,
+  import: /^import: throughput/,
+  augment: /^(Training|nDCG@10, augmented|R@100, augmented|Terms per query|Search per query).*\(SciFact train → test, english, GloVe frozen\)/,
+  tune: /every point|coordinate search|wsum/,
+};
+
+/** Whether the README shows `current`'s figure (README_FIGURES). */
+export function inReadme({ benchmark, figure }: CurrentFigure): boolean {
+  return README_FIGURES[benchmark]?.test(figure.name) ?? true;
 }
 
 /** 1,234 · 56.7 · 2.83 · 0.062: three significant figures or more, thousands separated. */
@@ -96,15 +113,18 @@ const cell = (text: string) => text.replace(/\|/g, '\\|');
  * The Markdown table of the current figures, then one line per run it draws on (date, commit, machine).
  * Undated (the README's form: a manual, not a log), the run column and lines give way to where they are kept.
  */
-export function renderTable(results: readonly BenchResult[], { dated = true }: { dated?: boolean } = {}): string {
-  const current = currentFigures(results);
+export function renderTable(
+  results: readonly BenchResult[],
+  { dated = true, pick = () => true }: { dated?: boolean; pick?: (figure: CurrentFigure) => boolean } = {},
+): string {
+  const current = currentFigures(results).filter(pick);
   const run = dated ? ' run |' : '';
   const lines = [`| bench | figure | ours | goal | peers (same unit) |${run}`, `|---|---|---:|---|---|${dated ? '---|' : ''}`];
   for (const { benchmark, figure, run } of current) {
     const date = dated ? ` ${run.date.slice(0, 10)} |` : '';
     lines.push(`| ${benchmark} | ${cell(figure.name)} | ${cell(valueText(figure))} | ${cell(goalText(figure))} | ${cell(peersText(figure))} |${date}`);
   }
-  if (!dated) return [...lines, '', 'Each figure\'s run (date, commit, machine, load) is a file in `bench/results/`; `npm run -s bench:table` prints them.'].join('\n');
+  if (!dated) return [...lines, '', 'Each figure\'s run (date, commit, machine, load) is a file in `bench/results/`; `npm run -s bench:table` prints them, with every other figure.'].join('\n');
   const runs = [...new Set(current.map(({ run }) => run))];
   lines.push('');
   for (const run of runs) {
@@ -133,7 +153,7 @@ export function replaceBetweenMarkers(text: string, table: string): string {
 
 function main(): void {
   const { values } = parseArgs({ options: { dir: { type: 'string', default: RESULTS_DIR }, readme: { type: 'boolean', default: false } } });
-  const table = renderTable(readResults(values.dir), { dated: !values.readme });
+  const table = renderTable(readResults(values.dir), values.readme ? { dated: false, pick: inReadme } : {});
   if (!values.readme) {
     console.log(table);
     return;

@@ -6,7 +6,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
 import { formatBenchResult, writeBenchResult, type BenchResult } from '../../bench/results-file.ts';
-import { currentFigures, formatNumber, goalText, readResults, renderTable, replaceBetweenMarkers } from '../../bench/table.ts';
+import { currentFigures, formatNumber, goalText, inReadme, readResults, renderTable, replaceBetweenMarkers } from '../../bench/table.ts';
 import { tempDir } from '../temp-dir.ts';
 
 const MACHINE = '2 cores, 24 GiB, Debian, Node 20';
@@ -106,6 +106,17 @@ describe('bench-table', () => {
     expect(lines).toContain('| app | restart | 678–749 ms | ≤ 1,000 ms: met |  |');
     expect(undated).not.toMatch(/\d{4}-\d{2}-\d{2}/);
     expect(lines.at(-1)).toContain('bench/results/');
+  });
+
+  test('the README keeps the headline figures of a benchmark README_FIGURES names, and every figure of others', () => {
+    const figure = (name: string) => ({ name, unit: 'ms', value: 1 });
+    const run = (benchmark: string, names: string[]) => ({ benchmark, date: '2026-11-29T07:00Z', commit: null, machine: MACHINE, figures: names.map(figure) });
+    const results = [run('augment', ['Training, 10 epochs on 728 queries (SciFact train → test, english, GloVe frozen), Node', 'Load average (1 min) when that training began']), run('other', ['anything'])];
+    const lines = renderTable(results, { dated: false, pick: inReadme }).split('\n');
+    expect(lines.filter((line) => line.startsWith('| augment'))).toHaveLength(1);
+    expect(lines.some((line) => line.includes('Load average'))).toBe(false);
+    expect(lines.some((line) => line.startsWith('| other | anything'))).toBe(true);
+    expect(renderTable(results, { dated: false }).split('\n').filter((line) => line.startsWith('| augment'))).toHaveLength(2);
   });
 
   test('a written run reads back with its date, commit and machine', () => {

@@ -98,6 +98,12 @@ describe('Learn view (synthetic collection: no word shared by a query and its do
     await page.getByRole('combobox', { name: 'Theme' }).selectOption('dark');
     await screenshot(page, 'learn-dark');
     await page.getByRole('combobox', { name: 'Theme' }).selectOption('light');
+    // A phone's width: the form, charts and table fit without sideways scrolling of the page.
+    const size = page.viewportSize()!;
+    await page.setViewportSize({ width: 390, height: 844 });
+    await expect.poll(() => page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth)).toBe(true);
+    await screenshot(page, 'learn-narrow');
+    await page.setViewportSize(size);
     expect(errors).toEqual([]);
   });
 

@@ -3,7 +3,7 @@
  * (queries and their relevant documents share no word), stored in fake-indexeddb as an import stores it:
  * it trains over the BM25 service's index and stores the model; the held-out measure rises above plain BM25's
  * (which scores 0 here); the same seed stores the same model file text; a Cancel stops the run and stores
- * nothing; the evaluated split is refused.
+ * nothing; "rows trained" trains and stores table rows; the evaluated split is refused.
  */
 import 'fake-indexeddb/auto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -137,6 +137,13 @@ describe('AugmentTrainingService', () => {
     const share = { kind: 'share', share: 0.2 } as const;
     expect(learnRequestProblem({ split: 'test', evaluatedSplit: 'test', heldOut: share }, ['test'])).toBeUndefined();
     expect(learnRequestProblem({ split: 'test', evaluatedSplit: 'test', heldOut: share }, ['train', 'test'])).toMatch(/refusing to train on "test"/);
+  });
+
+  it('trains the encoder’s table rows too when asked ("rows trained"), and records it in the file', async () => {
+    const result = await service().train({ ...REQUEST, settings: { ...REQUEST.settings, epochs: 2, trainRows: true } });
+    const model = parseModelFile((await readAugmentModel(db, result.key))!.text);
+    expect(model.training.settings.trainRows).toBe(true);
+    expect(model.params.rows?.ids.length).toBeGreaterThan(0);
   });
 
   it('measures epochs on a dev split when one is picked', async () => {
