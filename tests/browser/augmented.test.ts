@@ -16,7 +16,7 @@ import { afterAll, beforeAll, describe, expect, inject, test } from 'vitest';
 import { ensureModels } from '../lib/dense/models-fixture.ts';
 import { cliStdout } from '../cli/run-cli.ts';
 import { tempDir } from '../temp-dir.ts';
-import { columnsReady } from './app-page.ts';
+import { columnsReady, rows } from './app-page.ts';
 import { ARTIFACTS_DIR, launch, screenshot, waitInPage, type BrowserSession } from './harness.ts';
 import { importSynthetic, writeSynthetic } from './synthetic-files.ts';
 
@@ -122,11 +122,11 @@ describe('Augmented BM25 column (synthetic collection, a model made by the comma
     const dialog = page.getByRole('dialog');
     await dialog.locator('.bm25 tbody tr').first().waitFor({ timeout: 60_000 });
     expect(await dialog.textContent()).toMatch(/BM25 of the learned query \(\d+ terms\): each term's part is its learned weight × its BM25 part, rank 1/);
-    const rows = await dialog.locator('.bm25 tbody tr').evaluateAll((trs) => trs.map((tr) => ({ term: tr.querySelector('th code')!.textContent, added: tr.querySelector('th .added') !== null, weight: Number(tr.querySelector('td')!.textContent) })));
-    expect(rows.map((r) => r.term)).toEqual(search.expanded.map((t) => t.term));
-    expect(rows.map((r) => r.added)).toEqual(search.expanded.map((t) => t.added));
+    const table = await dialog.locator('.bm25 tbody tr').evaluateAll((trs) => trs.map((tr) => ({ term: tr.querySelector('th code')!.textContent, added: tr.querySelector('th .added') !== null, weight: Number(tr.querySelector('td')!.textContent) })));
+    expect(table.map((r) => r.term)).toEqual(search.expanded.map((t) => t.term));
+    expect(table.map((r) => r.added)).toEqual(search.expanded.map((t) => t.added));
     // The table writes a weight with the digits it needs (weightText): equal to the command line's float32 weight.
-    rows.forEach((r, i) => expect(r.weight).toBeCloseTo(search.expanded[i]!.weight, 6));
+    table.forEach((r, i) => expect(r.weight).toBeCloseTo(search.expanded[i]!.weight, 6));
     expect(await dialog.locator('.bm25 tfoot td').textContent()).toBe(search.hits[0]!.score.toFixed(4));
     await screenshot(page, 'augmented-explain');
     await page.keyboard.press('Escape');
@@ -154,6 +154,10 @@ describe('Augmented BM25 column (synthetic collection, a model made by the comma
 
   test('the column and its evaluation survive a reload', async () => {
     const { page, errors } = session;
+    // Runs are stored once the dashboard shows them and the page is idle: wait for the column's row.
+    await expect.poll(async () => (await rows<{ tag?: string }>(page, 'runs')).some((row) => row.tag === 'augmented'), { timeout: 60_000 }).toBe(true);
+    // Explore's rankings of the column are saved as any other column's (its model is named by its file's fingerprint).
+    expect((await rows(page, 'savedRankings')).some((row) => JSON.stringify(row).includes('"kind":"augmented"'))).toBe(true);
     await page.reload();
     await page.locator('[data-testid="metrics-table"] tr[data-column="4"][data-status="fresh"]').waitFor({ timeout: 60_000 });
     expect(await page.locator('[data-testid="metrics-table"] tr[data-column="4"]').getByTestId('held-out-note').textContent()).toContain(evalReport.queries_from);

@@ -37,6 +37,8 @@ export function savable(retriever: RetrieverConfig): boolean {
     case 'bm25':
     case 'rm3':
     case 'bo1':
+    // Its model is named by the fingerprint of its file: one key, one model.
+    case 'augmented':
       return true;
     case 'dense':
     case 'ledr':

@@ -52,6 +52,8 @@ describe('saved rankings: what is saved and under which key', () => {
     const ledrHnsw: RetrieverConfig = { ...(defaultRetriever('ledr') as Extract<RetrieverConfig, { kind: 'ledr' }>), dense: hnsw.dense };
     const kinds = ['bm25', 'dense', 'ledr', 'rrf', 'convex', 'rm3', 'bo1'] as const;
     expect(kinds.map((kind) => savable(defaultRetriever(kind)))).toEqual(kinds.map(() => true));
+    const augmented: RetrieverConfig = { kind: 'augmented', bm25: { k1: 0.9, b: 0.4, analyzer: 'english' }, augmenter: { key: 'k', name: 'm', collection: 'c', split: 'train' } };
+    expect(savable(augmented)).toBe(true);
     expect([hnsw, ledrHnsw, { kind: 'run', runKey: 'r', name: 'r' } as RetrieverConfig, defaultRetriever('rerank')].map(savable)).toEqual([false, false, false, false]);
   });
 
