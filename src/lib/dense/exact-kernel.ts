@@ -6,9 +6,10 @@
  *   fifth of its time;
  * - the dot products of one query (a typed query) with every row, four rows per SIMD step, each lane summing
  *   in float64 over the components in order: bit-identical too;
- * - each query's top k (TopK's order: equal scores by row): a radix select digit by digit from the top keeps
- *   the rows at or above the k-th best's digits (in row order), then a stable radix sort orders those few —
- *   not all n rows, so a top 1,000 of half a million rows costs a few passes over its scores.
+ * - each query's top k (TopK's order: equal scores by row) without sorting all n rows: the rows that reach
+ *   a score guessed from a sample (every 64th row), or else those a radix select keeps digit by digit, are
+ *   gathered in row order and only they are sorted (a stable radix sort), so a top 1,000 of half a million
+ *   rows costs about two passes over its scores.
  * Neither needs the warm-up that the TypeScript loops need in a fresh worker, where the first chunks of an
  * evaluation ran several times slower than the later ones. The matrix is copied into the module's memory
  * once per matrix (it must not change after its first search). Where WebAssembly SIMD is missing, or the

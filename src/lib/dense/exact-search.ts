@@ -34,11 +34,12 @@ export function exactTopRowsMany(matrix: VectorMatrix, queries: readonly Float32
   for (const query of queries) if (query.length !== matrix.dim) throw new Error(`query has ${query.length} dimensions, matrix ${matrix.dim}`);
   if (!Number.isInteger(k) || k < 0) throw new RangeError(`k must be a non-negative integer, got ${k}`);
   if (queries.length === 0) return [];
-  const scratch = new Float64Array(matrix.rows);
+  let scratch: Float64Array | undefined;
   const results: RankedRows[] = [];
   const kernel = exactKernelOf(matrix);
   // The kernel selects on the scores' bits: scores with NaN go to the heap, whose comparisons place NaN.
-  const topOf = (dots: Float64Array, j: number): RankedRows => (kernel !== undefined && !hasNaN(dots) ? kernel.top(j, k) : topOfScores(dots, k, scratch));
+  const topOf = (dots: Float64Array, j: number): RankedRows =>
+    kernel !== undefined && !hasNaN(dots) ? kernel.top(j, k) : topOfScores(dots, k, (scratch ??= new Float64Array(matrix.rows)));
   let next = 0;
   if (kernel === undefined) {
     const scores = Array.from({ length: Math.min(4, queries.length) }, () => new Float64Array(matrix.rows));
@@ -49,11 +50,15 @@ export function exactTopRowsMany(matrix: VectorMatrix, queries: readonly Float32
     for (; next < queries.length; next++) results.push(topOf(dotOne(matrix, queries[next]!, scores[0]!), 0));
     return results;
   }
-  for (; next + 4 <= queries.length; next += 4) {
-    const dots = kernel.dots(queries.slice(next, next + 4) as [Float32Array, Float32Array, Float32Array, Float32Array]);
-    for (let j = 0; j < 4; j++) results.push(topOf(dots[j]!, j));
+  // One query alone costs most of a pass of four: two or three left over share a pass (the last repeated).
+  for (; next + 1 < queries.length; next += 4) {
+    const group = queries.slice(next, next + 4);
+    const count = group.length;
+    while (group.length < 4) group.push(group[count - 1]!);
+    const dots = kernel.dots(group as [Float32Array, Float32Array, Float32Array, Float32Array]);
+    for (let j = 0; j < count; j++) results.push(topOf(dots[j]!, j));
   }
-  for (; next < queries.length; next++) results.push(topOf(kernel.dotsOne(queries[next]!), 0));
+  if (next < queries.length) results.push(topOf(kernel.dotsOne(queries[next]!), 0));
   return results;
 }
 
