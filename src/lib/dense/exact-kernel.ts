@@ -4,7 +4,11 @@
  * - the dot products of four queries with every row, in SIMD: each lane sums in float64 over the
  *   components in order, as the TypeScript loop does, so the scores are bit-identical to it, in about a
  *   fifth of its time;
- * - each query's top k, by a stable radix sort of all its rows (TopK's order: equal scores by row).
+ * - the dot products of one query (a typed query) with every row, four rows per SIMD step, each lane summing
+ *   in float64 over the components in order: bit-identical too;
+ * - each query's top k (TopK's order: equal scores by row): a radix select digit by digit from the top keeps
+ *   the rows at or above the k-th best's digits (in row order), then a stable radix sort orders those few —
+ *   not all n rows, so a top 1,000 of half a million rows costs a few passes over its scores.
  * Neither needs the warm-up that the TypeScript loops need in a fresh worker, where the first chunks of an
  * evaluation ran several times slower than the later ones. The matrix is copied into the module's memory
  * once per matrix (it must not change after its first search). Where WebAssembly SIMD is missing, or the
@@ -21,18 +25,25 @@ type Four<T> = readonly [T, T, T, T];
 export interface ExactKernel {
   /** out[j][r] = the dot product of row r with queries[j], for j < 4 (views that the next call overwrites). */
   dots(queries: Four<Float32Array>): Four<Float64Array>;
+  /** out[r] = the dot product of row r with `query`; query j = 0 of `top` (the view of `dots`' first output). */
+  dotsOne(query: Float32Array): Float64Array;
   /**
    * The best `k` rows of the last `dots`' query j, best first, with their scores (copies). The scores must
-   * hold no NaN.
+   * hold no NaN. `slack`: how many rows beyond k the selection may leave to the sort (tests give 0 to
+   * select down to the last digit).
    */
-  top(j: number, k: number): RankedRows;
+  top(j: number, k: number, slack?: number): RankedRows;
 }
 
 interface KernelExports {
   memory: WebAssembly.Memory;
   dotFour(matrix: number, rows: number, dim: number, queries: number, out: number): void;
-  orderRows(scores: number, n: number, keysA: number, keysB: number, rowsA: number, rowsB: number, counts: number): number;
+  dotOne(matrix: number, rows: number, dim: number, query: number, out: number): void;
+  topRows(scores: number, n: number, k: number, slack: number, keysA: number, keysB: number, rowsA: number, rowsB: number, counts: number): number;
 }
+
+/** Rows beyond k that the selection leaves to the sort rather than look at one more digit of all the kept. */
+const SELECT_SLACK = 1024;
 
 const kernelModule = inlineWasm(EXACT_KERNEL_WASM);
 const kernels = new WeakMap<VectorMatrix, ExactKernel | null>();
@@ -48,8 +59,8 @@ function createKernel(matrix: VectorMatrix): ExactKernel | null {
   const module = kernelModule();
   if (module === null) return null;
   const { rows, dim, data } = matrix;
-  const { memory, dotFour, orderRows } = new WebAssembly.Instance(module, {}).exports as unknown as KernelExports;
-  // The matrix, the four queries, the four outputs, then the sort's two key and two row buffers and counts.
+  const { memory, dotFour, dotOne, topRows } = new WebAssembly.Instance(module, {}).exports as unknown as KernelExports;
+  // The matrix, the four queries, the four outputs, then the selection's two key and two row buffers and counts.
   const queriesAt = align16(rows * dim * 4);
   const outAt = align16(queriesAt + dim * 32);
   const keysAt = align16(outAt + 4 * rows * 8);
@@ -77,10 +88,16 @@ function createKernel(matrix: VectorMatrix): ExactKernel | null {
       dotFour(0, rows, dim, queriesAt, outAt);
       return out;
     },
-    top(j, k) {
+    dotsOne(query) {
+      queries.set(query); // widened to float64, as the TypeScript loop's multiplications widen it
+      dotOne(0, rows, dim, queriesAt, outAt);
+      return out[0];
+    },
+    top(j, k, slack = SELECT_SLACK) {
       const scores = out[j]!;
-      const ordered = orderRows(outAt + j * rows * 8, rows, keysAt, keysAt + rows * 8, rowsAt, rowsAt + rows * 4, countsAt);
       const size = Math.min(k, rows);
+      if (size <= 0) return { rows: new Int32Array(0), scores: new Float64Array(0) };
+      const ordered = topRows(outAt + j * rows * 8, rows, size, slack, keysAt, keysAt + rows * 8, rowsAt, rowsAt + rows * 4, countsAt);
       const best = new Int32Array(memory.buffer, ordered, size).slice();
       const bestScores = new Float64Array(size);
       for (let i = 0; i < size; i++) bestScores[i] = scores[best[i]!]!;

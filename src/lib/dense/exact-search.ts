@@ -3,7 +3,7 @@
  * whose card says cosine, rows and queries are L2-normalized when stored, so dot = cosine.
  */
 import type { Hit } from '../types.ts';
-import { fewOfMany, hasNaN, topOfScores, type RankedRows } from '../hits/top-of-scores.ts';
+import { hasNaN, topOfScores, type RankedRows } from '../hits/top-of-scores.ts';
 import { exactKernelOf } from './exact-kernel.ts';
 import { dotWithRow, type VectorMatrix } from './vector-matrix.ts';
 
@@ -20,7 +20,8 @@ export function exactTopK(matrix: VectorMatrix, query: Float32Array, k: number):
 
 /**
  * exactTopK of each query. Four queries share each pass over the matrix (a row is read once for the four),
- * in WebAssembly SIMD where it runs (exact-kernel.ts; the matrix must not change after its first search). Each
+ * in WebAssembly SIMD where it runs (exact-kernel.ts, which also selects each top k; the matrix must not
+ * change after its first search, and is copied into the kernel's memory then). Each
  * query's dot product is still summed in float64 over the components in order, the same operations as one
  * query alone, so the scores and the ranking are bit-identical to it (tests/lib/dense/exact-search.test.ts).
  */
@@ -31,27 +32,34 @@ export function exactTopKMany(matrix: VectorMatrix, queries: readonly Float32Arr
 /** {@link exactTopKMany} as typed arrays (what crosses a worker boundary), without an object per hit. */
 export function exactTopRowsMany(matrix: VectorMatrix, queries: readonly Float32Array[], k: number): RankedRows[] {
   for (const query of queries) if (query.length !== matrix.dim) throw new Error(`query has ${query.length} dimensions, matrix ${matrix.dim}`);
-  const scores = Array.from({ length: Math.min(4, queries.length) }, () => new Float64Array(matrix.rows));
+  if (!Number.isInteger(k) || k < 0) throw new RangeError(`k must be a non-negative integer, got ${k}`);
+  if (queries.length === 0) return [];
   const scratch = new Float64Array(matrix.rows);
   const results: RankedRows[] = [];
-  const kernel = queries.length >= 4 ? exactKernelOf(matrix) : undefined;
-  // The kernel's sort orders every row: a few of many rows (or scores with NaN) go to the heap instead.
-  const sorter = fewOfMany(k, matrix.rows) ? undefined : kernel;
+  const kernel = exactKernelOf(matrix);
+  // The kernel selects on the scores' bits: scores with NaN go to the heap, whose comparisons place NaN.
+  const topOf = (dots: Float64Array, j: number): RankedRows => (kernel !== undefined && !hasNaN(dots) ? kernel.top(j, k) : topOfScores(dots, k, scratch));
   let next = 0;
+  if (kernel === undefined) {
+    const scores = Array.from({ length: Math.min(4, queries.length) }, () => new Float64Array(matrix.rows));
+    for (; next + 4 <= queries.length; next += 4) {
+      const dots = dotFour(matrix, queries.slice(next, next + 4) as [Float32Array, Float32Array, Float32Array, Float32Array], scores);
+      for (let j = 0; j < 4; j++) results.push(topOf(dots[j]!, j));
+    }
+    for (; next < queries.length; next++) results.push(topOf(dotOne(matrix, queries[next]!, scores[0]!), 0));
+    return results;
+  }
   for (; next + 4 <= queries.length; next += 4) {
-    const four = queries.slice(next, next + 4) as [Float32Array, Float32Array, Float32Array, Float32Array];
-    const dots = kernel === undefined ? dotFour(matrix, four, scores) : kernel.dots(four);
-    for (let j = 0; j < 4; j++) results.push(sorter !== undefined && !hasNaN(dots[j]!) ? sorter.top(j, k) : topOfScores(dots[j]!, k, scratch));
+    const dots = kernel.dots(queries.slice(next, next + 4) as [Float32Array, Float32Array, Float32Array, Float32Array]);
+    for (let j = 0; j < 4; j++) results.push(topOf(dots[j]!, j));
   }
-  for (; next < queries.length; next++) {
-    dotOne(matrix, queries[next]!, scores[0]!);
-    results.push(topOfScores(scores[0]!, k, scratch));
-  }
+  for (; next < queries.length; next++) results.push(topOf(kernel.dotsOne(queries[next]!), 0));
   return results;
 }
 
-function dotOne(matrix: VectorMatrix, query: Float32Array, out: Float64Array): void {
+function dotOne(matrix: VectorMatrix, query: Float32Array, out: Float64Array): Float64Array {
   for (let r = 0; r < matrix.rows; r++) out[r] = dotWithRow(matrix, r, query);
+  return out;
 }
 
 /** The TypeScript loop of exact-kernel.wat (where WebAssembly SIMD is missing): fills and returns `out`. */
