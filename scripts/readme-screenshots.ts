@@ -1,6 +1,6 @@
 /**
  * `npx tsx scripts/readme-screenshots.ts [--png]` (after `npm run -s build`): the README's screenshots of each
- * view, taken from the production build in Debian's chromium (tests/browser/harness.ts) on the starter
+ * view (Learn trains a model of the starter), taken from the production build in Debian's chromium (tests/browser/harness.ts) on the starter
  * collection, scaled to 1000 px wide by the browser itself and written to docs/screenshots/ as WebP (or PNG).
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
@@ -68,6 +68,15 @@ try {
   await views.getByRole('button', { name: 'Datasets' }).click();
   await page.getByRole('heading', { name: 'In this browser' }).waitFor({ timeout: 60_000 });
   await shoot(page, 'datasets');
+
+  await views.getByRole('button', { name: 'Learn' }).click();
+  const learn = page.getByTestId('learn-view');
+  await learn.getByLabel('Share held out').fill('0.25');
+  await learn.getByLabel('Epochs', { exact: true }).fill('30');
+  await learn.getByLabel('Model name').fill('starter-glove');
+  await learn.getByRole('button', { name: 'Train' }).click();
+  await page.getByTestId('learn-done').waitFor({ timeout: 240_000 });
+  await shoot(page, 'learn');
 
   await page.goto(`${url}/diagnostics.html`);
   await page.locator('#run-selftest').click();

@@ -4,6 +4,7 @@
  * analyzer are loaded once and kept. A model that is not stored here, or whose analyzer is not the column's,
  * is a message saying what to do, never a wrong ranking.
  */
+import { PromiseCache } from './promise-cache.ts';
 import type { AnalyzerLoader } from '../analysis/analyzer-loader.ts';
 import { isBm25AnalyzerName, type Bm25AnalyzerName } from '../analysis/analyzers.ts';
 import { Augmenter } from '../augment/augmenter.ts';
@@ -42,8 +43,8 @@ interface LoadedAugmenter {
 }
 
 export class AugmentService {
-  private readonly augmenters = new Map<string, Promise<LoadedAugmenter>>();
-  private readonly tables = new Map<string, Promise<StaticTable>>();
+  private readonly augmenters = new PromiseCache<string, LoadedAugmenter>();
+  private readonly tables = new PromiseCache<string, StaticTable>();
 
   constructor(private readonly options: AugmentServiceOptions) {}
 
@@ -61,13 +62,7 @@ export class AugmentService {
   }
 
   private augmenter(ref: AugmenterRef): Promise<LoadedAugmenter> {
-    let augmenter = this.augmenters.get(ref.key);
-    if (augmenter === undefined) {
-      augmenter = this.load(ref);
-      this.augmenters.set(ref.key, augmenter);
-      augmenter.catch(() => this.augmenters.delete(ref.key));
-    }
-    return augmenter;
+    return this.augmenters.get(ref.key, () => this.load(ref));
   }
 
   private async load(ref: AugmenterRef): Promise<LoadedAugmenter> {
@@ -84,13 +79,7 @@ export class AugmentService {
   }
 
   private table(encoder: string): Promise<StaticTable> {
-    let table = this.tables.get(encoder);
-    if (table === undefined) {
-      table = this.options.readTable(encoder);
-      this.tables.set(encoder, table);
-      table.catch(() => this.tables.delete(encoder));
-    }
-    return table;
+    return this.tables.get(encoder, () => this.options.readTable(encoder));
   }
 
   /** Forgets a model (deleted, or stored again under the same key). */

@@ -5,6 +5,7 @@
  * cancellation, and store the finished model (storage/augment-models.ts). A cancelled or failed run stores
  * nothing.
  */
+import { PromiseCache } from './promise-cache.ts';
 import type { Bm25AnalyzerName } from '../analysis/analyzers.ts';
 import { StaticQueryEncoder } from '../augment/encoder.ts';
 import { formatModelFile, modelRef, type AugmentTraining } from '../augment/model-file.ts';
@@ -93,18 +94,12 @@ export function defaultModelName(collectionName: string, request: Pick<LearnRequ
 const yieldToEvents = () => new Promise<void>((resolve) => setTimeout(resolve, 0));
 
 export class AugmentTrainingService {
-  private readonly tables = new Map<string, Promise<StaticTable>>();
+  private readonly tables = new PromiseCache<string, StaticTable>();
 
   constructor(private readonly options: AugmentTrainingServiceOptions) {}
 
   private table(model: string): Promise<StaticTable> {
-    let table = this.tables.get(model);
-    if (table === undefined) {
-      table = this.options.loadEncoderTable(model);
-      this.tables.set(model, table);
-      table.catch(() => this.tables.delete(model));
-    }
-    return table;
+    return this.tables.get(model, () => this.options.loadEncoderTable(model));
   }
 
   private async judged(collectionId: string, split: string): Promise<JudgedQueries> {
