@@ -1,6 +1,6 @@
 /**
  * The WebAssembly exact-search kernel (src/lib/dense/exact-kernel.ts) against the TypeScript code it stands
- * in for: the dot products of four queries (and of one) bit-identical to exact-search.ts's loops, each query's
+ * in for: the dot products of four queries (of eight, and of one) bit-identical to exact-search.ts's loops, each query's
  * top k in TopK's order (a full stable sort, and TopK itself at 200,000 rows, as the references), and the
  * module's bytes are those of exact-kernel.wat.
  */
@@ -50,6 +50,23 @@ test('the top k of a query: every row by score descending, equal scores by row, 
       expect(Array.from(scores).every((score, i) => Object.is(score, values[rows[i]!]))).toBe(true);
     }),
     { numRuns: 300 },
+  );
+});
+
+test('eight queries in one pass score every row bit for bit as the TypeScript loop does (property)', () => {
+  fc.assert(
+    fc.property(fc.integer({ min: 1, max: 300 }), fc.integer({ min: 1, max: 40 }), fc.integer(), (rows, dim, seed) => {
+      const matrix = clusteredVectors(rows, dim, { seed });
+      const queries = clusteredVectors(8, dim, { seed: seed + 1 });
+      const eight = Array.from({ length: 8 }, (_, i) => matrixRow(queries, i)) as unknown as [Float32Array, Float32Array, Float32Array, Float32Array, Float32Array, Float32Array, Float32Array, Float32Array];
+      const wasm = exactKernelOf(matrix)!.dotsEight(eight);
+      for (const half of [0, 4]) {
+        const four = eight.slice(half, half + 4) as [Float32Array, Float32Array, Float32Array, Float32Array];
+        const plain = dotFour(matrix, four, [0, 1, 2, 3].map(() => new Float64Array(rows)));
+        for (let j = 0; j < 4; j++) expect(Array.from(wasm[half + j]!).every((score, r) => Object.is(score, plain[j]![r]))).toBe(true);
+      }
+    }),
+    { numRuns: 60 },
   );
 });
 
