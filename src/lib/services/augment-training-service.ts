@@ -1,9 +1,9 @@
 /**
  * What the Learn worker does, as a plain class (Node tests drive it with fake-indexeddb): read a collection's
  * judged splits from IndexedDB, open its BM25 index through a Bm25Service (the stored one when it matches, as
- * the BM25 worker would), load the encoder (a static table, or a frozen transformer: query-encoders.ts), train (src/lib/augment/splits.ts) with progress and
- * cancellation, and store the finished model (storage/augment-models.ts). A cancelled or failed run stores
- * nothing.
+ * the BM25 worker would), load the encoder (a static table, or a frozen transformer: query-encoders.ts),
+ * train (src/lib/augment/splits.ts) with progress and cancellation, and store the finished model
+ * (storage/augment-models.ts). A cancelled or failed run stores nothing.
  */
 import type { Bm25AnalyzerName } from '../analysis/analyzers.ts';
 import type { EncoderSources } from '../augment/encoder-loader.ts';
@@ -97,9 +97,9 @@ export function learnRequestProblem(request: Pick<LearnRequest, 'split' | 'evalu
 }
 
 /** A model's default name: what trained it, short. */
-export function defaultModelName(collectionName: string, request: Pick<LearnRequest, 'split' | 'analyzer' | 'settings'>): string {
+export function defaultModelName(collectionName: string, request: Pick<LearnRequest, 'split' | 'analyzer' | 'encoder' | 'settings'>): string {
   const { settings } = request;
-  return `${collectionName} ${request.split}, ${request.analyzer}, ${settings.trainRows ? 'rows trained' : 'frozen'}, λ ${settings.lambda}, ${settings.epochs} epochs, seed ${settings.seed}`;
+  return `${collectionName} ${request.split}, ${request.analyzer}, ${request.encoder.split('/').pop()} ${settings.trainRows ? 'rows trained' : 'frozen'}, λ ${settings.lambda}, ${settings.epochs} epochs, seed ${settings.seed}`;
 }
 
 /** A macrotask's pause, so a worker hears a Cancel (and pings) between steps. */
