@@ -167,7 +167,7 @@ describe('Learn view (synthetic collection: no word shared by a query and its do
     const { page, errors } = session;
     await views(page).getByRole('button', { name: 'Learn' }).click();
     await learn(page).waitFor({ timeout: 60_000 });
-    const encoder = learn(page).getByLabel('Encoder', { exact: true });
+    const encoder = learn(page).getByRole('combobox', { name: /^Encoder/ });
     expect(await encoder.locator('option').allTextContents()).toEqual(expect.arrayContaining([expect.stringMatching(/^Tiny BERT .*, frozen \(offline test model\)$/), expect.stringMatching(/all-MiniLM-L6-v2.*frozen \(downloads \d+ MB from the hub\)$/i)]));
     await encoder.selectOption('local/tiny-bert');
     await learn(page).getByLabel('rows trained (end to end)').check();
@@ -182,12 +182,18 @@ describe('Learn view (synthetic collection: no word shared by a query and its do
     expect(await page.getByTestId('loss-curve').locator('path.loss').getAttribute('data-points')).toBe(String(Math.ceil((QUERIES - HELD_OUT) / 10) * 10));
     const table = page.getByTestId('epoch-table');
     expect(Number(await table.getByTestId('baseline-row').locator('td').nth(1).textContent())).toBe(0);
-    expect(Number(await table.locator('tr[data-epoch="10"] td.ndcg-value').textContent())).toBeGreaterThanOrEqual(0);
+    const shown = await table.locator('tr[data-epoch="10"] td.ndcg-value').textContent();
     const stored = page.getByTestId('stored-models').locator('li', { hasText: 'synthetic-tiny-bert' });
     await stored.waitFor();
     expect(await stored.textContent()).toContain('local/tiny-bert, frozen');
-    const row = (await rows<{ name: string; encoder: string }>(page, 'augmentModels')).find((r) => r.name === 'synthetic-tiny-bert');
+    const row = (await rows<{ key: string; name: string; encoder: string }>(page, 'augmentModels')).find((r) => r.name === 'synthetic-tiny-bert');
     expect(row?.encoder).toBe('local/tiny-bert');
+    // The stored file names the transformer and its weights, and holds the figures the epoch table showed.
+    const file = (await rows<{ key: string; text: string }>(page, 'augmentModelFiles')).find((r) => r.key === row?.key);
+    const model = parseModelFile(file!.text);
+    expect([model.encoderModel, model.encoderDtype, model.params.encoderDim, model.params.rows]).toEqual(['local/tiny-bert', 'fp32', 32, undefined]);
+    expect(model.training.history).toHaveLength(10);
+    expect(shown).toBe(model.training.history.at(-1)!.heldOut!.ndcg_cut_10.toFixed(4));
     await stored.getByRole('button', { name: 'Add its column' }).click();
     await expect.poll(() => new URL(page.url()).searchParams.get('view')).toBe('explore');
     const column = page.locator('article.column[data-kind="augmented"]').filter({ hasText: 'synthetic-tiny-bert' });
