@@ -6,9 +6,10 @@
  *   fifth of its time;
  * - the dot products of one query (a typed query) with every row, four rows per SIMD step, each lane summing
  *   in float64 over the components in order: bit-identical too;
- * - each query's top k (TopK's order: equal scores by row): a radix select digit by digit from the top keeps
- *   the rows at or above the k-th best's digits (in row order), then a stable radix sort orders those few —
- *   not all n rows, so a top 1,000 of half a million rows costs a few passes over its scores.
+ * - each query's top k (TopK's order: equal scores by row) without sorting all n rows: the rows that reach
+ *   a score guessed from a sample (every 64th row), or else those a radix select keeps digit by digit, are
+ *   gathered in row order and only they are sorted (a stable radix sort), so a top 1,000 of half a million
+ *   rows costs about two passes over its scores.
  * Neither needs the warm-up that the TypeScript loops need in a fresh worker, where the first chunks of an
  * evaluation ran several times slower than the later ones. The matrix is copied into the module's memory
  * once per matrix (it must not change after its first search). Where WebAssembly SIMD is missing, or the
@@ -21,14 +22,17 @@ import { align16, inlineWasm } from './inline-wasm.ts';
 import type { VectorMatrix } from './vector-matrix.ts';
 
 type Four<T> = readonly [T, T, T, T];
+type Eight<T> = readonly [T, T, T, T, T, T, T, T];
 
 export interface ExactKernel {
   /** out[j][r] = the dot product of row r with queries[j], for j < 4 (views that the next call overwrites). */
   dots(queries: Four<Float32Array>): Four<Float64Array>;
+  /** `dots` of eight queries in one pass over the matrix: out[j] for j < 8. */
+  dotsEight(queries: Eight<Float32Array>): Eight<Float64Array>;
   /** out[r] = the dot product of row r with `query`; query j = 0 of `top` (the view of `dots`' first output). */
   dotsOne(query: Float32Array): Float64Array;
   /**
-   * The best `k` rows of the last `dots`' query j, best first, with their scores (copies). The scores must
+   * The best `k` rows of the last `dots`' (`dotsEight`'s, `dotsOne`'s) query j, best first, with their scores (copies). The scores must
    * hold no NaN. `slack`: how many rows beyond k the selection may leave to the sort (tests give 0 to
    * select down to the last digit).
    */
@@ -38,6 +42,7 @@ export interface ExactKernel {
 interface KernelExports {
   memory: WebAssembly.Memory;
   dotFour(matrix: number, rows: number, dim: number, queries: number, out: number): void;
+  dotEight(matrix: number, rows: number, dim: number, queries: number, out: number): void;
   dotOne(matrix: number, rows: number, dim: number, query: number, out: number): void;
   topRows(scores: number, n: number, k: number, slack: number, keysA: number, keysB: number, rowsA: number, rowsB: number, counts: number): number;
 }
@@ -59,11 +64,11 @@ function createKernel(matrix: VectorMatrix): ExactKernel | null {
   const module = kernelModule();
   if (module === null) return null;
   const { rows, dim, data } = matrix;
-  const { memory, dotFour, dotOne, topRows } = new WebAssembly.Instance(module, {}).exports as unknown as KernelExports;
-  // The matrix, the four queries, the four outputs, then the selection's two key and two row buffers and counts.
+  const { memory, dotFour, dotEight, dotOne, topRows } = new WebAssembly.Instance(module, {}).exports as unknown as KernelExports;
+  // The matrix, up to eight queries, eight outputs, then the selection's two key and two row buffers and counts.
   const queriesAt = align16(rows * dim * 4);
-  const outAt = align16(queriesAt + dim * 32);
-  const keysAt = align16(outAt + 4 * rows * 8);
+  const outAt = align16(queriesAt + dim * 64);
+  const keysAt = align16(outAt + 8 * rows * 8);
   const rowsAt = keysAt + 2 * rows * 8;
   const countsAt = align16(rowsAt + 2 * rows * 4);
   const end = countsAt + 2048 * 4;
@@ -75,8 +80,9 @@ function createKernel(matrix: VectorMatrix): ExactKernel | null {
   }
   // Views made after the growth stay valid: the memory never grows again.
   new Float32Array(memory.buffer, 0, rows * dim).set(data.subarray(0, rows * dim));
-  const queries = new Float64Array(memory.buffer, queriesAt, dim * 4);
-  const out = [0, 1, 2, 3].map((j) => new Float64Array(memory.buffer, outAt + j * rows * 8, rows)) as unknown as Four<Float64Array>;
+  const queries = new Float64Array(memory.buffer, queriesAt, dim * 8);
+  const outs = Array.from({ length: 8 }, (_, j) => new Float64Array(memory.buffer, outAt + j * rows * 8, rows));
+  const out = outs.slice(0, 4) as unknown as Four<Float64Array>;
   return {
     dots([q0, q1, q2, q3]) {
       for (let i = 0; i < dim; i++) {
@@ -88,13 +94,18 @@ function createKernel(matrix: VectorMatrix): ExactKernel | null {
       dotFour(0, rows, dim, queriesAt, outAt);
       return out;
     },
+    dotsEight(eight) {
+      for (let i = 0; i < dim; i++) for (let j = 0; j < 8; j++) queries[8 * i + j] = eight[j]![i]!;
+      dotEight(0, rows, dim, queriesAt, outAt);
+      return outs as unknown as Eight<Float64Array>;
+    },
     dotsOne(query) {
       queries.set(query); // widened to float64, as the TypeScript loop's multiplications widen it
       dotOne(0, rows, dim, queriesAt, outAt);
       return out[0];
     },
     top(j, k, slack = SELECT_SLACK) {
-      const scores = out[j]!;
+      const scores = outs[j]!;
       const size = Math.min(k, rows);
       if (size <= 0) return { rows: new Int32Array(0), scores: new Float64Array(0) };
       const ordered = topRows(outAt + j * rows * 8, rows, size, slack, keysAt, keysAt + rows * 8, rowsAt, rowsAt + rows * 4, countsAt);

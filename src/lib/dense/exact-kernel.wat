@@ -8,20 +8,27 @@
 ;; f64x2, (q0[i], q1[i]) then (q2[i], q3[i]), 32 bytes per component; the four outputs (rows f64 each) one
 ;; after the other at $out.
 ;;
+;; dotEight: dotFour for eight queries (one pass over the matrix for eight: the rows are read, widened and
+;; splat once for twice the work), the queries at $q as dim groups of four f64x2, 64 bytes per component,
+;; the eight outputs one after the other at $out.
+;;
 ;; dotOne: the dot products of one query with every row, out[r] = Σ_i f64(m[r][i]) · q[i] in order from 0,
 ;; four rows per step (one per lane of two f64x2 sums), the rest one by one: bit-identical to the loop too.
+;; (Unaligned 8-byte loads: a row starts at any multiple of 4 bytes.)
 ;; The query at $q as dim f64.
 ;;
 ;; topRows: the best k (1 ≤ k ≤ n) of the rows 0 … n-1 of a score array, ordered by score descending, equal
 ;; scores in row order (TopK's order; -0 equals 0; no score may be NaN), on each score's bits made to sort
-;; as unsigned integers in descending score order (keys). Selection first: digit by digit from the top
-;; (11 bits, then 11 … and the last 9), a histogram of the rows on the boundary finds the k-th best's digit,
-;; and a pass keeps (in row order) the rows whose key prefix is at most its prefix; it stops when at most
-;; k + $slack rows are kept, or on the whole key, where only the first of the rows equal to the k-th best
-;; are kept (lower rows win ties). Then a stable least-significant-digit radix sort of the kept rows,
-;; 11 bits per pass, passes where every key has the same digit skipped. Memory: the n scores (f64) at
-;; $scores; two key buffers (n i64 each) and two row buffers (n i32 each); 2,048 i32 counts. Returns the
-;; address of the ordered rows (i32), $rowsA or $rowsB: its first k are the best k.
+;; as unsigned integers in descending score order (keys). From 16,384 rows, first a guess: the rows whose
+;; score reaches a sample's (every 64th row's) best 2k·sample/n + 16th, when they are at least k. Else
+;; selection, reading the scores only: digit
+;; by digit from the top (11 bits, then 11 … to the last bit), a histogram of the rows on the boundary
+;; finds the k-th best's digit, until at most k + $slack rows are at or before the boundary, or the
+;; boundary is the whole key. One pass then writes those rows (in row order; on the whole key only the
+;; first k - before of the boundary's ties: lower rows win), and a stable least-significant-digit radix
+;; sort orders them, 11 bits per pass, passes where every key has the same digit skipped. Memory: the n
+;; scores (f64) at $scores; two key buffers (n i64 each) and two row buffers (n i32 each); 2,048 i32
+;; counts. Returns the address of the ordered rows (i32), $rowsA or $rowsB: its first k are the best k.
 ;;
 ;; Assembled by scripts/wasm/build-wat.ts into exact-kernel.wasm.ts.
 (module
@@ -58,35 +65,96 @@
         (f64.store (local.get $o) (f64x2.extract_lane 1 (local.get $s23)))
         (local.set $r (i32.add (local.get $r) (i32.const 1)))
         (br $row))))
-  (func (export "dotOne") (param $m i32) (param $rows i32) (param $dim i32) (param $q i32) (param $out i32)
-    (local $r i32) (local $i i32) (local $p i32) (local $qp i32) (local $stride i32) (local $s f64)
-    (local $x01 v128) (local $x23 v128) (local $y v128) (local $s01 v128) (local $s23 v128)
-    (local.set $stride (i32.shl (local.get $dim) (i32.const 2)))
-    ;; Four rows at a time, one per lane.
-    (block $fours
-      (loop $four
-        (br_if $fours (i32.gt_u (i32.add (local.get $r) (i32.const 4)) (local.get $rows)))
-        (local.set $p (i32.add (local.get $m) (i32.mul (local.get $r) (local.get $stride))))
+  (func (export "dotEight") (param $m i32) (param $rows i32) (param $dim i32) (param $q i32) (param $out i32)
+    (local $r i32) (local $i i32) (local $p i32) (local $qp i32) (local $o i32) (local $stride i32)
+    (local $x v128) (local $s01 v128) (local $s23 v128) (local $s45 v128) (local $s67 v128)
+    (local.set $stride (i32.shl (local.get $rows) (i32.const 3)))
+    (local.set $p (local.get $m))
+    (block $done
+      (loop $row
+        (br_if $done (i32.ge_u (local.get $r) (local.get $rows)))
         (local.set $s01 (v128.const i64x2 0 0))
         (local.set $s23 (v128.const i64x2 0 0))
+        (local.set $s45 (v128.const i64x2 0 0))
+        (local.set $s67 (v128.const i64x2 0 0))
         (local.set $qp (local.get $q))
         (local.set $i (i32.const 0))
         (block $end
           (loop $component
             (br_if $end (i32.ge_u (local.get $i) (local.get $dim)))
-            (local.set $y (v128.load64_splat (local.get $qp)))
-            (local.set $x01 (f64x2.replace_lane 1
-              (f64x2.splat (f64.promote_f32 (f32.load (local.get $p))))
-              (f64.promote_f32 (f32.load (i32.add (local.get $p) (local.get $stride))))))
-            (local.set $x23 (f64x2.replace_lane 1
-              (f64x2.splat (f64.promote_f32 (f32.load (i32.add (local.get $p) (i32.shl (local.get $stride) (i32.const 1))))))
-              (f64.promote_f32 (f32.load (i32.add (local.get $p) (i32.mul (local.get $stride) (i32.const 3)))))))
-            (local.set $s01 (f64x2.add (local.get $s01) (f64x2.mul (local.get $x01) (local.get $y))))
-            (local.set $s23 (f64x2.add (local.get $s23) (f64x2.mul (local.get $x23) (local.get $y))))
+            (local.set $x (f64x2.splat (f64.promote_f32 (f32.load (local.get $p)))))
+            (local.set $s01 (f64x2.add (local.get $s01) (f64x2.mul (local.get $x) (v128.load (local.get $qp)))))
+            (local.set $s23 (f64x2.add (local.get $s23) (f64x2.mul (local.get $x) (v128.load offset=16 (local.get $qp)))))
+            (local.set $s45 (f64x2.add (local.get $s45) (f64x2.mul (local.get $x) (v128.load offset=32 (local.get $qp)))))
+            (local.set $s67 (f64x2.add (local.get $s67) (f64x2.mul (local.get $x) (v128.load offset=48 (local.get $qp)))))
             (local.set $p (i32.add (local.get $p) (i32.const 4)))
-            (local.set $qp (i32.add (local.get $qp) (i32.const 8)))
+            (local.set $qp (i32.add (local.get $qp) (i32.const 64)))
             (local.set $i (i32.add (local.get $i) (i32.const 1)))
             (br $component)))
+        (local.set $o (i32.add (local.get $out) (i32.shl (local.get $r) (i32.const 3))))
+        (f64.store (local.get $o) (f64x2.extract_lane 0 (local.get $s01)))
+        (local.set $o (i32.add (local.get $o) (local.get $stride)))
+        (f64.store (local.get $o) (f64x2.extract_lane 1 (local.get $s01)))
+        (local.set $o (i32.add (local.get $o) (local.get $stride)))
+        (f64.store (local.get $o) (f64x2.extract_lane 0 (local.get $s23)))
+        (local.set $o (i32.add (local.get $o) (local.get $stride)))
+        (f64.store (local.get $o) (f64x2.extract_lane 1 (local.get $s23)))
+        (local.set $o (i32.add (local.get $o) (local.get $stride)))
+        (f64.store (local.get $o) (f64x2.extract_lane 0 (local.get $s45)))
+        (local.set $o (i32.add (local.get $o) (local.get $stride)))
+        (f64.store (local.get $o) (f64x2.extract_lane 1 (local.get $s45)))
+        (local.set $o (i32.add (local.get $o) (local.get $stride)))
+        (f64.store (local.get $o) (f64x2.extract_lane 0 (local.get $s67)))
+        (local.set $o (i32.add (local.get $o) (local.get $stride)))
+        (f64.store (local.get $o) (f64x2.extract_lane 1 (local.get $s67)))
+        (local.set $r (i32.add (local.get $r) (i32.const 1)))
+        (br $row))))
+  (func (export "dotOne") (param $m i32) (param $rows i32) (param $dim i32) (param $q i32) (param $out i32)
+    (local $r i32) (local $i i32) (local $p i32) (local $p1 i32) (local $p2 i32) (local $p3 i32) (local $qp i32) (local $stride i32) (local $s f64)
+    (local $a v128) (local $b v128) (local $c v128) (local $d v128) (local $y0 v128) (local $y1 v128) (local $s01 v128) (local $s23 v128)
+    (local.set $stride (i32.shl (local.get $dim) (i32.const 2)))
+    ;; Four rows at a time, one per lane; two components per step (each row's pair loaded as one f32x2 and
+    ;; widened, then the pairs of two rows regrouped by component), a last odd component alone.
+    (block $fours
+      (loop $four
+        (br_if $fours (i32.gt_u (i32.add (local.get $r) (i32.const 4)) (local.get $rows)))
+        (local.set $p (i32.add (local.get $m) (i32.mul (local.get $r) (local.get $stride))))
+        (local.set $p1 (i32.add (local.get $p) (local.get $stride)))
+        (local.set $p2 (i32.add (local.get $p1) (local.get $stride)))
+        (local.set $p3 (i32.add (local.get $p2) (local.get $stride)))
+        (local.set $s01 (v128.const i64x2 0 0))
+        (local.set $s23 (v128.const i64x2 0 0))
+        (local.set $qp (local.get $q))
+        (local.set $i (local.get $dim))
+        (block $end
+          (loop $pair
+            (br_if $end (i32.lt_u (local.get $i) (i32.const 2)))
+            (local.set $y0 (v128.load64_splat (local.get $qp)))
+            (local.set $y1 (v128.load64_splat offset=8 (local.get $qp)))
+            (local.set $a (f64x2.promote_low_f32x4 (v128.load64_zero (local.get $p))))
+            (local.set $b (f64x2.promote_low_f32x4 (v128.load64_zero (local.get $p1))))
+            (local.set $c (f64x2.promote_low_f32x4 (v128.load64_zero (local.get $p2))))
+            (local.set $d (f64x2.promote_low_f32x4 (v128.load64_zero (local.get $p3))))
+            (local.set $s01 (f64x2.add (local.get $s01) (f64x2.mul (i8x16.shuffle 0 1 2 3 4 5 6 7 16 17 18 19 20 21 22 23 (local.get $a) (local.get $b)) (local.get $y0))))
+            (local.set $s23 (f64x2.add (local.get $s23) (f64x2.mul (i8x16.shuffle 0 1 2 3 4 5 6 7 16 17 18 19 20 21 22 23 (local.get $c) (local.get $d)) (local.get $y0))))
+            (local.set $s01 (f64x2.add (local.get $s01) (f64x2.mul (i8x16.shuffle 8 9 10 11 12 13 14 15 24 25 26 27 28 29 30 31 (local.get $a) (local.get $b)) (local.get $y1))))
+            (local.set $s23 (f64x2.add (local.get $s23) (f64x2.mul (i8x16.shuffle 8 9 10 11 12 13 14 15 24 25 26 27 28 29 30 31 (local.get $c) (local.get $d)) (local.get $y1))))
+            (local.set $p (i32.add (local.get $p) (i32.const 8)))
+            (local.set $p1 (i32.add (local.get $p1) (i32.const 8)))
+            (local.set $p2 (i32.add (local.get $p2) (i32.const 8)))
+            (local.set $p3 (i32.add (local.get $p3) (i32.const 8)))
+            (local.set $qp (i32.add (local.get $qp) (i32.const 16)))
+            (local.set $i (i32.sub (local.get $i) (i32.const 2)))
+            (br $pair)))
+        (if (local.get $i)
+          (then
+            (local.set $y0 (v128.load64_splat (local.get $qp)))
+            (local.set $s01 (f64x2.add (local.get $s01) (f64x2.mul (f64x2.replace_lane 1
+              (f64x2.splat (f64.promote_f32 (f32.load (local.get $p))))
+              (f64.promote_f32 (f32.load (local.get $p1)))) (local.get $y0))))
+            (local.set $s23 (f64x2.add (local.get $s23) (f64x2.mul (f64x2.replace_lane 1
+              (f64x2.splat (f64.promote_f32 (f32.load (local.get $p2))))
+              (f64.promote_f32 (f32.load (local.get $p3)))) (local.get $y0))))))
         (v128.store (i32.add (local.get $out) (i32.shl (local.get $r) (i32.const 3))) (local.get $s01))
         (v128.store offset=16 (i32.add (local.get $out) (i32.shl (local.get $r) (i32.const 3))) (local.get $s23))
         (local.set $r (i32.add (local.get $r) (i32.const 4)))
@@ -111,47 +179,74 @@
         (local.set $r (i32.add (local.get $r) (i32.const 1)))
         (br $row))))
   (func (export "topRows") (param $scores i32) (param $n i32) (param $k i32) (param $slack i32) (param $keysA i32) (param $keysB i32) (param $rowsA i32) (param $rowsB i32) (param $counts i32) (result i32)
-    (local $i i32) (local $w i32) (local $m i32) (local $d i32) (local $at i32) (local $before i32) (local $ties i32)
+    (local $i i32) (local $w i32) (local $d i32) (local $at i32) (local $before i32) (local $ties i32) (local $all i32)
     (local $key i64) (local $bits i64) (local $shift i64) (local $above i64) (local $bound i64) (local $prefix i64)
-    (call $clear (local.get $counts))
-    ;; Keys (a non-negative score's bits with all but the sign flipped, a negative score's bits as they are:
-    ;; ascending keys are descending scores, -0 made 0), rows, and the histogram of the top digit.
-    (block $keyed
-      (loop $keying
-        (br_if $keyed (i32.ge_u (local.get $i) (local.get $n)))
-        (local.set $bits (i64.reinterpret_f64 (f64.add (f64.load (i32.add (local.get $scores) (i32.shl (local.get $i) (i32.const 3)))) (f64.const 0))))
-        (local.set $key (select (local.get $bits) (i64.xor (local.get $bits) (i64.const 0x7fffffffffffffff)) (i64.lt_s (local.get $bits) (i64.const 0))))
-        (i64.store (i32.add (local.get $keysA) (i32.shl (local.get $i) (i32.const 3))) (local.get $key))
-        (i32.store (i32.add (local.get $rowsA) (i32.shl (local.get $i) (i32.const 2))) (local.get $i))
-        (local.set $at (i32.add (local.get $counts) (i32.shl (i32.wrap_i64 (i64.shr_u (local.get $key) (i64.const 53))) (i32.const 2))))
-        (i32.store (local.get $at) (i32.add (i32.load (local.get $at)) (i32.const 1)))
-        (local.set $i (i32.add (local.get $i) (i32.const 1)))
-        (br $keying)))
-    ;; Select: digit by digit from the top, keep the rows whose key prefix is at most the k-th best's (in row
-    ;; order), until few more than k are left or the whole key is the prefix (then only k: the first ties).
-    (local.set $m (local.get $n))
+    (local $sample i32) (local $j i32) (local $x f64) (local $floor f64)
+    ;; Many rows: a sample of every 64th row gives a score that about 2k + 1,000 rows reach; the rows that
+    ;; reach it, gathered in one pass, hold the best k when they are at least k (else: the selection below).
+    (if (i32.ge_u (local.get $n) (i32.const 16384))
+      (then
+        (local.set $sample (i32.shr_u (local.get $n) (i32.const 6)))
+        (local.set $d (i32.add (i32.wrap_i64 (i64.div_u
+          (i64.mul (i64.extend_i32_u (i32.shl (local.get $k) (i32.const 1))) (i64.extend_i32_u (local.get $sample)))
+          (i64.extend_i32_u (local.get $n)))) (i32.const 16)))
+        (if (i32.lt_u (local.get $d) (local.get $sample))
+          (then
+            (block $sampled
+              (loop $sampling
+                (br_if $sampled (i32.ge_u (local.get $j) (local.get $sample)))
+                (local.set $i (i32.shl (local.get $j) (i32.const 6)))
+            (local.set $bits (i64.reinterpret_f64 (f64.add (f64.load (i32.add (local.get $scores) (i32.shl (local.get $i) (i32.const 3)))) (f64.const 0))))
+            (local.set $key (select (local.get $bits) (i64.xor (local.get $bits) (i64.const 0x7fffffffffffffff)) (i64.lt_s (local.get $bits) (i64.const 0))))
+                (i64.store (i32.add (local.get $keysA) (i32.shl (local.get $j) (i32.const 3))) (local.get $key))
+                (i32.store (i32.add (local.get $rowsA) (i32.shl (local.get $j) (i32.const 2))) (local.get $i))
+                (local.set $j (i32.add (local.get $j) (i32.const 1)))
+                (br $sampling)))
+            (local.set $at (call $sortRows (local.get $sample) (local.get $keysA) (local.get $keysB) (local.get $rowsA) (local.get $rowsB) (local.get $counts)))
+            (local.set $floor (f64.load (i32.add (local.get $scores) (i32.shl
+              (i32.load (i32.add (local.get $at) (i32.shl (i32.sub (local.get $d) (i32.const 1)) (i32.const 2))))
+              (i32.const 3)))))
+            (local.set $i (i32.const 0))
+            (block $reached
+              (loop $reach
+                (br_if $reached (i32.ge_u (local.get $i) (local.get $n)))
+                (local.set $x (f64.load (i32.add (local.get $scores) (i32.shl (local.get $i) (i32.const 3)))))
+                (if (f64.ge (local.get $x) (local.get $floor))
+                  (then
+                    (local.set $bits (i64.reinterpret_f64 (f64.add (local.get $x) (f64.const 0))))
+                    (i64.store (i32.add (local.get $keysA) (i32.shl (local.get $w) (i32.const 3)))
+                      (select (local.get $bits) (i64.xor (local.get $bits) (i64.const 0x7fffffffffffffff)) (i64.lt_s (local.get $bits) (i64.const 0))))
+                    (i32.store (i32.add (local.get $rowsA) (i32.shl (local.get $w) (i32.const 2))) (local.get $i))
+                    (local.set $w (i32.add (local.get $w) (i32.const 1)))))
+                (local.set $i (i32.add (local.get $i) (i32.const 1)))
+                (br $reach)))
+            (if (i32.ge_u (local.get $w) (local.get $k))
+              (then (return (call $sortRows (local.get $w) (local.get $keysA) (local.get $keysB) (local.get $rowsA) (local.get $rowsB) (local.get $counts)))))
+            (local.set $w (i32.const 0))))))
+    ;; Select, reading the scores only: digit by digit from the top, the histogram of the rows whose key
+    ;; prefix is the boundary's finds the k-th best's digit; until the rows at or before the boundary are
+    ;; at most k + slack, or the boundary is the whole key.
     (local.set $shift (i64.const 53))
     (local.set $above (i64.const 64))
+    (local.set $all (i32.const 1))
     (block $selected
       (loop $level
-        (if (i64.ne (local.get $above) (i64.const 64))
-          (then
-            ;; Histogram of this digit among the rows on the previous boundary.
-            (call $clear (local.get $counts))
-            (local.set $i (i32.const 0))
-            (block $counted
-              (loop $count
-                (br_if $counted (i32.ge_u (local.get $i) (local.get $m)))
-                (local.set $key (i64.load (i32.add (local.get $keysA) (i32.shl (local.get $i) (i32.const 3)))))
-                (if (i64.eq (i64.shr_u (local.get $key) (local.get $above)) (local.get $bound))
-                  (then
-                    (local.set $at (i32.add (local.get $counts) (i32.shl
-                      (i32.wrap_i64 (i64.and (i64.shr_u (local.get $key) (local.get $shift)) (i64.const 0x7ff)))
-                      (i32.const 2))))
-                    (i32.store (local.get $at) (i32.add (i32.load (local.get $at)) (i32.const 1)))))
-                (local.set $i (i32.add (local.get $i) (i32.const 1)))
-                (br $count)))))
-        ;; The digit of the k-th best: the rows before it (all kept) number $before.
+        (call $clear (local.get $counts))
+        (local.set $i (i32.const 0))
+        (block $counted
+          (loop $count
+            (br_if $counted (i32.ge_u (local.get $i) (local.get $n)))
+            (local.set $bits (i64.reinterpret_f64 (f64.add (f64.load (i32.add (local.get $scores) (i32.shl (local.get $i) (i32.const 3)))) (f64.const 0))))
+        (local.set $key (select (local.get $bits) (i64.xor (local.get $bits) (i64.const 0x7fffffffffffffff)) (i64.lt_s (local.get $bits) (i64.const 0))))
+            (if (i32.or (local.get $all) (i64.eq (i64.shr_u (local.get $key) (local.get $above)) (local.get $bound)))
+              (then
+                (local.set $at (i32.add (local.get $counts) (i32.shl
+                  (i32.wrap_i64 (i64.and (i64.shr_u (local.get $key) (local.get $shift)) (i64.const 0x7ff)))
+                  (i32.const 2))))
+                (i32.store (local.get $at) (i32.add (i32.load (local.get $at)) (i32.const 1)))))
+            (local.set $i (i32.add (local.get $i) (i32.const 1)))
+            (br $count)))
+        ;; The digit of the k-th best; the rows before it ($before, over all levels) are all kept.
         (local.set $d (i32.const 0))
         (block $found
           (loop $digit
@@ -160,38 +255,38 @@
             (local.set $before (i32.add (local.get $before) (local.get $at)))
             (local.set $d (i32.add (local.get $d) (i32.const 1)))
             (br $digit)))
-        ;; The boundary prefix: the previous one, then this digit's bits below the previous shift.
+        ;; The boundary prefix: the previous one, then this digit's bits below it.
         (local.set $prefix (i64.or
           (i64.shl (local.get $bound) (i64.sub (local.get $above) (local.get $shift)))
           (i64.and (i64.extend_i32_u (local.get $d)) (i64.sub (i64.shl (i64.const 1) (i64.sub (local.get $above) (local.get $shift))) (i64.const 1)))))
-        ;; On the whole key, keys equal to the boundary are ties: the first k - before of them (lower rows) win.
-        (local.set $ties (select (i32.sub (local.get $k) (local.get $before)) (i32.const -1) (i64.eqz (local.get $shift))))
-        (local.set $w (i32.const 0))
-        (local.set $i (i32.const 0))
-        (block $compacted
-          (loop $compact
-            (br_if $compacted (i32.ge_u (local.get $i) (local.get $m)))
-            (local.set $key (i64.load (i32.add (local.get $keysA) (i32.shl (local.get $i) (i32.const 3)))))
-            (local.set $bits (i64.shr_u (local.get $key) (local.get $shift)))
-            (if (i32.or
-                  (i64.lt_u (local.get $bits) (local.get $prefix))
-                  (i32.and (i64.eq (local.get $bits) (local.get $prefix)) (i32.ne (local.get $ties) (i32.const 0))))
-              (then
-                (if (i64.eq (local.get $bits) (local.get $prefix)) (then (local.set $ties (i32.sub (local.get $ties) (i32.const 1)))))
-                (i64.store (i32.add (local.get $keysA) (i32.shl (local.get $w) (i32.const 3))) (local.get $key))
-                (i32.store (i32.add (local.get $rowsA) (i32.shl (local.get $w) (i32.const 2)))
-                  (i32.load (i32.add (local.get $rowsA) (i32.shl (local.get $i) (i32.const 2)))))
-                (local.set $w (i32.add (local.get $w) (i32.const 1)))))
-            (local.set $i (i32.add (local.get $i) (i32.const 1)))
-            (br $compact)))
-        (local.set $m (local.get $w))
         (br_if $selected (i64.eqz (local.get $shift)))
-        (br_if $selected (i32.le_u (local.get $m) (i32.add (local.get $k) (local.get $slack))))
+        (br_if $selected (i32.le_u (i32.add (local.get $before) (local.get $at)) (i32.add (local.get $k) (local.get $slack))))
+        (local.set $all (i32.const 0))
         (local.set $bound (local.get $prefix))
         (local.set $above (local.get $shift))
         (local.set $shift (select (i64.sub (local.get $shift) (i64.const 11)) (i64.const 0) (i64.gt_u (local.get $shift) (i64.const 11))))
         (br $level)))
-    (call $sortRows (local.get $m) (local.get $keysA) (local.get $keysB) (local.get $rowsA) (local.get $rowsB) (local.get $counts)))
+    ;; Gather in row order the rows at or before the boundary (keys: ascending keys are descending scores,
+    ;; -0 made 0). On the whole key the boundary's rows are ties: the first k - before of them (lower rows) win.
+    (local.set $ties (select (i32.sub (local.get $k) (local.get $before)) (i32.const -1) (i64.eqz (local.get $shift))))
+    (local.set $i (i32.const 0))
+    (block $gathered
+      (loop $gather
+        (br_if $gathered (i32.ge_u (local.get $i) (local.get $n)))
+        (local.set $bits (i64.reinterpret_f64 (f64.add (f64.load (i32.add (local.get $scores) (i32.shl (local.get $i) (i32.const 3)))) (f64.const 0))))
+        (local.set $key (select (local.get $bits) (i64.xor (local.get $bits) (i64.const 0x7fffffffffffffff)) (i64.lt_s (local.get $bits) (i64.const 0))))
+        (local.set $bits (i64.shr_u (local.get $key) (local.get $shift)))
+        (if (i32.or
+              (i64.lt_u (local.get $bits) (local.get $prefix))
+              (i32.and (i64.eq (local.get $bits) (local.get $prefix)) (i32.ne (local.get $ties) (i32.const 0))))
+          (then
+            (if (i64.eq (local.get $bits) (local.get $prefix)) (then (local.set $ties (i32.sub (local.get $ties) (i32.const 1)))))
+            (i64.store (i32.add (local.get $keysA) (i32.shl (local.get $w) (i32.const 3))) (local.get $key))
+            (i32.store (i32.add (local.get $rowsA) (i32.shl (local.get $w) (i32.const 2))) (local.get $i))
+            (local.set $w (i32.add (local.get $w) (i32.const 1)))))
+        (local.set $i (i32.add (local.get $i) (i32.const 1)))
+        (br $gather)))
+    (call $sortRows (local.get $w) (local.get $keysA) (local.get $keysB) (local.get $rowsA) (local.get $rowsB) (local.get $counts)))
   (func $clear (param $counts i32)
     (local $d i32)
     (block $cleared

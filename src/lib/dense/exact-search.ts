@@ -19,7 +19,7 @@ export function exactTopK(matrix: VectorMatrix, query: Float32Array, k: number):
 }
 
 /**
- * exactTopK of each query. Four queries share each pass over the matrix (a row is read once for the four),
+ * exactTopK of each query. Eight (or four) queries share each pass over the matrix (a row is read once for them),
  * in WebAssembly SIMD where it runs (exact-kernel.ts, which also selects each top k; the matrix must not
  * change after its first search, and is copied into the kernel's memory then). Each
  * query's dot product is still summed in float64 over the components in order, the same operations as one
@@ -34,11 +34,12 @@ export function exactTopRowsMany(matrix: VectorMatrix, queries: readonly Float32
   for (const query of queries) if (query.length !== matrix.dim) throw new Error(`query has ${query.length} dimensions, matrix ${matrix.dim}`);
   if (!Number.isInteger(k) || k < 0) throw new RangeError(`k must be a non-negative integer, got ${k}`);
   if (queries.length === 0) return [];
-  const scratch = new Float64Array(matrix.rows);
+  let scratch: Float64Array | undefined;
   const results: RankedRows[] = [];
   const kernel = exactKernelOf(matrix);
   // The kernel selects on the scores' bits: scores with NaN go to the heap, whose comparisons place NaN.
-  const topOf = (dots: Float64Array, j: number): RankedRows => (kernel !== undefined && !hasNaN(dots) ? kernel.top(j, k) : topOfScores(dots, k, scratch));
+  const topOf = (dots: Float64Array, j: number): RankedRows =>
+    kernel !== undefined && !hasNaN(dots) ? kernel.top(j, k) : topOfScores(dots, k, (scratch ??= new Float64Array(matrix.rows)));
   let next = 0;
   if (kernel === undefined) {
     const scores = Array.from({ length: Math.min(4, queries.length) }, () => new Float64Array(matrix.rows));
@@ -49,11 +50,21 @@ export function exactTopRowsMany(matrix: VectorMatrix, queries: readonly Float32
     for (; next < queries.length; next++) results.push(topOf(dotOne(matrix, queries[next]!, scores[0]!), 0));
     return results;
   }
-  for (; next + 4 <= queries.length; next += 4) {
-    const dots = kernel.dots(queries.slice(next, next + 4) as [Float32Array, Float32Array, Float32Array, Float32Array]);
-    for (let j = 0; j < 4; j++) results.push(topOf(dots[j]!, j));
+  // A pass of eight costs less than two of four, and one query alone most of a pass of four: five or more
+  // left go eight at a time, two to four share a pass of four (the last repeated to fill a pass).
+  for (; next + 1 < queries.length; ) {
+    const size = queries.length - next > 4 ? 8 : 4;
+    const group = queries.slice(next, next + size);
+    const count = group.length;
+    while (group.length < size) group.push(group[count - 1]!);
+    const dots: readonly Float64Array[] =
+      size === 8
+        ? kernel.dotsEight(group as [Float32Array, Float32Array, Float32Array, Float32Array, Float32Array, Float32Array, Float32Array, Float32Array])
+        : kernel.dots(group as [Float32Array, Float32Array, Float32Array, Float32Array]);
+    for (let j = 0; j < count; j++) results.push(topOf(dots[j]!, j));
+    next += count;
   }
-  for (; next < queries.length; next++) results.push(topOf(kernel.dotsOne(queries[next]!), 0));
+  if (next < queries.length) results.push(topOf(kernel.dotsOne(queries[next]!), 0));
   return results;
 }
 

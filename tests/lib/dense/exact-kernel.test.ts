@@ -1,6 +1,6 @@
 /**
  * The WebAssembly exact-search kernel (src/lib/dense/exact-kernel.ts) against the TypeScript code it stands
- * in for: the dot products of four queries (and of one) bit-identical to exact-search.ts's loops, each query's
+ * in for: the dot products of four queries (of eight, and of one) bit-identical to exact-search.ts's loops, each query's
  * top k in TopK's order (a full stable sort, and TopK itself at 200,000 rows, as the references), and the
  * module's bytes are those of exact-kernel.wat.
  */
@@ -11,7 +11,7 @@ import { assemble, EXACT_KERNEL, modulePath, moduleSource } from '../../../scrip
 import { exactKernelOf } from '../../../src/lib/dense/exact-kernel.ts';
 import { dotFour, exactTopRowsMany } from '../../../src/lib/dense/exact-search.ts';
 import { TopK } from '../../../src/lib/hits/top-k.ts';
-import { clusteredVectors } from '../../../src/lib/dense/synthetic-vectors.ts';
+import { clusteredVectors, seededRandom } from '../../../src/lib/dense/synthetic-vectors.ts';
 import { dotWithRow, matrixRow, type VectorMatrix } from '../../../src/lib/dense/vector-matrix.ts';
 
 test('four queries score every row bit for bit as the TypeScript loop does (property)', () => {
@@ -50,6 +50,23 @@ test('the top k of a query: every row by score descending, equal scores by row, 
       expect(Array.from(scores).every((score, i) => Object.is(score, values[rows[i]!]))).toBe(true);
     }),
     { numRuns: 300 },
+  );
+});
+
+test('eight queries in one pass score every row bit for bit as the TypeScript loop does (property)', () => {
+  fc.assert(
+    fc.property(fc.integer({ min: 1, max: 300 }), fc.integer({ min: 1, max: 40 }), fc.integer(), (rows, dim, seed) => {
+      const matrix = clusteredVectors(rows, dim, { seed });
+      const queries = clusteredVectors(8, dim, { seed: seed + 1 });
+      const eight = Array.from({ length: 8 }, (_, i) => matrixRow(queries, i)) as unknown as [Float32Array, Float32Array, Float32Array, Float32Array, Float32Array, Float32Array, Float32Array, Float32Array];
+      const wasm = exactKernelOf(matrix)!.dotsEight(eight);
+      for (const half of [0, 4]) {
+        const four = eight.slice(half, half + 4) as [Float32Array, Float32Array, Float32Array, Float32Array];
+        const plain = dotFour(matrix, four, [0, 1, 2, 3].map(() => new Float64Array(rows)));
+        for (let j = 0; j < 4; j++) expect(Array.from(wasm[half + j]!).every((score, r) => Object.is(score, plain[j]![r]))).toBe(true);
+      }
+    }),
+    { numRuns: 60 },
   );
 });
 
@@ -130,6 +147,18 @@ test('200,000 rows: the top 10, 100 and 1,000 of one query and of four equal Top
   // Scores in one narrow band (the top digits of every key equal): the selection goes down several digits.
   const band = Array.from({ length: 200_000 }, (_, r) => 0.4 + ((r * 7919) % 100_003) * 1e-9);
   for (const k of [10, 100, 1000]) expect(Array.from(kernelTop(band, 2, k).rows)).toEqual(fullSortTop(band, k));
+});
+
+test('200,000 rows whose sample misleads or ties: the guess from every 64th row falls back to selection, ties keep the lower rows', () => {
+  // Every 64th row (the sample) scores highest, so the sample's guess is reached by too few rows.
+  const sampleHighest = Array.from({ length: 200_000 }, (_, r) => (r % 64 === 0 ? 1 + r * 1e-9 : 0.5 - (r % 1000) * 1e-6));
+  // Three scores only, spread by a seeded generator: the boundary is a run of thousands of ties.
+  const random = seededRandom(5);
+  const threeScores = Array.from({ length: 200_000 }, () => [0.25, -0, 0.75][Math.floor(random() * 3)]!);
+  const allEqual = new Array<number>(200_000).fill(-0.125);
+  for (const values of [sampleHighest, threeScores, allEqual]) {
+    for (const k of [1, 10, 1000, 5000]) expect(Array.from(kernelTop(values, 3, k).rows)).toEqual(fullSortTop(values, k));
+  }
 });
 
 test('one kernel per matrix, and later calls give the later queries’ scores', () => {
