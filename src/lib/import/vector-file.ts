@@ -1,12 +1,9 @@
-import { parquetReadObjects, parquetSchema } from 'hyparquet';
-import { compressors } from 'hyparquet-compressors';
 import { ParseError } from '../data/errors.ts';
 import { Fingerprint } from '../data/fingerprint.ts';
 import { parseJsonObject } from '../data/jsonl-record.ts';
 import { readLines, type ByteSource } from '../data/lines.ts';
 import type { VectorMatrix } from '../dense/vector-matrix.ts';
 import { memoryRandomAccess, readAll, type RandomAccess } from './import-file.ts';
-import { metadataOf } from './parquet.ts';
 
 /**
  * Vectors made elsewhere (a GPU machine, a cluster), read in plain TypeScript for the page, its workers and
@@ -181,6 +178,8 @@ function parquetId(value: unknown, file: string, row: number, column: string): s
 }
 
 async function readParquet(request: VectorFileRequest): Promise<VectorRows> {
+  // Loaded for Parquet files only: hyparquet's codecs (an inflater among them) would load with every import worker.
+  const [{ parquetReadObjects, parquetSchema }, { compressors }, { metadataOf }] = await Promise.all([import('hyparquet'), import('hyparquet-compressors'), import('./parquet.ts')]);
   const file = request.file.name;
   const access = await parquetAccess(request.file, request.signal);
   const metadata = await metadataOf(access, file);

@@ -58,6 +58,9 @@ import type { Hit } from '../types.ts';
 /** Depth of `warmSearch`'s searches: an evaluation's (a run's 1,000 hits, one more for the query's own id). */
 const WARM_DEPTH = 1001;
 
+/** Queries per search of `warmSearch`, in turn: exact search's passes of eight, four and one query. */
+const WARM_GROUPS = [8, 4, 1];
+
 /** Progress of opening a dense corpus: model files, reading documents, embedding, HNSW. */
 export type DenseProgress =
   | { phase: 'model'; file: string; loaded: number; total: number }
@@ -619,8 +622,8 @@ export class DenseCorpusService {
   }
 
   /**
-   * Runs exact search on a few of the corpus's own rows as queries, four at a time (one pass of the
-   * kernel) between other requests, and LEDR's fusion of what they find, once the corpus is open: the
+   * Runs exact search on a few of the corpus's own rows as queries, eight, four and one at a time (each
+   * size is its own pass of the kernel: all get compiled) between other requests, and LEDR's fusion of what they find, once the corpus is open: the
    * matrix's WebAssembly kernel is made (a copy of the matrix) and the code compiled before real queries
    * come, so an evaluation's first chunk is not the slowest. Nothing is kept; HNSW search is not warmed.
    */
@@ -630,8 +633,10 @@ export class DenseCorpusService {
     const { vectors } = corpus;
     const count = Math.min(vectors.rows, options.queries ?? 16);
     let ran = 0;
+    let step = 0;
     while (ran < count) {
-      const queries = Array.from({ length: Math.min(4, count - ran) }, (_, i) => matrixRow(vectors, ran + i));
+      const size = WARM_GROUPS[step++ % WARM_GROUPS.length]!;
+      const queries = Array.from({ length: Math.min(size, count - ran) }, (_, i) => matrixRow(vectors, ran + i));
       const found = denseTopKMany(vectors, queries, options.k ?? WARM_DEPTH);
       packHits(found);
       // LEDR's candidates are scored by scoreRows' dot products.
