@@ -13,14 +13,15 @@ import { fetchBm25Kernel } from '../src/lib/bm25-wasm/kernel-url.ts';
 import { AugmentTrainingService, type LearnEvent, type LearnRequest, type LearnResult } from '../src/lib/services/augment-training-service.ts';
 import { Bm25Service } from '../src/lib/services/bm25-service.ts';
 import { database } from '../src/lib/storage/db.ts';
-import { loadAnalyzerFile, loadAppStaticTable } from './app-files.ts';
+import { loadAnalyzerFile } from './app-files.ts';
+import { appEncoderSources } from './encoder-sources.ts';
 import './policy-violations.ts';
 
 const db = database();
 const service = new AugmentTrainingService({
   db,
   bm25: new Bm25Service({ db, loadKernel: () => fetchBm25Kernel(), loadAnalyzerFile }),
-  loadEncoderTable: loadAppStaticTable,
+  encoders: appEncoderSources,
 });
 let running: AbortController | undefined;
 

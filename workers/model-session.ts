@@ -11,7 +11,7 @@
  * - On WebGPU, the device's `lost` promise is watched: once lost, every call fails with
  *   WebGpuDeviceLostError, which the page answers by falling back to WASM.
  */
-import type { Embedder, EmbeddingDevice } from '../src/lib/dense/embedder.ts';
+import type { Embedder, EmbeddingDevice, TransformerSession } from '../src/lib/dense/embedder.ts';
 import type { ModelSourceConfig } from '../src/lib/dense/model-source.ts';
 import type { EmbeddingDtype, ModelSpec } from '../src/lib/dense/registry.ts';
 import type { CompiledOnnx } from './onnx-runtime.ts';
@@ -66,6 +66,39 @@ async function forgetCachedFiles(modelId: string): Promise<void> {
   }
 }
 
+type Runtime = Awaited<ReturnType<typeof runtime>>;
+
+/**
+ * Runs `load` with transformers.js pointed at the model's files and onnxruntime ready for the device (not
+ * for a static table); a failure is explained, and a damaged cached file forgotten, as for every model.
+ */
+async function withModelFiles<T>(request: LoadRequest, load: (runtime: Runtime) => Promise<T>): Promise<{ value: T; onnx?: CompiledOnnx }> {
+  const loaded = await runtime();
+  const { configureModelSource, servePickedFolder, prepareOnnxRuntime, ModelLoadError } = loaded;
+  if (request.files) configureModelSource({ ...request.spec, source: 'local' }, servePickedFolder(request.spec.id, request.files));
+  else configureModelSource(request.spec, request.source);
+  const since = violationCount();
+  try {
+    // A static table needs no onnxruntime (a lookup in TypeScript): its wasm is not loaded.
+    const onnx = request.spec.kind === 'static-table' ? undefined : await prepareOnnxRuntime(request.device, request.onnx);
+    const value = await load(loaded);
+    return onnx === undefined ? { value } : { value, onnx };
+  } catch (error) {
+    if (error instanceof ModelLoadError && (error.kind === 'format' || error.kind === 'json')) await forgetCachedFiles(request.spec.id);
+    await violationsSettled();
+    throw explainBlocked(error, since);
+  }
+}
+
+/**
+ * A transformer's session, for a worker that reads its token states (the query-augmentation encoder of
+ * workers/augment.worker.ts and learn.worker.ts), loaded as ModelSession loads a model.
+ */
+export async function openTransformerSession(request: LoadRequest): Promise<TransformerSession> {
+  const { value } = await withModelFiles(request, ({ loadTransformerSession }) => loadTransformerSession({ spec: request.spec, device: request.device, dtype: request.dtype }));
+  return value;
+}
+
 export class WebGpuDeviceLostError extends Error {
   override name = 'WebGpuDeviceLostError';
 }
@@ -113,24 +146,12 @@ export class ModelSession {
 
   private async loadNow(request: LoadRequest, onDownload?: DownloadListener): Promise<LoadedInfo> {
     const t0 = performance.now();
-    const { configureModelSource, servePickedFolder, prepareOnnxRuntime, loadEmbedder, ModelLoadError, wasmThreads } = await runtime();
-    if (request.files) configureModelSource({ ...request.spec, source: 'local' }, servePickedFolder(request.spec.id, request.files));
-    else configureModelSource(request.spec, request.source);
-    const since = violationCount();
-    let onnx: CompiledOnnx | undefined;
-    try {
-      // A static table needs no onnxruntime (a lookup in TypeScript): its wasm is not loaded.
-      if (request.spec.kind !== 'static-table') onnx = await prepareOnnxRuntime(request.device, request.onnx);
-      this.embedder = await loadEmbedder({ spec: request.spec, device: request.device, dtype: request.dtype, onDownload });
-    } catch (error) {
-      if (error instanceof ModelLoadError && (error.kind === 'format' || error.kind === 'json')) await forgetCachedFiles(request.spec.id);
-      await violationsSettled();
-      throw explainBlocked(error, since);
-    }
+    const { value, onnx } = await withModelFiles(request, ({ loadEmbedder }) => loadEmbedder({ spec: request.spec, device: request.device, dtype: request.dtype, onDownload }));
+    this.embedder = value;
     if (request.device === 'webgpu') this.deviceWatch = this.watchDevice();
     // The embedder's device: a static table says `cpu-lookup` whatever was asked for.
     const info: LoadedInfo = { model: request.spec.id, device: this.embedder.device, dtype: request.dtype, loadMs: performance.now() - t0 };
-    if (info.device === 'wasm') info.threads = wasmThreads();
+    if (info.device === 'wasm') info.threads = (await runtime()).wasmThreads();
     if (onnx !== undefined) info.onnx = onnx;
     return info;
   }

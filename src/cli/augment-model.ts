@@ -7,8 +7,8 @@
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { Augmenter } from '../lib/augment/augmenter.ts';
-import { StaticQueryEncoder, type QueryEncoder } from '../lib/augment/encoder.ts';
-import { TransformerQueryEncoder } from '../lib/augment/transformer-encoder.ts';
+import type { QueryEncoder } from '../lib/augment/encoder.ts';
+import { EncoderChoiceError, openQueryEncoder, type EncoderSources } from '../lib/augment/encoder-loader.ts';
 import { formatModelFile, modelRef, parseModelFile, type AugmentModel } from '../lib/augment/model-file.ts';
 import { evaluableQueries as evaluableQueriesOf, trainOnSplits } from '../lib/augment/splits.ts';
 import type { JudgedQueries, TrainHooks, TrainResult, TrainSettings } from '../lib/augment/train.ts';
@@ -30,17 +30,19 @@ import { resolveNodeModel } from './dense.ts';
  */
 export async function loadQueryEncoder(model: string, analyzer: Analyzer, dtype?: EmbeddingDtype): Promise<QueryEncoder> {
   const resolved = resolveNodeModel(model);
-  const { spec } = resolved;
-  if (spec.kind === 'static-table') {
-    const table = await loadStaticTable(`${join(resolved.localModelPath, spec.id)}/`, (path) => readFile(path));
-    return new StaticQueryEncoder(spec.id, table, analyzer);
+  const sources: EncoderSources = {
+    readTable: (spec) => loadStaticTable(`${join(resolved.localModelPath, spec.id)}/`, (path) => readFile(path)),
+    openSession: (spec, wanted) => {
+      configureModelSource(spec, { localModelPath: resolved.localModelPath });
+      return loadTransformerSession({ spec, device: 'cpu', dtype: wanted });
+    },
+  };
+  try {
+    return await openQueryEncoder(resolved.spec, analyzer, sources, dtype);
+  } catch (error) {
+    if (error instanceof EncoderChoiceError) throw new CliError(`--encoder ${model}: ${error.message}`);
+    throw error;
   }
-  if (spec.kind !== 'transformer') throw new CliError(`--encoder ${model}: a ${spec.kind} model has no token states; use a static table (local/glove-100d-sif) or a transformer`);
-  const wanted = dtype ?? spec.defaultDtype;
-  if (!spec.dtypes.includes(wanted)) throw new CliError(`--encoder ${model}: no ${wanted} weights (has ${spec.dtypes.join(', ')})`);
-  configureModelSource(spec, { localModelPath: resolved.localModelPath });
-  const session = await loadTransformerSession({ spec, device: 'cpu', dtype: wanted });
-  return TransformerQueryEncoder.open(spec.id, analyzer, session, wanted);
 }
 
 /** A model file read from disk, with the reference a retriever configuration holds. */

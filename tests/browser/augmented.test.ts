@@ -4,7 +4,9 @@
  * view; a model trained by the command line (`train-augment` on the same files, a seeded 25 % of test held out,
  * the real GloVe encoder) imported through Explore's "+ Augmented BM25…" picker; the column's learned query with
  * its added terms marked, its hits, the explain panel's weight × BM25 part of each term, the Evaluate row on the
- * held-out queries (and the efficiency table's terms per query), the column kept across a reload.
+ * held-out queries (and the efficiency table's terms per query), the column kept across a reload; and a model
+ * the command line trained with the frozen transformer local/tiny-bert, whose column loads tiny BERT in its
+ * worker (onnxruntime-web) and shows the command line's learned query and hits (onnxruntime-node).
  *
  * Expected figures are the command line's on the same files and model: `search --retriever augmented --json`
  * for the learned query and hits, `eval --retriever augmented --json` for the held-out measures.
@@ -40,7 +42,7 @@ const augmented = (page: Page): Locator => page.locator('article.column[data-kin
 
 beforeAll(async () => {
   appUrl = inject('appUrl');
-  ensureModels('glove-100d-sif');
+  ensureModels('glove-100d-sif', 'tiny-bert');
   dir = tempDir('rp-augmented-');
   const pageFiles = join(dir, 'page');
   mkdirSync(pageFiles);
@@ -175,6 +177,35 @@ describe('Augmented BM25 column (synthetic collection, a model made by the comma
     await expect.poll(() => augmented(page).textContent(), { timeout: 60_000 }).toMatch(/The model "no-shared-words" is not stored in this browser: import the model file/);
     // The other columns rank as before.
     await expect.poll(() => page.locator('article.column[data-kind="bm25"]').getAttribute('data-status')).toBe('ready');
+    expect(errors).toEqual([]);
+  });
+
+  test('a model the command line trained with the frozen transformer local/tiny-bert: its column loads tiny BERT in the worker and shows the command line’s learned query and hits', async () => {
+    const { page, errors } = session;
+    const dataset = join(dir, 'synthetic');
+    const tinyPath = join(dir, 'tiny-bert-words.augment.json');
+    const flags = ['--dataset', dataset, '--split', 'test', '--analyzer', 'english', '--held-out', '0.25', '--epochs', '10', '--lr', '0.01', '--batch-size', '10', '--lambda', '0.01', '--seed', '11'];
+    await cliStdout(['train-augment', ...flags, '--encoder', 'local/tiny-bert', '--out', tinyPath]);
+    const tiny = JSON.parse(await cliStdout(['search', '--dataset', dataset, '--retriever', 'augmented', '--augmenter', tinyPath, '--query', QUERY, '--json'])) as CliSearch;
+    expect(tiny.hits.length).toBeGreaterThan(0);
+    await page.goto(appUrl);
+    await views(page).getByRole('button', { name: 'Explore' }).click();
+    await page.locator('article.column').first().waitFor({ timeout: 60_000 });
+    await page.getByRole('button', { name: '+ Augmented BM25…' }).click();
+    await page.getByRole('group', { name: 'Augmented BM25 models' }).getByTestId('augment-model-file').setInputFiles(tinyPath);
+    const column = augmented(page).filter({ hasText: 'tiny-bert-words' });
+    await column.waitFor({ timeout: 60_000 });
+    await expect.poll(() => decodeURIComponent(page.url()), { timeout: 30_000 }).toContain('name=tiny-bert-words');
+    const address = page.url();
+    await page.goto(/[?&]qid=[^&]*/.test(address) ? address.replace(/([?&]qid=)[^&]*/, `$1${QID}`) : `${address}&qid=${QID}`);
+    const learned = column.getByTestId('expanded-query');
+    await learned.waitFor({ timeout: 120_000 });
+    const terms = await learned.locator('li').evaluateAll((items) => items.map((li) => ({ term: li.querySelector('.term')!.textContent, added: li.classList.contains('added'), weight: li.querySelector('.weight')!.textContent })));
+    expect(terms).toEqual(tiny.expanded.map((t) => ({ term: t.term, added: t.added, weight: t.weight.toFixed(4) })));
+    await expect.poll(() => column.locator('.hit .docid').count(), { timeout: 60_000 }).toBeGreaterThan(0);
+    const ids = await column.locator('.hit .docid').allTextContents();
+    const scores = await column.locator('.hit .score').allTextContents();
+    expect(ids.map((id, i) => `${id} ${scores[i]}`)).toEqual(tiny.hits.slice(0, 10).map((h) => `${h.docId} ${h.score.toFixed(4)}`));
     expect(errors).toEqual([]);
   });
 });

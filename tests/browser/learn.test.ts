@@ -4,7 +4,8 @@
  * through the Datasets view; a model trained in the Learn worker on a seeded share of it, with its loss curve
  * drawn step by step and the held-out nDCG@10 rising above plain BM25's (0: no shared word); a Cancel that
  * stores nothing; a bad model file refused with its name; the stored model's export imported back; "Add its
- * column" adds an Augmented BM25 column to Explore. Screenshots of the view in both themes.
+ * column" adds an Augmented BM25 column to Explore; a model trained with the frozen transformer local/tiny-bert
+ * (rows trained refused) and its column. Screenshots of the view in both themes.
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -159,6 +160,45 @@ describe('Learn view (synthetic collection: no word shared by a query and its do
     await expect.poll(() => page.locator('article.column').last().locator('button.hit .docid').first().textContent(), { timeout: 120_000 }).toBe(relevant);
     expect(await page.locator('article.column').first().locator('button.hit .docid').allTextContents()).not.toContain(relevant);
     await screenshot(page, 'learn-added-column');
+    expect(errors).toEqual([]);
+  });
+
+  test('trains with the frozen transformer local/tiny-bert in the worker (rows trained refused), stores it and adds its column', async () => {
+    const { page, errors } = session;
+    await views(page).getByRole('button', { name: 'Learn' }).click();
+    await learn(page).waitFor({ timeout: 60_000 });
+    const encoder = learn(page).getByRole('combobox', { name: /^Encoder/ });
+    expect(await encoder.locator('option').allTextContents()).toEqual(expect.arrayContaining([expect.stringMatching(/^Tiny BERT .*, frozen \(offline test model\)$/), expect.stringMatching(/all-MiniLM-L6-v2.*frozen \(downloads \d+ MB from the hub\)$/i)]));
+    await encoder.selectOption('local/tiny-bert');
+    await learn(page).getByLabel('rows trained (end to end)').check();
+    await expect.poll(() => learn(page).getByTestId('learn-refusal').textContent()).toBe("local/tiny-bert is a transformer, trained frozen: only a static table's rows can be trained (pick frozen)");
+    expect(await learn(page).getByRole('button', { name: 'Train' }).isDisabled()).toBe(true);
+    await learn(page).getByLabel('frozen', { exact: true }).check();
+    await learn(page).getByLabel('Share held out').fill('0.25');
+    await fillSettings(page, { epochs: '10', lambda: '0.01', lr: '0.01', batch: '10', seed: '11' });
+    await learn(page).getByLabel('Model name').fill('synthetic-tiny-bert');
+    await learn(page).getByRole('button', { name: 'Train' }).click();
+    await page.getByTestId('learn-done').waitFor({ timeout: 240_000 });
+    expect(await page.getByTestId('loss-curve').locator('path.loss').getAttribute('data-points')).toBe(String(Math.ceil((QUERIES - HELD_OUT) / 10) * 10));
+    const table = page.getByTestId('epoch-table');
+    expect(Number(await table.getByTestId('baseline-row').locator('td').nth(1).textContent())).toBe(0);
+    const shown = await table.locator('tr[data-epoch="10"] td.ndcg-value').textContent();
+    const stored = page.getByTestId('stored-models').locator('li', { hasText: 'synthetic-tiny-bert' });
+    await stored.waitFor();
+    expect(await stored.textContent()).toContain('local/tiny-bert, frozen');
+    const row = (await rows<{ key: string; name: string; encoder: string }>(page, 'augmentModels')).find((r) => r.name === 'synthetic-tiny-bert');
+    expect(row?.encoder).toBe('local/tiny-bert');
+    // The stored file names the transformer and its weights, and holds the figures the epoch table showed.
+    const file = (await rows<{ key: string; text: string }>(page, 'augmentModelFiles')).find((r) => r.key === row?.key);
+    const model = parseModelFile(file!.text);
+    expect([model.encoderModel, model.encoderDtype, model.params.encoderDim, model.params.rows]).toEqual(['local/tiny-bert', 'fp32', 32, undefined]);
+    expect(model.training.history).toHaveLength(10);
+    expect(shown).toBe(model.training.history.at(-1)!.heldOut!.ndcg_cut_10.toFixed(4));
+    await stored.getByRole('button', { name: 'Add its column' }).click();
+    await expect.poll(() => new URL(page.url()).searchParams.get('view')).toBe('explore');
+    const column = page.locator('article.column[data-kind="augmented"]').filter({ hasText: 'synthetic-tiny-bert' });
+    await column.getByTestId('expanded-query').waitFor({ timeout: 120_000 });
+    expect(await column.textContent()).not.toMatch(/not stored|Could not/);
     expect(errors).toEqual([]);
   });
 });

@@ -1,29 +1,29 @@
 /**
  * What the query-augmentation worker runs: a stored model (IndexedDB, by its key) applied to query texts,
- * giving each text's weighted bag (src/lib/augment/augmenter.ts). A model, its encoder's table and its
- * analyzer are loaded once and kept. A model that is not stored here, or whose analyzer is not the column's,
+ * giving each text's weighted bag (src/lib/augment/augmenter.ts). A model, its encoder (a static table, or a
+ * frozen transformer with the weights the file names: query-encoders.ts) and its analyzer are loaded once and kept. A model that is not stored here, or whose analyzer is not the column's,
  * is a message saying what to do, never a wrong ranking.
  */
 import { PromiseCache } from './promise-cache.ts';
 import type { AnalyzerLoader } from '../analysis/analyzer-loader.ts';
 import { isBm25AnalyzerName, type Bm25AnalyzerName } from '../analysis/analyzers.ts';
 import { Augmenter } from '../augment/augmenter.ts';
-import { StaticQueryEncoder } from '../augment/encoder.ts';
 import { parseModelFile, type AugmentModel } from '../augment/model-file.ts';
-import type { StaticTable } from '../dense/static-table.ts';
+import type { EncoderSources } from '../augment/encoder-loader.ts';
+import type { ModelSpec } from '../dense/registry.ts';
 import type { AugmenterRef } from '../retrievers/config.ts';
 import type { ExpandedTerm } from '../retrievers/ranking.ts';
 import { readAugmentModel } from '../storage/augment-models.ts';
 import type { PlaygroundDatabase } from '../storage/db.ts';
+import { QueryEncoders } from './query-encoders.ts';
 
 export interface AugmentServiceOptions {
   db: PlaygroundDatabase;
   analyzers: AnalyzerLoader;
-  /**
-   * The table of the static-table encoder a model file names (the page resolves the id in the model
-   * registry and reads the table from its model folder); rejects for any other kind of encoder.
-   */
-  readTable: (model: string) => Promise<StaticTable>;
+  /** Where the encoder a model file names is read from (the page: its model folder, or the hub). */
+  encoders: EncoderSources;
+  /** A model id → its spec; default the registry's. */
+  resolveEncoder?: (model: string) => ModelSpec;
 }
 
 /** The message of a column whose model this browser does not hold. */
@@ -44,15 +44,17 @@ interface LoadedAugmenter {
 
 export class AugmentService {
   private readonly augmenters = new PromiseCache<string, LoadedAugmenter>();
-  private readonly tables = new PromiseCache<string, StaticTable>();
+  private readonly encoders: QueryEncoders;
 
-  constructor(private readonly options: AugmentServiceOptions) {}
+  constructor(private readonly options: AugmentServiceOptions) {
+    this.encoders = new QueryEncoders(options.encoders, options.resolveEncoder);
+  }
 
   /** The weighted bag of each text under the model `ref` names, for a column whose BM25 uses `analyzer`. */
   async expand(ref: AugmenterRef, analyzer: Bm25AnalyzerName, texts: readonly string[]): Promise<ExpandedTerm[][]> {
     const loaded = await this.augmenter(ref);
     if (loaded.analyzer !== analyzer) throw new Error(analyzerMismatchMessage(ref, loaded.analyzer, analyzer));
-    return loaded.augmenter.expandMany(texts);
+    return loaded.augmenter.expandBatch(texts);
   }
 
   /** The model file stored under `key` (parsed), or undefined. */
@@ -70,16 +72,12 @@ export class AugmentService {
     if (model === undefined) throw new Error(missingModelMessage(ref));
     const name = model.bm25.analyzer;
     if (!isBm25AnalyzerName(name)) throw new Error(`The model "${ref.name}" names an analyzer this playground does not have: ${String(name)}.`);
-    const encoder = model.encoderModel;
-    const [analyzer, table] = await Promise.all([this.options.analyzers.analyzer(name), this.table(encoder)]);
-    if (table.header.dim !== model.params.encoderDim) {
-      throw new Error(`The model "${ref.name}" was trained on ${model.params.encoderDim}-dimensional vectors; ${encoder} gives ${table.header.dim}.`);
+    const analyzer = await this.options.analyzers.analyzer(name);
+    const encoder = await this.encoders.open(model.encoderModel, analyzer, model.encoderDtype);
+    if (encoder.dim !== model.params.encoderDim) {
+      throw new Error(`The model "${ref.name}" was trained on ${model.params.encoderDim}-dimensional vectors; ${model.encoderModel} gives ${encoder.dim}.`);
     }
-    return { augmenter: new Augmenter(model.params, new StaticQueryEncoder(encoder, table, analyzer)), analyzer: name };
-  }
-
-  private table(encoder: string): Promise<StaticTable> {
-    return this.tables.get(encoder, () => this.options.readTable(encoder));
+    return { augmenter: new Augmenter(model.params, encoder), analyzer: name };
   }
 
   /** Forgets a model (deleted, or stored again under the same key). */

@@ -1,22 +1,22 @@
 /**
  * What the Learn worker does, as a plain class (Node tests drive it with fake-indexeddb): read a collection's
  * judged splits from IndexedDB, open its BM25 index through a Bm25Service (the stored one when it matches, as
- * the BM25 worker would), load the encoder's static table, train (src/lib/augment/splits.ts) with progress and
- * cancellation, and store the finished model (storage/augment-models.ts). A cancelled or failed run stores
- * nothing.
+ * the BM25 worker would), load the encoder (a static table, or a frozen transformer: query-encoders.ts),
+ * train (src/lib/augment/splits.ts) with progress and cancellation, and store the finished model
+ * (storage/augment-models.ts). A cancelled or failed run stores nothing.
  */
-import { PromiseCache } from './promise-cache.ts';
 import type { Bm25AnalyzerName } from '../analysis/analyzers.ts';
-import { StaticQueryEncoder } from '../augment/encoder.ts';
+import type { EncoderSources } from '../augment/encoder-loader.ts';
 import { formatModelFile, modelRef, type AugmentTraining } from '../augment/model-file.ts';
 import { trainOnSplits } from '../augment/splits.ts';
 import type { EpochReport, HeldOutMeasure, JudgedQueries, TrainSettings } from '../augment/train.ts';
 import { judgedQueries } from '../data/beir.ts';
-import type { StaticTable } from '../dense/static-table.ts';
+import { resolveModelSpec, type ModelSpec } from '../dense/registry.ts';
 import { putAugmentModel } from '../storage/augment-models.ts';
 import { loadQrels, loadQueries } from '../storage/collections.ts';
 import type { PlaygroundDatabase } from '../storage/db.ts';
 import type { Bm25Service, IndexProgress } from './bm25-service.ts';
+import { QueryEncoders } from './query-encoders.ts';
 
 /** What measures the epochs: another judged split, or a seeded share of the training split's queries. */
 export type HeldOutChoice = { kind: 'split'; split: string } | { kind: 'share'; share: number };
@@ -32,7 +32,7 @@ export interface LearnRequest {
   /** BM25's k1 and b, kept in the model (its column ranks with them). */
   k1: number;
   b: number;
-  /** A static-table model of the registry (`local/glove-100d-sif`). */
+  /** A static table (`local/glove-100d-sif`) or a transformer (`local/tiny-bert`, hub models) of the registry. */
   encoder: string;
   settings: TrainSettings;
   /** The stored model's name; absent: one made of what trained it. */
@@ -61,8 +61,20 @@ export interface AugmentTrainingServiceOptions {
   db: PlaygroundDatabase;
   /** Opens the collection's index with the analyzer asked for (the Learn worker's own service). */
   bm25: Bm25Service;
-  /** Reads a static-table model's files (fetched in the worker, from disk in Node). */
-  loadEncoderTable: (model: string) => Promise<StaticTable>;
+  /** Where the encoder's weights are read from (the worker: the app's model folder, or the hub). */
+  encoders: EncoderSources;
+  /** A model id → its spec; default the registry's. */
+  resolveEncoder?: (model: string) => ModelSpec;
+}
+
+/** Why an encoder cannot train as asked, or undefined: a transformer is frozen (its rows are not a table's). */
+export function encoderProblem(request: Pick<LearnRequest, 'encoder' | 'settings'>, resolve: (model: string) => ModelSpec = (model) => resolveModelSpec(model)): string | undefined {
+  const { kind } = resolve(request.encoder);
+  if (kind !== 'static-table' && kind !== 'transformer') return `${request.encoder} is a ${kind} model: it has no token states to encode queries with`;
+  if (request.settings.trainRows && kind !== 'static-table') {
+    return `${request.encoder} is a transformer, trained frozen: only a static table's rows can be trained (pick frozen)`;
+  }
+  return undefined;
 }
 
 /**
@@ -85,21 +97,19 @@ export function learnRequestProblem(request: Pick<LearnRequest, 'split' | 'evalu
 }
 
 /** A model's default name: what trained it, short. */
-export function defaultModelName(collectionName: string, request: Pick<LearnRequest, 'split' | 'analyzer' | 'settings'>): string {
+export function defaultModelName(collectionName: string, request: Pick<LearnRequest, 'split' | 'analyzer' | 'encoder' | 'settings'>): string {
   const { settings } = request;
-  return `${collectionName} ${request.split}, ${request.analyzer}, ${settings.trainRows ? 'rows trained' : 'frozen'}, λ ${settings.lambda}, ${settings.epochs} epochs, seed ${settings.seed}`;
+  return `${collectionName} ${request.split}, ${request.analyzer}, ${request.encoder.split('/').pop()} ${settings.trainRows ? 'rows trained' : 'frozen'}, λ ${settings.lambda}, ${settings.epochs} epochs, seed ${settings.seed}`;
 }
 
 /** A macrotask's pause, so a worker hears a Cancel (and pings) between steps. */
 const yieldToEvents = () => new Promise<void>((resolve) => setTimeout(resolve, 0));
 
 export class AugmentTrainingService {
-  private readonly tables = new PromiseCache<string, StaticTable>();
+  private readonly encoders: QueryEncoders;
 
-  constructor(private readonly options: AugmentTrainingServiceOptions) {}
-
-  private table(model: string): Promise<StaticTable> {
-    return this.tables.get(model, () => this.options.loadEncoderTable(model));
+  constructor(private readonly options: AugmentTrainingServiceOptions) {
+    this.encoders = new QueryEncoders(options.encoders, options.resolveEncoder);
   }
 
   private async judged(collectionId: string, split: string): Promise<JudgedQueries> {
@@ -113,7 +123,7 @@ export class AugmentTrainingService {
     const { collectionId, heldOut } = request;
     const collection = await this.options.db.collections.get(collectionId);
     if (collection === undefined) throw new Error(`no collection "${collectionId}" is stored in this browser`);
-    const problem = learnRequestProblem(request, collection.splits);
+    const problem = learnRequestProblem(request, collection.splits) ?? encoderProblem(request, this.options.resolveEncoder);
     if (problem !== undefined) throw new Error(problem);
     const phase = (phase: LearnPhase, detail: string) => onEvent({ kind: 'phase', phase, detail });
     phase('reading', `the judgments of ${request.split}`);
@@ -124,7 +134,7 @@ export class AugmentTrainingService {
     await this.options.bm25.openIndex({ collectionId, analyzer: request.analyzer }, (progress) => onEvent({ kind: 'index', progress }), signal);
     const { index, analyzer } = this.options.bm25.reference(collectionId);
     phase('encoder', request.encoder);
-    const encoder = new StaticQueryEncoder(request.encoder, await this.table(request.encoder), analyzer);
+    const encoder = await this.encoders.open(request.encoder, analyzer);
     signal?.throwIfAborted();
     phase('training', `${judged.queries.length} queries`);
     const bm25 = { k1: request.k1, b: request.b, analyzer: request.analyzer };

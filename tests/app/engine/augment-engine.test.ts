@@ -2,7 +2,9 @@
  * Augmented BM25 in the page's engine: a model file stored in IndexedDB, expanded by AugmentService (what the
  * page's worker runs) and ranked by the engine's BM25 backend (the TypeScript reference here). Parity: the
  * page's rankings and learned queries equal the CLI's — `rankBatch` over `AugmentIndexSearch` with the same
- * model file parsed as `readModel` parses it — for Explore's one query and Evaluate's chunks alike.
+ * model file parsed as `readModel` parses it — for Explore's one query and Evaluate's chunks alike; and for
+ * a model trained with the frozen transformer local/tiny-bert, the CLI's `augmenterOf` (its encoder loaded
+ * as `search --augmenter` loads it) against the service's encoder loaded as the page's worker loads it.
  */
 import 'fake-indexeddb/auto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -21,6 +23,9 @@ import type { AugmentBackend } from '../../../src/app/engine/backends.ts';
 import { RetrievalEngine } from '../../../src/app/engine/retrieval-engine.ts';
 import { QUERY_WORDS, SYNTHETIC_SETTINGS, syntheticCollection, syntheticTable } from '../../lib/augment/synthetic.ts';
 import { testDb } from '../../lib/storage/stored-collection.ts';
+import { nodeEncoders } from '../../lib/services/node-encoders.ts';
+import { ensureModels } from '../../lib/dense/models-fixture.ts';
+import { augmenterOf, loadQueryEncoder } from '../../../src/cli/augment-model.ts';
 import { FakeBm25, FakeDense, FakeJobs, FakeRuns } from './fakes.ts';
 
 const C = 'synthetic';
@@ -43,7 +48,7 @@ function backend(service: AugmentService): AugmentBackend & { calls: number } {
 
 function setup() {
   // The table the model was trained with (syntheticCollection's defaults), as the worker reads it by the model's encoder id.
-  const service = new AugmentService({ db, analyzers: new AnalyzerLoader(), readTable: async () => syntheticTable(QUERY_WORDS, 24, 7) });
+  const service = new AugmentService({ db, analyzers: new AnalyzerLoader(), ...nodeEncoders(syntheticTable(QUERY_WORDS, 24, 7)) });
   const augment = backend(service);
   const engine = new RetrievalEngine({ bm25: new FakeBm25(collection.docs), dense: new FakeDense(), runs: new FakeRuns(), jobs: new FakeJobs(), augment });
   return { engine, augment };
@@ -120,4 +125,55 @@ describe('Augmented BM25 in the engine', () => {
     const english = { ...column, bm25: { ...column.bm25, analyzer: 'english' as const } };
     await expect(engine.rankQuery(C, english, query)).rejects.toThrow(/trained over the standard analyzer; this column's BM25 uses english/);
   });
+});
+
+describe('Augmented BM25 in the engine, a model trained with local/tiny-bert (frozen transformer)', () => {
+  let tinyText = '';
+  let tinyColumn: Extract<RetrieverConfig, { kind: 'augmented' }>;
+
+  beforeAll(async () => {
+    ensureModels('tiny-bert');
+    const encoder = await loadQueryEncoder('local/tiny-bert', collection.encoder.analyzer);
+    try {
+      const { model } = await trainOnSplits(
+        { collection: C, split: 'train', judged: collection.train, heldOutShare: 0 },
+        { index: collection.index, bm25: collection.bm25, encoder },
+        { ...SYNTHETIC_SETTINGS, epochs: 5 },
+      );
+      tinyText = formatModelFile(model);
+    } finally {
+      await encoder.dispose?.();
+    }
+    const model = parseModelFile(tinyText, 'tiny-bert.json');
+    const tinyRef = modelRef(tinyText, 'tiny-bert.json', model);
+    tinyColumn = { kind: 'augmented', bm25: collection.bm25, augmenter: tinyRef };
+    await putAugmentModel(db, { key: tinyRef.key, name: tinyRef.name, collection: tinyRef.collection, split: tinyRef.split, analyzer: model.bm25.analyzer, encoder: model.encoderModel, text: tinyText });
+  }, 120_000);
+
+  it("Explore's learned queries and Evaluate's run equal the CLI's (search/eval --augmenter over the same model file)", async () => {
+    const model = parseModelFile(tinyText, 'tiny-bert.json');
+    expect(model.encoderModel).toBe('local/tiny-bert');
+    const augmenter = await augmenterOf(model, collection.encoder.analyzer);
+    try {
+      const reference = new AugmentIndexSearch(collection.index, collection.encoder.analyzer, new Map([[tinyColumn.augmenter.key, augmenter]]));
+      const { engine } = setup();
+      const queries = collection.test.queries.map((q) => ({ id: q.id, text: q.text }));
+      for (const query of queries.slice(0, 4)) {
+        const [expected] = await rankBatch(reference, tinyColumn, [query]);
+        const { ranking } = await engine.rankQuery(C, tinyColumn, query);
+        expect(ranking).toEqual(expected);
+        expect(ranking.kind === 'augmented' && ranking.expanded.some((term) => term.added)).toBe(true);
+      }
+      const expected = await rankBatch(reference, tinyColumn, queries, { form: 'hits' });
+      const { run } = await engine.rankQueries(C, tinyColumn, queries, { chunkSize: 8 });
+      const got = queries.map((q) => {
+        const list = run.get(q.id)!;
+        return isRowRanking(list) ? hitsOf(list) : list;
+      });
+      expect(got).toEqual(expected);
+      expect(got.flat().length).toBeGreaterThan(0);
+    } finally {
+      await augmenter.encoder.dispose?.();
+    }
+  }, 60_000);
 });

@@ -3,20 +3,27 @@
  * (queries and their relevant documents share no word), stored in fake-indexeddb as an import stores it:
  * it trains over the BM25 service's index and stores the model; the held-out measure rises above plain BM25's
  * (which scores 0 here); the same seed stores the same model file text; a Cancel stops the run and stores
- * nothing; "rows trained" trains and stores table rows; the evaluated split is refused.
+ * nothing; "rows trained" trains and stores table rows; the evaluated split is refused. With the frozen
+ * transformer local/tiny-bert it stores the model file the CLI's training (loadQueryEncoder + trainOnSplits,
+ * as train-augment runs them) writes for the same split and settings, and refuses "rows trained".
  */
 import 'fake-indexeddb/auto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseModelFile } from '../../../src/lib/augment/model-file.ts';
 import type { EpochReport, HeldOutMeasure } from '../../../src/lib/augment/train.ts';
 import type { Judgment } from '../../../src/lib/data/qrels.ts';
-import { AugmentTrainingService, learnRequestProblem, type LearnRequest } from '../../../src/lib/services/augment-training-service.ts';
+import { AugmentTrainingService, encoderProblem, learnRequestProblem, type LearnRequest } from '../../../src/lib/services/augment-training-service.ts';
 import { Bm25Service } from '../../../src/lib/services/bm25-service.ts';
 import { listAugmentModels, readAugmentModel } from '../../../src/lib/storage/augment-models.ts';
 import { importCollection } from '../../../src/lib/storage/collections.ts';
 import { PlaygroundDatabase } from '../../../src/lib/storage/db.ts';
 import type { Qrels } from '../../../src/lib/types.ts';
 import { SYNTHETIC_SETTINGS, syntheticCollection } from '../augment/synthetic.ts';
+import { ensureModels } from '../dense/models-fixture.ts';
+import { nodeEncoders } from './node-encoders.ts';
+import { trainOnSplits } from '../../../src/lib/augment/splits.ts';
+import { formatModelFile } from '../../../src/lib/augment/model-file.ts';
+import { loadQueryEncoder } from '../../../src/cli/augment-model.ts';
 import { kernelModule } from '../bm25-wasm/fixtures.ts';
 
 const COLLECTION = 'synthetic';
@@ -35,7 +42,7 @@ function service(): AugmentTrainingService {
   return new AugmentTrainingService({
     db,
     bm25: new Bm25Service({ db, loadKernel: kernelModule, locks: null }),
-    loadEncoderTable: async () => synthetic.encoder.table,
+    ...nodeEncoders(synthetic.encoder.table),
   });
 }
 
@@ -149,5 +156,39 @@ describe('AugmentTrainingService', () => {
   it('measures epochs on a dev split when one is picked', async () => {
     const result = await service().train({ ...REQUEST, split: 'train', evaluatedSplit: 'none', heldOut: { kind: 'split', split: 'test' }, settings: { ...REQUEST.settings, epochs: 2 } });
     expect(result.training.heldOut).toEqual({ kind: 'split', split: 'test', queries: 16 });
+  });
+
+  describe('with the frozen transformer local/tiny-bert', () => {
+    const TINY = { ...REQUEST, encoder: 'local/tiny-bert', heldOut: { kind: 'share', share: 0.2 }, settings: { ...REQUEST.settings, epochs: 3 } } satisfies LearnRequest;
+
+    it("stores the model file the CLI's training writes for the same split and settings (encoder and weights named)", async () => {
+      ensureModels('tiny-bert');
+      const result = await service().train(TINY);
+      const text = (await readAugmentModel(db, result.key))!.text;
+      const model = parseModelFile(text);
+      expect(model.encoderModel).toBe('local/tiny-bert');
+      expect(model.encoderDtype).toBe('fp32');
+      expect(model.params.encoderDim).toBe(32);
+      expect(model.params.rows).toBeUndefined();
+      const encoder = await loadQueryEncoder('local/tiny-bert', synthetic.encoder.analyzer);
+      try {
+        const cli = await trainOnSplits(
+          { collection: 'Synthetic', split: 'train', judged: synthetic.train, heldOutShare: 0.2 },
+          { index: synthetic.index, bm25: synthetic.bm25, encoder },
+          TINY.settings,
+        );
+        expect(text).toBe(formatModelFile(cli.model));
+      } finally {
+        await encoder.dispose?.();
+      }
+    }, 120_000);
+
+    it('refuses "rows trained" for a transformer before loading it, saying to pick frozen', async () => {
+      const trainRows = { ...TINY, settings: { ...TINY.settings, trainRows: true } };
+      await expect(service().train(trainRows)).rejects.toThrow('local/tiny-bert is a transformer, trained frozen: only a static table\'s rows can be trained (pick frozen)');
+      expect(encoderProblem(trainRows)).toMatch(/pick frozen/);
+      expect(encoderProblem({ ...trainRows, encoder: 'local/glove-100d-sif' })).toBeUndefined();
+      expect(encoderProblem(TINY)).toBeUndefined();
+    });
   });
 });
