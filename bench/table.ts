@@ -53,6 +53,7 @@ export const README_FIGURES: Readonly<Record<string, RegExp>> = {
   import: /^import: throughput/,
   augment: /^(Training|nDCG@10, augmented|R@100, augmented|Terms per query|Search per query).*\(SciFact train → test, english, GloVe frozen\)/,
   tune: /every point|coordinate search|wsum/,
+  exact: /top-10 of (one query.*median|300 queries)/,
 };
 
 /** Whether the README shows `current`'s figure (README_FIGURES). */
