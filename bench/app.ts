@@ -412,8 +412,11 @@ async function restart(session: BrowserSession, storedBytes: number, unseen: rea
   return session;
 }
 
+/** How often peakMemory samples the heap: often enough to catch a short peak, rarely enough not to slow the work. */
+const MEMORY_SAMPLE_MS = 250;
+
 /**
- * Peak memory while `work` runs, sampled every 250 ms: the page's JavaScript heap (main thread, CDP's
+ * Peak memory while `work` runs, sampled every MEMORY_SAMPLE_MS: the page's JavaScript heap (main thread, CDP's
  * JSHeapUsedSize) and the peak resident size (VmHWM) of the renderer processes, which hold the page, its
  * workers and their WASM memories.
  */
@@ -426,7 +429,7 @@ async function peakMemory<T>(page: Page, profileDir: string, work: () => Promise
     while (!stop) {
       const { metrics } = await cdp.send('Performance.getMetrics');
       heapBytes = Math.max(heapBytes, metrics.find((metric) => metric.name === 'JSHeapUsedSize')?.value ?? 0);
-      await new Promise((resolve) => setTimeout(resolve, 250));
+      await new Promise((resolve) => setTimeout(resolve, MEMORY_SAMPLE_MS));
     }
   })();
   try {
