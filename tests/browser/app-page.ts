@@ -1,6 +1,6 @@
 /** Waits and probes on the playground page that several browser tests share. */
 import type { Page } from 'playwright-core';
-import { waitInPage } from './harness.ts';
+import { launch, waitInPage, type BrowserSession } from './harness.ts';
 
 declare global {
   interface Window {
@@ -134,4 +134,12 @@ export async function countOf(page: Page, table: string, id: string): Promise<nu
     },
     [table, id] as const,
   );
+}
+
+/** A fresh browser on the app, once the first visit shows the starter collection. */
+export async function launchOnStarter(appUrl: string): Promise<BrowserSession> {
+  const session = await launch();
+  await session.page.goto(appUrl);
+  await waitInPage(session.page, () => (document.querySelector('#collection-picker') as HTMLSelectElement | null)?.value === 'starter', null, { timeout: 60_000 });
+  return session;
 }

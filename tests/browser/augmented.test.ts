@@ -18,8 +18,8 @@ import { afterAll, beforeAll, describe, expect, inject, test } from 'vitest';
 import { ensureModels } from '../lib/dense/models-fixture.ts';
 import { cliStdout } from '../cli/run-cli.ts';
 import { tempDir } from '../temp-dir.ts';
-import { columnsReady, rows } from './app-page.ts';
-import { ARTIFACTS_DIR, launch, screenshot, waitInPage, type BrowserSession } from './harness.ts';
+import { columnsReady, launchOnStarter, rows } from './app-page.ts';
+import { ARTIFACTS_DIR, screenshot, waitInPage, type BrowserSession } from './harness.ts';
 import { importSynthetic, writeSynthetic } from './synthetic-files.ts';
 
 const QID = 'q0-1';
@@ -58,9 +58,7 @@ beforeAll(async () => {
   await cliStdout(['train-augment', ...flags, '--out', modelPath]);
   search = JSON.parse(await cliStdout(['search', '--dataset', dataset, '--retriever', 'augmented', '--augmenter', modelPath, '--query', QUERY, '--json'])) as CliSearch;
   evalReport = JSON.parse(await cliStdout(['eval', '--dataset', dataset, '--split', 'test', '--retriever', 'augmented', '--augmenter', modelPath, '--json']));
-  session = await launch();
-  await session.page.goto(appUrl);
-  await waitInPage(session.page, () => (document.querySelector('#collection-picker') as HTMLSelectElement | null)?.value === 'starter', null, { timeout: 60_000 });
+  session = await launchOnStarter(appUrl);
 }, 300_000);
 
 afterAll(async () => {

@@ -10,8 +10,8 @@ import { tempDir } from '../temp-dir.ts';
 import { join } from 'node:path';
 import type { Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, expect, inject, test } from 'vitest';
-import { settled } from './app-page.ts';
-import { launch, screenshot, waitInPage, type BrowserSession } from './harness.ts';
+import { launchOnStarter, settled } from './app-page.ts';
+import { screenshot, type BrowserSession } from './harness.ts';
 
 let session: BrowserSession;
 let appUrl: string;
@@ -20,9 +20,7 @@ let dir: string;
 beforeAll(async () => {
   appUrl = inject('appUrl');
   dir = tempDir('rp-formats-');
-  session = await launch();
-  await session.page.goto(appUrl);
-  await waitInPage(session.page, () => (document.querySelector('#collection-picker') as HTMLSelectElement | null)?.value === 'starter', null, { timeout: 60_000 });
+  session = await launchOnStarter(appUrl);
 });
 
 afterAll(async () => {

@@ -15,8 +15,8 @@ import { strFromU8, unzipSync } from 'fflate';
 import type { Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, expect, inject, test } from 'vitest';
 import { queryMetrics } from '../../src/app/engine/query-metrics.ts';
-import { settled } from './app-page.ts';
-import { launch, screenshot, waitInPage, type BrowserSession } from './harness.ts';
+import { launchOnStarter, settled } from './app-page.ts';
+import { screenshot, waitInPage, type BrowserSession } from './harness.ts';
 
 let session: BrowserSession;
 let appUrl: string;
@@ -54,9 +54,7 @@ function gradeFor(queryText: string, docId: string): number {
 beforeAll(async () => {
   appUrl = inject('appUrl');
   dir = tempDir('rp-judging-');
-  session = await launch();
-  await session.page.goto(appUrl);
-  await waitInPage(session.page, () => (document.querySelector('#collection-picker') as HTMLSelectElement | null)?.value === 'starter', null, { timeout: 60_000 });
+  session = await launchOnStarter(appUrl);
 });
 
 afterAll(async () => {

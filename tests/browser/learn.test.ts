@@ -16,9 +16,9 @@ import { holdOutShare } from '../../src/lib/augment/splits.ts';
 import { judgedQueries } from '../../src/lib/data/beir.ts';
 import { tempDir } from '../temp-dir.ts';
 import { syntheticCollection } from '../lib/augment/synthetic.ts';
-import { columnsReady, rows } from './app-page.ts';
+import { columnsReady, launchOnStarter, rows } from './app-page.ts';
 import { importSynthetic, writeSynthetic } from './synthetic-files.ts';
-import { launch, screenshot, waitInPage, type BrowserSession } from './harness.ts';
+import { screenshot, type BrowserSession } from './harness.ts';
 
 let session: BrowserSession;
 let appUrl: string;
@@ -42,9 +42,7 @@ async function fillSettings(page: Page, settings: { epochs: string; lambda: stri
 beforeAll(async () => {
   appUrl = inject('appUrl');
   dir = tempDir('rp-learn-');
-  session = await launch();
-  await session.page.goto(appUrl);
-  await waitInPage(session.page, () => (document.querySelector('#collection-picker') as HTMLSelectElement | null)?.value === 'starter', null, { timeout: 60_000 });
+  session = await launchOnStarter(appUrl);
 }, 300_000);
 
 afterAll(async () => {
