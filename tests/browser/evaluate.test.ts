@@ -196,6 +196,11 @@ describe.skipIf(skipNoModel)('Evaluate dashboard (SciFact test, BM25 | GloVe | L
     ]);
     expect(await page.evaluate(() => window.__rpEvalCancels)).toEqual(expect.arrayContaining(jobs.filter((title) => title.startsWith('Evaluating ')).map((title) => `Cancel ${title}`)));
 
+    // BM25 and dense started together: each one's latency names the other it shared the cores with.
+    const alongside = (column: number) => page.locator(`[data-testid="efficiency-table"] tr[data-column="${column}"] [data-cell="alongside"]`).textContent();
+    expect(await alongside(1)).toContain('Dense: glove-100d-sif');
+    expect(await alongside(2)).toContain('BM25 (k1 0.9, b 0.4)');
+
     const bm25 = await rowValues(page, 1);
     expect(bm25.slice(0, 2)).toEqual(['0.6789', '0.9253']);
     expect(bm25[2]).toBe('0.6398');

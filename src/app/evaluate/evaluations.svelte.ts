@@ -375,6 +375,7 @@ class Evaluations {
     // recomputes the significance tests and plots); the last column's with the rest at the end.
     const unshown: ColumnEvaluation[] = [];
     let ranking = steps.length;
+    const rankingNow = new Set<{ label: string; beside: Set<string> }>();
     const work = async ({ column, index }: (typeof steps)[number], step: number) => {
       const evaluable = await this.#evaluable(scope, column.retriever, queries);
       if (version !== this.#scopeVersion) return;
@@ -384,9 +385,17 @@ class Evaluations {
         return;
       }
       const label = `${index + 1} · ${retrieverLabel(column.retriever)}`;
+      // Which columns rank while this one does (the efficiency table says so: they share the cores).
+      const me = { label: retrieverLabel(column.retriever), beside: new Set<string>() };
+      for (const other of rankingNow) {
+        other.beside.add(me.label);
+        me.beside.add(other.label);
+      }
+      rankingNow.add(me);
       let ranked: RankedColumn;
       try {
         ranked = await this.#rank(scope, column.retriever, label, evaluable.queries, step, steps.length, controller.signal);
+        if (me.beside.size > 0) ranked.efficiency.alongside = [...me.beside];
       } catch (error) {
         this.#progressOf(step, undefined);
         // A column's job cancelled in the tray cancels the evaluation: the column ranked beside it stops too.
@@ -394,6 +403,7 @@ class Evaluations {
         throw error;
       } finally {
         ranking -= 1;
+        rankingNow.delete(me);
       }
       if (evaluable.note !== undefined) {
         ranked.part = { qrels: evaluable.qrels ?? new Map(), heldOut: { note: evaluable.note, splitQueriesKey: queriesFingerprint(queries) } };
