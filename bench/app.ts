@@ -1,5 +1,5 @@
 /**
- * `npm run -s bench:app [-- --json] [-- --skip-build] [-- --skip-large] [-- --only=first-visit,evaluate,typed,learn,restart,large] [-- --large=N [--import-only]] [-- --first-visits=3] [-- --restarts=5]`: the playground as a person meets it.
+ * `npm run -s bench:app [-- --json] [-- --skip-build] [-- --skip-large] [-- --only=first-visit,evaluate,typed,learn,restart,large] [-- --first-visits=3] [-- --restarts=5] [-- --large=100 [--evaluate-only | --import-only]]`: the playground as a person meets it.
  * Builds the app, serves the build with `vite preview`, and drives Debian's chromium (fresh profile) through
  * issue 9's table: the first visit on the starter collection, SciFact downloaded from a local hub, an
  * evaluation of the three default columns over the 300 test queries, typed queries re-ranked, a query-
@@ -133,8 +133,8 @@ function distSizes(dir: string): { total: number; largest: { path: string; bytes
 
 /**
  * `--large=N`: the large step's collection is SciFact ×N (default 10: 51,830 documents; 100: 518,300), and
- * only that step runs unless `--only` says otherwise. From ×100 on it also times typed queries and an
- * evaluation on it, and records memory and what it stores (issue 40's goals).
+ * only that step runs unless `--only` says otherwise. From ×100 on it also times typed queries (not with
+ * `--evaluate-only`) and an evaluation on it, and records memory and what it stores (issue 40's goals).
  */
 const LARGE_COPIES = wholeArg('--large', 10);
 /** `--import-only`: the large step stops after its import (timing the import alone takes a minute, the whole step several). */
@@ -264,6 +264,7 @@ async function evaluate(page: Page, kernelMs: number | undefined, step = 'Evalua
   const wall = await painted;
   if (kernelMs === undefined) {
     report({ step, value: wall, unit: 'ms', goal });
+    if (!json) await printBreakdown(page);
     return;
   }
   report({ step, value: wall, unit: 'ms', goal, ratio: { to: 'BM25 kernel time of 300 queries', value: wall / (300 * kernelMs) } });
@@ -271,6 +272,38 @@ async function evaluate(page: Page, kernelMs: number | undefined, step = 'Evalua
   const bm25Ms = parseMs(totals[0] ?? '');
   if (bm25Ms !== undefined) {
     report({ step: 'BM25 per query inside that evaluation', value: bm25Ms / 300, unit: 'ms', goal: 0.3, ratio: { to: 'the kernel alone', value: bm25Ms / 300 / kernelMs } });
+  }
+  if (!json) await printBreakdown(page);
+}
+
+/**
+ * Where an evaluation's time went, printed (not figures): the page's user-timing measures of its parts
+ * (src/app/evaluate/evaluations.svelte.ts, from the click, in the order they ended) and each stored run's
+ * efficiency record. Waits for the runs' writes, which come after the dashboard is drawn.
+ */
+async function printBreakdown(page: Page): Promise<void> {
+  const measures = () =>
+    page.evaluate(() => {
+      const clicked = window.__rpBenchClick ?? 0;
+      return performance
+        .getEntriesByType('measure')
+        .filter((entry) => entry.name.startsWith('evaluate · ') && entry.startTime >= clicked)
+        .map((entry) => ({ name: entry.name.slice('evaluate · '.length), start: entry.startTime - clicked, ms: entry.duration }))
+        .sort((a, b) => a.start + a.ms - (b.start + b.ms));
+    });
+  const deadline = performance.now() + 30_000;
+  let parts = await measures();
+  while (parts.filter((part) => part.name.endsWith(': stored')).length < 3 && performance.now() < deadline) {
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    parts = await measures();
+  }
+  console.log('  breakdown (ms from the click: start → end, duration):');
+  for (const part of parts) console.log(`    ${part.name.padEnd(60)} ${format(part.start).padStart(7)} → ${format(part.start + part.ms).padStart(7)}  ${format(part.ms).padStart(7)}`);
+  const stored = await rows<{ tag?: string; createdAt?: number; efficiency?: { rankMs: number; prepareMs: number; queriesPerCall: number; latency: { meanMs: number; p95Ms: number } } }>(page, 'runs');
+  const latest = stored.filter((row) => row.efficiency !== undefined).sort((a, b) => (b.createdAt ?? 0) - (a.createdAt ?? 0)).slice(0, 3).reverse();
+  for (const row of latest) {
+    const e = row.efficiency!;
+    console.log(`    efficiency ${String(row.tag).padEnd(8)} prepare ${format(e.prepareMs)} ms, ranking ${format(e.rankMs)} ms (${e.queriesPerCall} queries a call; mean ${format(e.latency.meanMs)} ms, p95 ${format(e.latency.p95Ms)} ms)`);
   }
 }
 
@@ -514,7 +547,7 @@ async function largeImport(session: BrowserSession, appUrl: string): Promise<voi
       report({ step: `  ${label}: stored bytes besides vectors per gzip corpus byte`, value: (stored - usedBefore - vectorBytes) / files.gzipBytes, unit: 'ratio' });
       const collection = await loadDataset(shared('beir', 'scifact'), { splits: ['test'] });
       const judged = judgedQueries(collection.queries, collection.qrels.get('test')!);
-      await typedQueries(page, judged.slice(0, 20).map((query) => query.text), `  ${label}: typed query`);
+      if (!args.has('--evaluate-only')) await typedQueries(page, judged.slice(0, 20).map((query) => query.text), `  ${label}: typed query`);
       await evaluate(page, undefined, `  ${label}: evaluate 3 default columns × 300 test queries`, 5000);
     });
     if (!large || LARGE_IMPORT_ONLY) return;
@@ -560,7 +593,7 @@ async function main(): Promise<void> {
   writeBenchResult({
     benchmark: 'app',
     browser: chromiumVersion(),
-    partial: only !== undefined || args.has('--skip-large'),
+    partial: only !== undefined || args.has('--skip-large') || args.has('--evaluate-only'),
     figures: figures.map(({ step, value, unit, goal, atLeast, samples }) => ({
       name: step.startsWith('  largest file') ? 'largest file in dist/' : step.trim(),
       unit,

@@ -28,6 +28,7 @@ import type { HnswSettings } from '../src/lib/retrievers/config.ts';
 import { database } from '../src/lib/storage/db.ts';
 import { ModelSession, type DownloadListener, type LoadedInfo, type LoadRequest } from './model-session.ts';
 import { withOrderedProgress } from './ordered-progress.ts';
+import { ScanTurns } from './scan-turns.ts';
 import type { ModelSourceConfig } from '../src/lib/dense/model-source.ts';
 import type { Embedder } from '../src/lib/dense/embedder.ts';
 import type { CompiledOnnx } from './onnx-runtime.ts';
@@ -124,6 +125,7 @@ let service: DenseCorpusService | undefined;
 let crossEncoder: CrossEncoder | undefined;
 /** Running `rerankDocs` calls by the page's call id, so one can be stopped without stopping the others. */
 const rerankCalls = new Map<number, AbortController>();
+const scanTurns = new ScanTurns();
 
 function corpus(): DenseCorpusService {
   if (!service) throw new Error('no model loaded in this worker');
@@ -213,12 +215,12 @@ const api = {
     return corpus().docIds(collectionId);
   },
 
-  /** Hits as rows of `docIds`, transferred as typed arrays. */
+  /** Hits as rows of `docIds`, transferred as typed arrays; searches take turns (scan-turns.ts). */
   searchPacked(collectionId: string, texts: string[], k: number, options: DenseSearchOptions) {
-    return session.run(async () => {
+    return scanTurns.take(() => session.run(async () => {
       const packed = await corpus().searchPacked(collectionId, texts, k, options);
       return Comlink.transfer(packed, packedBuffers(packed));
-    });
+    }));
   },
 
   /** Similarities of each text to its candidate rows (-1: NaN), aligned with `candidates.rows`. */

@@ -188,12 +188,18 @@ describe.skipIf(skipNoModel)('Evaluate dashboard (SciFact test, BM25 | GloVe | L
     console.log(`[evaluate]   ranking alone (efficiency table): ${rankTotals.map((t) => t.replace(/\s+/g, ' ')).join(' | ')}`);
     // Each column ranked in a job of the tray (with a cancel button while it ran).
     const jobs = Object.keys(await page.evaluate(() => window.__rpEvalJobs));
-    expect(jobs.filter((title) => title.startsWith('Evaluating '))).toEqual([
+    // Two columns rank side by side, so the first two jobs start together (in either order in the tray).
+    expect(jobs.filter((title) => title.startsWith('Evaluating ')).sort()).toEqual([
       'Evaluating 1 · BM25 (k1 0.9, b 0.4) · 300 queries',
       'Evaluating 2 · Dense: glove-100d-sif · 300 queries',
       'Evaluating 3 · LEDR (K 1000) · 300 queries',
     ]);
     expect(await page.evaluate(() => window.__rpEvalCancels)).toEqual(expect.arrayContaining(jobs.filter((title) => title.startsWith('Evaluating ')).map((title) => `Cancel ${title}`)));
+
+    // BM25 and dense started together: each one's latency names the other it shared the cores with.
+    const alongside = (column: number) => page.locator(`[data-testid="efficiency-table"] tr[data-column="${column}"] [data-cell="alongside"]`).textContent();
+    expect(await alongside(1)).toContain('Dense: glove-100d-sif');
+    expect(await alongside(2)).toContain('BM25 (k1 0.9, b 0.4)');
 
     const bm25 = await rowValues(page, 1);
     expect(bm25.slice(0, 2)).toEqual(['0.6789', '0.9253']);
@@ -445,58 +451,64 @@ describe.skipIf(skipNoModel)('Evaluate dashboard (SciFact test, BM25 | GloVe | L
     expect(errors).toEqual([]);
   });
 
-  test('cancelling from the tray stops the evaluation; the results made before stay', async () => {
+  test('cancelling from the tray stops the evaluation, both columns ranked side by side; the results made before stay', async () => {
     const { page, context, errors } = session;
-    // 300 BM25 queries take well under a second, faster than a click: the BM25 worker holds the queries it
-    // is asked to rank (comlink's calls of searchManyPacked) from just before Run until Cancel has been
-    // pressed, so the column is still running then however long the screenshot before it takes. Its other
-    // calls (opening the index) are answered as usual. A worker started after Run starts holding.
-    const bm25Worker = '**/assets/bm25.worker-*.js';
+    // 300 queries take well under a second, faster than a click: the BM25 and dense workers hold the queries
+    // they are asked to rank (comlink's calls of searchManyPacked and searchPacked) from just before Run until
+    // Cancel has been pressed, so both columns ranked side by side are still running then however long the
+    // screenshot before it takes. Their other calls (opening the index and vectors) are answered as usual. A
+    // worker started after Run starts holding.
+    const rankings = { '**/assets/bm25.worker-*.js': 'searchManyPacked', '**/assets/dense.worker-*.js': 'searchPacked' };
     let holding = false;
     // A capturing listener on the worker's global runs before comlink's own (at the target, capturing
     // listeners come first), whenever either was added; a held call is dispatched again on release.
-    const gate = (initially: boolean) => `{
+    const gate = (initially: boolean, method: string) => `{
       const queued = [];
       const gate = (self.__rpRankGate = { holding: ${initially}, held: () => queued.length, release() { gate.holding = false; for (const data of queued.splice(0)) self.dispatchEvent(new MessageEvent('message', { data })); } });
       self.addEventListener('message', (event) => {
-        if (!gate.holding || event.data?.path?.[0] !== 'searchManyPacked') return;
+        if (!gate.holding || event.data?.path?.[0] !== '${method}') return;
         event.stopImmediatePropagation();
         queued.push(event.data);
       }, { capture: true });
     }\n`;
-    await context.route(bm25Worker, async (route) => {
-      const response = await fetchRouted(route);
-      await route.fulfill({ response, body: gate(holding) + (await response.text()) });
-    });
+    for (const [script, method] of Object.entries(rankings)) {
+      await context.route(script, async (route) => {
+        const response = await fetchRouted(route);
+        await route.fulfill({ response, body: gate(holding, method) + (await response.text()) });
+      });
+    }
     type Gated = { __rpRankGate: { holding: boolean; held(): number; release(): void } };
-    const bm25Workers = () => page.workers().filter((worker) => worker.url().includes('/bm25.worker'));
+    const gatedWorkers = () => page.workers().filter((worker) => /\/(bm25|dense)\.worker/.test(worker.url()));
     await page.reload();
     await allFresh(page, 3);
     holding = true;
-    for (const worker of bm25Workers()) await worker.evaluate(() => void ((self as unknown as Gated).__rpRankGate.holding = true));
+    for (const worker of gatedWorkers()) await worker.evaluate(() => void ((self as unknown as Gated).__rpRankGate.holding = true));
     await page.getByRole('button', { name: 'Run all again' }).click();
-    // The dashboard's own bar (the tray has one more, with the cancel button).
+    // The dashboard's own bars, one per column ranked (the tray has one more each, with the cancel button).
     await page.getByRole('progressbar', { name: 'Evaluating 1 · BM25 (k1 0.9, b 0.4)', exact: true }).waitFor({ timeout: 60_000 });
+    await page.getByRole('progressbar', { name: 'Evaluating 2 · Dense: glove-100d-sif', exact: true }).waitFor({ timeout: 60_000 });
     await screenshot(page, 'evaluate-progress');
     const cancel = page.getByRole('button', { name: 'Cancel Evaluating 1 · BM25 (k1 0.9, b 0.4) · 300 queries' });
     await cancel.waitFor({ timeout: 60_000 });
-    // The column's queries are with the worker, held: it is ranking when Cancel is pressed.
-    const held = async () => (await Promise.all(bm25Workers().map((worker) => worker.evaluate(() => (self as unknown as Gated).__rpRankGate.held())))).reduce((a, b) => a + b, 0);
-    await expect.poll(held, { timeout: 60_000 }).toBeGreaterThan(0);
+    // Both columns' queries are with their workers, held: both are ranking when Cancel is pressed.
+    const held = async () => Promise.all(gatedWorkers().map(async (worker) => [/bm25/.test(worker.url()) ? 'bm25' : 'dense', await worker.evaluate(() => (self as unknown as Gated).__rpRankGate.held())] as const));
+    await expect.poll(async () => (await held()).filter(([, count]) => count > 0).map(([name]) => name).sort(), { timeout: 60_000 }).toEqual(['bm25', 'dense']);
     await cancel.click();
     holding = false;
-    for (const worker of bm25Workers()) await worker.evaluate(() => (self as unknown as Gated).__rpRankGate.release());
-    await context.unroute(bm25Worker);
+    for (const worker of gatedWorkers()) await worker.evaluate(() => (self as unknown as Gated).__rpRankGate.release());
+    for (const script of Object.keys(rankings)) await context.unroute(script);
     await page.getByText('Evaluation cancelled; the columns finished before are kept.').waitFor();
     await page.getByTestId('evaluate-progress').waitFor({ state: 'detached' });
-    await expect.poll(() => page.locator('.tray .job[data-status="cancelled"] .title').allTextContents()).toContain(
-      'Evaluating 1 · BM25 (k1 0.9, b 0.4) · 300 queries',
+    // The cancel stopped the column beside it too, and the third column never started.
+    await expect.poll(async () => (await page.locator('.tray .job[data-status="cancelled"] .title').allTextContents()).sort()).toEqual(
+      expect.arrayContaining(['Evaluating 1 · BM25 (k1 0.9, b 0.4) · 300 queries', 'Evaluating 2 · Dense: glove-100d-sif · 300 queries']),
     );
-    // Nothing after the cancelled column was started, and the stored results are still shown.
     const evaluating = Object.keys(await page.evaluate(() => window.__rpEvalJobs)).filter((t) => t.startsWith('Evaluating'));
-    expect(evaluating.filter((t) => !t.includes('k1 1.2'))).toEqual(['Evaluating 1 · BM25 (k1 0.9, b 0.4) · 300 queries']);
+    expect(evaluating.filter((t) => !t.includes('k1 1.2')).sort()).toEqual(['Evaluating 1 · BM25 (k1 0.9, b 0.4) · 300 queries', 'Evaluating 2 · Dense: glove-100d-sif · 300 queries']);
+    // The stored results are still shown.
     await allFresh(page, 3);
     expect(await rowValues(page, 1)).toEqual(shown4(cli.get('bm25')!.report));
+    expect(await rowValues(page, 2)).toEqual(shown4(cli.get('dense')!.report));
     expect(errors).toEqual([]);
   });
 

@@ -4,7 +4,7 @@
  * - `forQuery` (Explore, one query): BM25, dense and RM3/Bo1 rankings are memoized per query in a small LRU,
  *   at least a run's depth each, so a BM25 column and a LEDR column with the same BM25 settings search once.
  * - `forBatch` (evaluations): queries go to the workers in one call per chunk; BM25 rankings of the latest
- *   evaluations' queries are kept, so a LEDR column evaluated after a BM25 column reuses its rankings.
+ *   evaluations' queries are kept, so a LEDR column evaluated after (or beside) a BM25 column reuses its rankings.
  */
 import type { ExpandedTerm, RankQuery } from '../../lib/retrievers/ranking.ts';
 import { weightedKey } from './column-ranking.ts';
@@ -41,8 +41,8 @@ export interface ScoreHooks {
 export class RankingMemo {
   /** Explore's searches, one query each, remembered by request. */
   private readonly memo: AnswerMemo;
-  /** BM25 rankings of the latest evaluations' queries, by the same keys as `memo` (oldest first). */
-  private readonly batchMemo = new Map<string, RankedList>();
+  /** BM25 rankings of the latest evaluations' queries (being computed, or done), by the same keys as `memo` (oldest first). */
+  private readonly batchMemo = new Map<string, Promise<RankedList>>();
 
   constructor(
     private readonly backends: MemoBackends,
@@ -166,7 +166,10 @@ export class RankingMemo {
     return lists.map((list) => (isRowRanking(list) ? unpackRanking(list) : (list as Hit[])));
   }
 
-  /** `bm25Batch` as the backend answers: rows when it can (searchRows), else hits. */
+  /**
+   * `bm25Batch` as the backend answers: rows when it can (searchRows), else hits. A ranking asked for while
+   * another evaluation's call still computes it (a LEDR column ranked beside a BM25 column) waits for that call.
+   */
   private async bm25Lists(collectionId: string, settings: Bm25Settings, queries: readonly RankQuery[], depth: number): Promise<RankedList[]> {
     const { bm25 } = this.backends;
     const k = Math.max(depth, RUN_DEPTH);
@@ -175,17 +178,24 @@ export class RankingMemo {
     const todo = queries.filter((_, i) => lists[i] === undefined);
     if (todo.length > 0) {
       const params = { k, k1: settings.k1, b: settings.b };
-      const found: readonly RankedList[] = bm25.searchRows !== undefined ? await bm25.searchRows(collectionId, settings.analyzer, todo, params) : await bm25.search(collectionId, settings.analyzer, todo, params);
+      const found: Promise<readonly RankedList[]> = bm25.searchRows !== undefined ? bm25.searchRows(collectionId, settings.analyzer, todo, params) : bm25.search(collectionId, settings.analyzer, todo, params);
       let next = 0;
       lists.forEach((list, i) => {
         if (list !== undefined) return;
-        const hits = found[next++] ?? [];
+        const at = next++;
+        const key = keys[i]!;
+        const hits = found.then((rankings) => rankings[at] ?? []);
         lists[i] = hits;
-        this.batchMemo.set(keys[i]!, hits);
+        this.batchMemo.set(key, hits);
+        // A failed call is not remembered: the next evaluation asks again (the failure reaches this caller below).
+        hits.catch(() => {
+          if (this.batchMemo.get(key) === hits) this.batchMemo.delete(key);
+        });
       });
       while (this.batchMemo.size > BATCH_MEMO_QUERIES) this.batchMemo.delete(this.batchMemo.keys().next().value!);
     }
-    return lists.map((list) => (isRowRanking(list!) ? cutRows(list, depth) : cutHits(list as Hit[], depth)));
+    const ranked = await Promise.all(lists);
+    return ranked.map((list) => (isRowRanking(list!) ? cutRows(list, depth) : cutHits(list as Hit[], depth)));
   }
 
   /** Forgets what belongs to a collection (after it was deleted or re-imported). */

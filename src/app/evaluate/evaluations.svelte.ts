@@ -1,8 +1,8 @@
 /**
  * The dashboard's results: for each Explore column, the run of every query of the split with its
  * current settings, its metrics, and what it cost. Runs are made with the shared engine (indexes and
- * embeddings built for Explore are reused), one column after the other, each with a job in the tray whose
- * cancel button stops the whole evaluation; they are stored in IndexedDB (src/lib/storage/evaluation-runs.ts) with their
+ * embeddings built for Explore are reused), two columns side by side (side-by-side.ts), each with a job in
+ * the tray whose cancel button stops the whole evaluation; they are stored in IndexedDB (src/lib/storage/evaluation-runs.ts) with their
  * metrics and read back on the next visit, so nothing is ranked again after a reload.
  *
  * A column whose settings changed since its run shows that run as stale until it is evaluated again (or
@@ -34,6 +34,7 @@ import { engine, rankQueriesWithJob } from '../engine/engine.ts';
 import { LatestThrottle } from '../shell/latest-throttle.ts';
 import { PROGRESS_INTERVAL_MS } from '../shell/jobs.svelte.ts';
 import { whenIdle } from '../shell/when-idle.ts';
+import { sideBySide } from './side-by-side.ts';
 import { notices } from '../shell/notices.svelte.ts';
 import { bm25Efficiency, denseEfficiency, rerankEfficiency } from './efficiency-probe.ts';
 import { evaluableQueries } from '../../lib/augment/splits.ts';
@@ -93,11 +94,28 @@ export interface RunProgress {
 }
 
 /** The run tag of a column: its kind (as the CLI writes it), or an imported run's name. */
-/** Queries per worker call in an evaluation (6 progress steps for SciFact's 300 test queries). */
-export const EVALUATION_CHUNK = 50;
+/**
+ * Queries per worker call in an evaluation (7 progress steps for SciFact's 300 test queries): a multiple of
+ * the 16 queries the exact dense scan takes per pass.
+ */
+export const EVALUATION_CHUNK = 48;
+
+/**
+ * Columns ranked at once: two cores' worth, so a BM25 column ranks in its worker while a dense column scans
+ * in another; more would only share the same workers and cores.
+ */
+export const COLUMNS_SIDE_BY_SIDE = 2;
 
 /** Runs made in the page kept in memory for runOf (a SciFact run: 300,000 hits). */
 const RUNS_KEPT = 8;
+
+/** Prefix of the user-timing measures of an evaluation's parts (DevTools' Performance panel, bench:app). */
+export const EVALUATION_MEASURE = 'evaluate';
+
+/** A user-timing measure of one part of an evaluation, from `start` (performance.now()) to now. */
+function measure(part: string, start: number): void {
+  performance.measure(`${EVALUATION_MEASURE} · ${part}`, { start, end: performance.now() });
+}
 
 /** Finished columns wait at most this long before the dashboard shows them (the rest come at the end). */
 const PUBLISH_INTERVAL_MS = 1_000;
@@ -179,7 +197,8 @@ class Evaluations {
   refusals = $state.raw<ReadonlyMap<string, string>>(new Map());
   /** Stored rows are being read. */
   loading = $state(false);
-  progress = $state.raw<RunProgress | null>(null);
+  /** One line per column being prepared, ranked or measured now (in column order); null when no evaluation runs. */
+  progress = $state.raw<readonly RunProgress[] | null>(null);
   /** Wall time of reading the stored results at the last load (ms), for the status line. */
   loadedMs = $state<number | null>(null);
   #checked = new Set<string>();
@@ -312,8 +331,8 @@ class Evaluations {
   }
 
   /**
-   * Ranks every query with each column that has no current result (or every column with `force`), one
-   * after the other, then evaluates and stores each run. Cancelling (the tray or `cancel()`) stops it; the
+   * Ranks every query with each column that has no current result (or every column with `force`),
+   * COLUMNS_SIDE_BY_SIDE at a time in column order, then evaluates and stores each run. Cancelling (the tray or `cancel()`) stops it; the
    * columns finished before stay.
    */
   async run(scope: EvaluationScope, columns: readonly ColumnConfig[], queries: readonly Query[], options: { force?: boolean } = {}): Promise<void> {
@@ -333,7 +352,9 @@ class Evaluations {
     if (steps.length === 0) return;
     const controller = new AbortController();
     this.#controller = controller;
+    this.progress = [];
     const version = this.#scopeVersion;
+    const runStarted = performance.now();
     const finishing: Array<Promise<ColumnEvaluation>> = [];
     // Runs are stored once the dashboard shows the last column (#store).
     let shown = () => {};
@@ -341,49 +362,94 @@ class Evaluations {
     let published = performance.now();
     const publish = (evaluations: readonly ColumnEvaluation[]) => {
       if (version !== this.#scopeVersion || evaluations.length === 0) return;
+      const started = performance.now();
+      // Drawn in the frame after this change: the measure ends once that frame has been drawn.
+      requestAnimationFrame(() => setTimeout(() => measure(`shown ${evaluations.map((e) => e.tag).join(', ')}`, started), 0));
       const results = new Map(this.results);
       for (const evaluation of evaluations) results.set(evaluation.key, evaluation);
       this.results = results;
       this.#remember(scope, columns);
       published = performance.now();
     };
-    try {
-      for (let step = 0; step < steps.length; step++) {
-        const { column, index } = steps[step]!;
-        const evaluable = await this.#evaluable(scope, column.retriever, queries);
-        if (version !== this.#scopeVersion) return;
-        if ('refusal' in evaluable) {
-          this.refusals = new Map(this.refusals).set(evaluationKey(scope.collectionId, scope.split, column.retriever), evaluable.refusal);
-          continue;
-        }
-        const ranked = await this.#rank(scope, column.retriever, `${index + 1} · ${retrieverLabel(column.retriever)}`, evaluable.queries, step, steps.length, controller.signal);
-        if (evaluable.note !== undefined) {
-          ranked.part = { qrels: evaluable.qrels ?? new Map(), heldOut: { note: evaluable.note, splitQueriesKey: queriesFingerprint(queries) } };
-        }
-        if (version !== this.#scopeVersion) return;
-        // The next column ranks in its worker while this one's metrics are computed here; the dashboard is
-        // redrawn at most once a second (each redraw recomputes the significance tests and plots).
-        const done = this.#finish(scope, column.retriever, ranked, whenShown);
-        finishing.push(done);
-        // Its failure is reported when the run ends (Promise.all below), not as an unhandled rejection now.
-        done.catch(() => undefined);
-        // Not after the last column: the publish below shows it, and two in a row redrew the dashboard twice.
-        if (step < steps.length - 1 && performance.now() - published > PUBLISH_INTERVAL_MS) publish([await done]);
+    // A finished column's metrics are shown at most PUBLISH_INTERVAL_MS after the last redraw (each redraw
+    // recomputes the significance tests and plots); the last column's with the rest at the end.
+    const unshown: ColumnEvaluation[] = [];
+    let ranking = steps.length;
+    const rankingNow = new Set<{ label: string; beside: Set<string> }>();
+    const work = async ({ column, index }: (typeof steps)[number], step: number) => {
+      const evaluable = await this.#evaluable(scope, column.retriever, queries);
+      if (version !== this.#scopeVersion) return;
+      if ('refusal' in evaluable) {
+        this.refusals = new Map(this.refusals).set(evaluationKey(scope.collectionId, scope.split, column.retriever), evaluable.refusal);
+        ranking -= 1;
+        return;
       }
-      if (this.progress !== null) this.progress = { ...this.progress, phase: 'evaluating', done: this.progress.total };
-      publish(await Promise.all(finishing));
+      const label = `${index + 1} · ${retrieverLabel(column.retriever)}`;
+      // Which columns rank while this one does (the efficiency table says so: they share the cores).
+      const me = { label: retrieverLabel(column.retriever), beside: new Set<string>() };
+      for (const other of rankingNow) {
+        other.beside.add(me.label);
+        me.beside.add(other.label);
+      }
+      rankingNow.add(me);
+      let ranked: RankedColumn;
+      try {
+        ranked = await this.#rank(scope, column.retriever, label, evaluable.queries, step, steps.length, controller.signal);
+        if (me.beside.size > 0) ranked.efficiency.alongside = [...me.beside];
+      } catch (error) {
+        this.#progressOf(step, undefined);
+        // A column's job cancelled in the tray cancels the evaluation: the column ranked beside it stops too.
+        if (isAbort(error)) controller.abort(error);
+        throw error;
+      } finally {
+        ranking -= 1;
+        rankingNow.delete(me);
+      }
+      if (evaluable.note !== undefined) {
+        ranked.part = { qrels: evaluable.qrels ?? new Map(), heldOut: { note: evaluable.note, splitQueriesKey: queriesFingerprint(queries) } };
+      }
+      if (version !== this.#scopeVersion) return;
+      this.#progressOf(step, { step, steps: steps.length, label, phase: 'evaluating', detail: '', done: ranked.queries, total: ranked.queries });
+      // The lane takes its next column while this one's metrics are computed here.
+      const done = this.#finish(scope, column.retriever, ranked, whenShown);
+      finishing.push(done);
+      // Its failure is reported when the run ends (Promise.all below), not as an unhandled rejection now.
+      done.catch(() => undefined);
+      void done.then(
+        (evaluation) => {
+          this.#progressOf(step, undefined);
+          unshown.push(evaluation);
+          // Not while nothing else is ranked: the publish at the end shows it, and two in a row redrew twice.
+          if (ranking > 0 && performance.now() - published > PUBLISH_INTERVAL_MS) publish(unshown.splice(0));
+        },
+        () => this.#progressOf(step, undefined),
+      );
+    };
+    try {
+      // Columns rank side by side (a BM25 column in the BM25 worker while a dense one scans in its own).
+      await sideBySide(steps, COLUMNS_SIDE_BY_SIDE, work, controller.signal);
+      await Promise.all(finishing);
+      publish(unshown.splice(0));
     } catch (error) {
-      if (isAbort(error)) {
-        publish(await settledValues(finishing));
-        notices.info('Evaluation cancelled; the columns finished before are kept.');
-      } else notices.error(error);
+      await settledValues(finishing);
+      publish(unshown.splice(0));
+      if (isAbort(error)) notices.info('Evaluation cancelled; the columns finished before are kept.');
+      else notices.error(error);
     } finally {
       if (this.#controller === controller) {
         this.#controller = undefined;
         this.progress = null;
       }
+      measure('every column', runStarted);
       shown();
     }
+  }
+
+  /** Sets (or, with undefined, removes) the progress line of the column evaluated as `step`; lines stay in column order. */
+  #progressOf(step: number, progress: RunProgress | undefined): void {
+    if (this.progress === null) return;
+    const others = this.progress.filter((line) => line.step !== step);
+    this.progress = progress === undefined ? others : [...others, progress].sort((a, b) => a.step - b.step);
   }
 
   cancel(): void {
@@ -423,15 +489,14 @@ class Evaluations {
   ): Promise<RankedColumn> {
     const { collectionId } = scope;
     const total = queries.length;
-    const report = (phase: RunProgress['phase'], detail = '', done = 0) => {
-      this.progress = { step, steps, label, phase, detail, done, total };
-    };
+    const report = (phase: RunProgress['phase'], detail = '', done = 0) => this.#progressOf(step, { step, steps, label, phase, detail, done, total });
     // Chunks come back faster than a redraw is worth: their count is drawn at most PROGRESS_INTERVAL_MS apart.
     const ranked = new LatestThrottle<number>((done) => report('ranking', '', done), PROGRESS_INTERVAL_MS);
     report('preparing');
     const prepareStarted = performance.now();
     await engine().prepare(collectionId, retriever, { signal, onPrepare: (status) => report('preparing', status.message) });
     const prepareMs = performance.now() - prepareStarted;
+    measure(`${label}: prepare`, prepareStarted);
 
     report('ranking');
     const marks: Array<{ done: number; at: number }> = [];
@@ -462,6 +527,7 @@ class Evaluations {
         },
       },
     ).finally(() => ranked.cancel());
+    measure(`${label}: ranking`, prepareStarted + prepareMs);
     const efficiency: EfficiencyRecord = {
       rankMs: ms,
       prepareMs,
@@ -481,7 +547,9 @@ class Evaluations {
     // First let the next column send its queries to its worker, so its ranking does not wait for these metrics.
     await nextTask();
     const tag = runTag(retriever);
+    const metricsStarted = performance.now();
     const reports = qrels === undefined ? undefined : await judgedReports(qrels, run);
+    measure(`${tag}: metrics`, metricsStarted);
     const key = evaluationKey(collectionId, split, retriever);
     const createdAt = Date.now();
     this.#keep(key, run);
@@ -529,10 +597,12 @@ class Evaluations {
     const saving = (async () => {
       await whenShown;
       await whenIdle();
+      const started = performance.now();
       const made = row();
       // Each block on the page's thread stays short: the next column's chunks come back to it.
       await nextTask();
       await saveEvaluation(database(), made);
+      measure(`${made.tag}: stored`, started);
     })();
     this.#saving.set(key, saving);
     saving

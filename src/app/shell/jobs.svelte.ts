@@ -90,7 +90,8 @@ export class Jobs {
       },
       finish: (detail = '') => settle('done', detail),
       fail: (error) => {
-        if (controller.signal.aborted) settle('cancelled', '');
+        // Stopped by its own cancel button or by the work it belongs to (an evaluation cancelled elsewhere).
+        if (controller.signal.aborted || (error instanceof DOMException && error.name === 'AbortError')) settle('cancelled', '');
         else settle('failed', error instanceof Error ? error.message : String(error));
       },
     };

@@ -10,7 +10,9 @@
  *   a score guessed from a sample (every 64th row), or else those a radix select keeps digit by digit, are
  *   gathered in row order and only they are sorted (a stable radix sort), so a top 1,000 of half a million
  *   rows costs about two passes over its scores.
- * Neither needs the warm-up that the TypeScript loops need in a fresh worker, where the first chunks of an
+ * - the float32 screen of many rows (exact-screen.ts): sixteen queries per pass, or one, four lanes per SIMD
+ *   operation and no widening, and the rows whose screen score reaches a floor, gathered in row order.
+ * None needs the warm-up that the TypeScript loops need in a fresh worker, where the first chunks of an
  * evaluation ran several times slower than the later ones. The matrix is copied into the module's memory
  * once per matrix (it must not change after its first search). Where WebAssembly SIMD is missing, or the
  * memory cannot grow to the matrix, `exactKernelOf` gives undefined and the search keeps its TypeScript
@@ -23,6 +25,9 @@ import type { VectorMatrix } from './vector-matrix.ts';
 
 type Four<T> = readonly [T, T, T, T];
 type Eight<T> = readonly [T, T, T, T, T, T, T, T];
+
+/** Queries per screening pass (dot32Sixteen). */
+export const SCREEN_PASS = 16;
 
 export interface ExactKernel {
   /** out[j][r] = the dot product of row r with queries[j], for j < 4 (views that the next call overwrites). */
@@ -37,6 +42,15 @@ export interface ExactKernel {
    * select down to the last digit).
    */
   top(j: number, k: number, slack?: number): RankedRows;
+  /**
+   * The screening scores (exact-screen.ts) of SCREEN_PASS queries: out[j][r] = row r · queries[j] in float32
+   * arithmetic, for j < SCREEN_PASS (views that the next screening call overwrites).
+   */
+  screen(queries: readonly Float32Array[]): readonly Float32Array[];
+  /** The screening scores of one query: out[r] = row r · query in float32 arithmetic (query j = 0 of `gather`). */
+  screenOne(query: Float32Array): Float32Array;
+  /** The rows whose last screening score of query j is ≥ `lo` (a float32), in row order (a view the next call overwrites). */
+  gather(j: number, lo: number): Int32Array;
 }
 
 interface KernelExports {
@@ -45,6 +59,9 @@ interface KernelExports {
   dotEight(matrix: number, rows: number, dim: number, queries: number, out: number): void;
   dotOne(matrix: number, rows: number, dim: number, query: number, out: number): void;
   topRows(scores: number, n: number, k: number, slack: number, keysA: number, keysB: number, rowsA: number, rowsB: number, counts: number): number;
+  dot32Sixteen(matrix: number, rows: number, dim: number, queries: number, out: number): void;
+  dot32One(matrix: number, rows: number, dim: number, query: number, out: number): void;
+  gather32(scores: number, n: number, lo: number, out: number): number;
 }
 
 /** Rows beyond k that the selection leaves to the sort rather than look at one more digit of all the kept. */
@@ -64,14 +81,18 @@ function createKernel(matrix: VectorMatrix): ExactKernel | null {
   const module = kernelModule();
   if (module === null) return null;
   const { rows, dim, data } = matrix;
-  const { memory, dotFour, dotEight, dotOne, topRows } = new WebAssembly.Instance(module, {}).exports as unknown as KernelExports;
-  // The matrix, up to eight queries, eight outputs, then the selection's two key and two row buffers and counts.
+  const { memory, dotFour, dotEight, dotOne, topRows, dot32Sixteen, dot32One, gather32 } = new WebAssembly.Instance(module, {}).exports as unknown as KernelExports;
+  // The matrix, up to eight queries, eight outputs, then the selection's two key and two row buffers and
+  // counts, then the screening's sixteen queries, sixteen outputs and gathered rows.
   const queriesAt = align16(rows * dim * 4);
   const outAt = align16(queriesAt + dim * 64);
   const keysAt = align16(outAt + 8 * rows * 8);
   const rowsAt = keysAt + 2 * rows * 8;
   const countsAt = align16(rowsAt + 2 * rows * 4);
-  const end = countsAt + 2048 * 4;
+  const queries32At = align16(countsAt + 2048 * 4);
+  const outs32At = align16(queries32At + dim * 4 * SCREEN_PASS);
+  const gatherAt = align16(outs32At + SCREEN_PASS * rows * 4);
+  const end = gatherAt + rows * 4;
   try {
     const pages = Math.ceil(end / 65536) - memory.buffer.byteLength / 65536;
     if (pages > 0) memory.grow(pages);
@@ -83,6 +104,8 @@ function createKernel(matrix: VectorMatrix): ExactKernel | null {
   const queries = new Float64Array(memory.buffer, queriesAt, dim * 8);
   const outs = Array.from({ length: 8 }, (_, j) => new Float64Array(memory.buffer, outAt + j * rows * 8, rows));
   const out = outs.slice(0, 4) as unknown as Four<Float64Array>;
+  const queries32 = new Float32Array(memory.buffer, queries32At, dim * SCREEN_PASS);
+  const outs32 = Array.from({ length: SCREEN_PASS }, (_, j) => new Float32Array(memory.buffer, outs32At + j * rows * 4, rows));
   return {
     dots([q0, q1, q2, q3]) {
       for (let i = 0; i < dim; i++) {
@@ -113,6 +136,21 @@ function createKernel(matrix: VectorMatrix): ExactKernel | null {
       const bestScores = new Float64Array(size);
       for (let i = 0; i < size; i++) bestScores[i] = scores[best[i]!]!;
       return { rows: best, scores: bestScores };
+    },
+    screen(group) {
+      if (group.length !== SCREEN_PASS) throw new RangeError(`a screening pass takes ${SCREEN_PASS} queries, got ${group.length}`);
+      for (let i = 0; i < dim; i++) for (let j = 0; j < SCREEN_PASS; j++) queries32[SCREEN_PASS * i + j] = group[j]![i]!;
+      dot32Sixteen(0, rows, dim, queries32At, outs32At);
+      return outs32;
+    },
+    screenOne(query) {
+      queries32.set(query);
+      dot32One(0, rows, dim, queries32At, outs32At);
+      return outs32[0]!;
+    },
+    gather(j, lo) {
+      const count = gather32(outs32At + j * rows * 4, rows, lo, gatherAt);
+      return new Int32Array(memory.buffer, gatherAt, count);
     },
   };
 }

@@ -30,6 +30,19 @@
 ;; scores (f64) at $scores; two key buffers (n i64 each) and two row buffers (n i32 each); 2,048 i32
 ;; counts. Returns the address of the ordered rows (i32), $rowsA or $rowsB: its first k are the best k.
 ;;
+;; dot32Sixteen: the screening pass (exact-screen.ts): the dot products of sixteen queries with every row in
+;; float32, out_j[r] = Σ_i m[r][i] · q_j[i] rounded as float32 operations go (each lane sums over the
+;; components in order). Not the scores a search returns: their error is bounded, and exact-screen.ts
+;; rescores in float64 every row that the bound cannot rule out. The queries at $q as dim groups of four
+;; f32x4, 64 bytes per component; the sixteen outputs (rows f32 each) one after the other at $out.
+;;
+;; dot32One: the screening pass of one query, four rows per step, each row's components four at a time
+;; (one f32x4 sum per row, its lanes added at the end), the last dim mod 4 components and the last rows one
+;; by one. The query at $q as dim f32.
+;;
+;; gather32: the rows r < n whose score at $scores (f32) is ≥ $lo, in row order, written at $out (i32);
+;; returns their count.
+;;
 ;; Assembled by scripts/wasm/build-wat.ts into exact-kernel.wasm.ts.
 (module
   (memory (export "memory") 1)
@@ -178,6 +191,156 @@
         (f64.store (i32.add (local.get $out) (i32.shl (local.get $r) (i32.const 3))) (local.get $s))
         (local.set $r (i32.add (local.get $r) (i32.const 1)))
         (br $row))))
+  (func (export "dot32Sixteen") (param $m i32) (param $rows i32) (param $dim i32) (param $q i32) (param $out i32)
+    (local $r i32) (local $i i32) (local $p i32) (local $qp i32) (local $o i32) (local $stride i32)
+    (local $x v128) (local $s0 v128) (local $s1 v128) (local $s2 v128) (local $s3 v128)
+    (local.set $stride (i32.shl (local.get $rows) (i32.const 2)))
+    (local.set $p (local.get $m))
+    (block $done
+      (loop $row
+        (br_if $done (i32.ge_u (local.get $r) (local.get $rows)))
+        (local.set $s0 (v128.const i64x2 0 0))
+        (local.set $s1 (v128.const i64x2 0 0))
+        (local.set $s2 (v128.const i64x2 0 0))
+        (local.set $s3 (v128.const i64x2 0 0))
+        (local.set $qp (local.get $q))
+        (local.set $i (i32.const 0))
+        (block $end
+          (loop $component
+            (br_if $end (i32.ge_u (local.get $i) (local.get $dim)))
+            (local.set $x (v128.load32_splat (local.get $p)))
+            (local.set $s0 (f32x4.add (local.get $s0) (f32x4.mul (local.get $x) (v128.load (local.get $qp)))))
+            (local.set $s1 (f32x4.add (local.get $s1) (f32x4.mul (local.get $x) (v128.load offset=16 (local.get $qp)))))
+            (local.set $s2 (f32x4.add (local.get $s2) (f32x4.mul (local.get $x) (v128.load offset=32 (local.get $qp)))))
+            (local.set $s3 (f32x4.add (local.get $s3) (f32x4.mul (local.get $x) (v128.load offset=48 (local.get $qp)))))
+            (local.set $p (i32.add (local.get $p) (i32.const 4)))
+            (local.set $qp (i32.add (local.get $qp) (i32.const 64)))
+            (local.set $i (i32.add (local.get $i) (i32.const 1)))
+            (br $component)))
+        (local.set $o (i32.add (local.get $out) (i32.shl (local.get $r) (i32.const 2))))
+        (f32.store (local.get $o) (f32x4.extract_lane 0 (local.get $s0)))
+        (local.set $o (i32.add (local.get $o) (local.get $stride)))
+        (f32.store (local.get $o) (f32x4.extract_lane 1 (local.get $s0)))
+        (local.set $o (i32.add (local.get $o) (local.get $stride)))
+        (f32.store (local.get $o) (f32x4.extract_lane 2 (local.get $s0)))
+        (local.set $o (i32.add (local.get $o) (local.get $stride)))
+        (f32.store (local.get $o) (f32x4.extract_lane 3 (local.get $s0)))
+        (local.set $o (i32.add (local.get $o) (local.get $stride)))
+        (f32.store (local.get $o) (f32x4.extract_lane 0 (local.get $s1)))
+        (local.set $o (i32.add (local.get $o) (local.get $stride)))
+        (f32.store (local.get $o) (f32x4.extract_lane 1 (local.get $s1)))
+        (local.set $o (i32.add (local.get $o) (local.get $stride)))
+        (f32.store (local.get $o) (f32x4.extract_lane 2 (local.get $s1)))
+        (local.set $o (i32.add (local.get $o) (local.get $stride)))
+        (f32.store (local.get $o) (f32x4.extract_lane 3 (local.get $s1)))
+        (local.set $o (i32.add (local.get $o) (local.get $stride)))
+        (f32.store (local.get $o) (f32x4.extract_lane 0 (local.get $s2)))
+        (local.set $o (i32.add (local.get $o) (local.get $stride)))
+        (f32.store (local.get $o) (f32x4.extract_lane 1 (local.get $s2)))
+        (local.set $o (i32.add (local.get $o) (local.get $stride)))
+        (f32.store (local.get $o) (f32x4.extract_lane 2 (local.get $s2)))
+        (local.set $o (i32.add (local.get $o) (local.get $stride)))
+        (f32.store (local.get $o) (f32x4.extract_lane 3 (local.get $s2)))
+        (local.set $o (i32.add (local.get $o) (local.get $stride)))
+        (f32.store (local.get $o) (f32x4.extract_lane 0 (local.get $s3)))
+        (local.set $o (i32.add (local.get $o) (local.get $stride)))
+        (f32.store (local.get $o) (f32x4.extract_lane 1 (local.get $s3)))
+        (local.set $o (i32.add (local.get $o) (local.get $stride)))
+        (f32.store (local.get $o) (f32x4.extract_lane 2 (local.get $s3)))
+        (local.set $o (i32.add (local.get $o) (local.get $stride)))
+        (f32.store (local.get $o) (f32x4.extract_lane 3 (local.get $s3)))
+        (local.set $r (i32.add (local.get $r) (i32.const 1)))
+        (br $row))))
+  (func (export "dot32One") (param $m i32) (param $rows i32) (param $dim i32) (param $q i32) (param $out i32)
+    (local $r i32) (local $i i32) (local $p i32) (local $qp i32) (local $stride i32) (local $wide i32)
+    (local $y v128) (local $a v128) (local $b v128) (local $c v128) (local $d v128)
+    (local.set $stride (i32.shl (local.get $dim) (i32.const 2)))
+    (local.set $wide (i32.and (local.get $dim) (i32.const -4)))
+    (block $fours
+      (loop $four
+        (br_if $fours (i32.gt_u (i32.add (local.get $r) (i32.const 4)) (local.get $rows)))
+        (local.set $p (i32.add (local.get $m) (i32.mul (local.get $r) (local.get $stride))))
+        (local.set $a (v128.const i64x2 0 0))
+        (local.set $b (v128.const i64x2 0 0))
+        (local.set $c (v128.const i64x2 0 0))
+        (local.set $d (v128.const i64x2 0 0))
+        (local.set $qp (local.get $q))
+        (local.set $i (i32.const 0))
+        (block $end
+          (loop $quad
+            (br_if $end (i32.ge_u (local.get $i) (local.get $wide)))
+            (local.set $y (v128.load (local.get $qp)))
+            (local.set $a (f32x4.add (local.get $a) (f32x4.mul (v128.load (local.get $p)) (local.get $y))))
+            (local.set $b (f32x4.add (local.get $b) (f32x4.mul (v128.load (i32.add (local.get $p) (local.get $stride))) (local.get $y))))
+            (local.set $c (f32x4.add (local.get $c) (f32x4.mul (v128.load (i32.add (local.get $p) (i32.shl (local.get $stride) (i32.const 1)))) (local.get $y))))
+            (local.set $d (f32x4.add (local.get $d) (f32x4.mul (v128.load (i32.add (local.get $p) (i32.mul (local.get $stride) (i32.const 3)))) (local.get $y))))
+            (local.set $p (i32.add (local.get $p) (i32.const 16)))
+            (local.set $qp (i32.add (local.get $qp) (i32.const 16)))
+            (local.set $i (i32.add (local.get $i) (i32.const 4)))
+            (br $quad)))
+        (f32.store (i32.add (local.get $out) (i32.shl (local.get $r) (i32.const 2)))
+          (call $rest (local.get $a) (local.get $p) (local.get $qp) (i32.sub (local.get $dim) (local.get $wide))))
+        (f32.store offset=4 (i32.add (local.get $out) (i32.shl (local.get $r) (i32.const 2)))
+          (call $rest (local.get $b) (i32.add (local.get $p) (local.get $stride)) (local.get $qp) (i32.sub (local.get $dim) (local.get $wide))))
+        (f32.store offset=8 (i32.add (local.get $out) (i32.shl (local.get $r) (i32.const 2)))
+          (call $rest (local.get $c) (i32.add (local.get $p) (i32.shl (local.get $stride) (i32.const 1))) (local.get $qp) (i32.sub (local.get $dim) (local.get $wide))))
+        (f32.store offset=12 (i32.add (local.get $out) (i32.shl (local.get $r) (i32.const 2)))
+          (call $rest (local.get $d) (i32.add (local.get $p) (i32.mul (local.get $stride) (i32.const 3))) (local.get $qp) (i32.sub (local.get $dim) (local.get $wide))))
+        (local.set $r (i32.add (local.get $r) (i32.const 4)))
+        (br $four)))
+    ;; The last rows one by one.
+    (block $done
+      (loop $row
+        (br_if $done (i32.ge_u (local.get $r) (local.get $rows)))
+        (f32.store (i32.add (local.get $out) (i32.shl (local.get $r) (i32.const 2)))
+          (call $rest (v128.const i64x2 0 0) (i32.add (local.get $m) (i32.mul (local.get $r) (local.get $stride))) (local.get $q) (local.get $dim)))
+        (local.set $r (i32.add (local.get $r) (i32.const 1)))
+        (br $row))))
+  ;; The lanes of $sum added, then the $left components at $p times the query's at $qp, one by one.
+  (func $rest (param $sum v128) (param $p i32) (param $qp i32) (param $left i32) (result f32)
+    (local $s f32)
+    (local.set $s (f32.add
+      (f32.add (f32x4.extract_lane 0 (local.get $sum)) (f32x4.extract_lane 1 (local.get $sum)))
+      (f32.add (f32x4.extract_lane 2 (local.get $sum)) (f32x4.extract_lane 3 (local.get $sum)))))
+    (block $done
+      (loop $component
+        (br_if $done (i32.eqz (local.get $left)))
+        (local.set $s (f32.add (local.get $s) (f32.mul (f32.load (local.get $p)) (f32.load (local.get $qp)))))
+        (local.set $p (i32.add (local.get $p) (i32.const 4)))
+        (local.set $qp (i32.add (local.get $qp) (i32.const 4)))
+        (local.set $left (i32.sub (local.get $left) (i32.const 1)))
+        (br $component)))
+    (local.get $s))
+  (func (export "gather32") (param $scores i32) (param $n i32) (param $lo f32) (param $out i32) (result i32)
+    (local $i i32) (local $j i32) (local $w i32) (local $floor v128)
+    (local.set $floor (f32x4.splat (local.get $lo)))
+    (block $done
+      (loop $four
+        (br_if $done (i32.gt_u (i32.add (local.get $i) (i32.const 4)) (local.get $n)))
+        (if (v128.any_true (f32x4.ge (v128.load (i32.add (local.get $scores) (i32.shl (local.get $i) (i32.const 2)))) (local.get $floor)))
+          (then
+            (local.set $j (local.get $i))
+            (block $lanes
+              (loop $lane
+                (br_if $lanes (i32.ge_u (local.get $j) (i32.add (local.get $i) (i32.const 4))))
+                (if (f32.ge (f32.load (i32.add (local.get $scores) (i32.shl (local.get $j) (i32.const 2)))) (local.get $lo))
+                  (then
+                    (i32.store (i32.add (local.get $out) (i32.shl (local.get $w) (i32.const 2))) (local.get $j))
+                    (local.set $w (i32.add (local.get $w) (i32.const 1)))))
+                (local.set $j (i32.add (local.get $j) (i32.const 1)))
+                (br $lane)))))
+        (local.set $i (i32.add (local.get $i) (i32.const 4)))
+        (br $four)))
+    (block $last
+      (loop $one
+        (br_if $last (i32.ge_u (local.get $i) (local.get $n)))
+        (if (f32.ge (f32.load (i32.add (local.get $scores) (i32.shl (local.get $i) (i32.const 2)))) (local.get $lo))
+          (then
+            (i32.store (i32.add (local.get $out) (i32.shl (local.get $w) (i32.const 2))) (local.get $i))
+            (local.set $w (i32.add (local.get $w) (i32.const 1)))))
+        (local.set $i (i32.add (local.get $i) (i32.const 1)))
+        (br $one)))
+    (local.get $w))
   (func (export "topRows") (param $scores i32) (param $n i32) (param $k i32) (param $slack i32) (param $keysA i32) (param $keysB i32) (param $rowsA i32) (param $rowsB i32) (param $counts i32) (result i32)
     (local $i i32) (local $w i32) (local $d i32) (local $at i32) (local $before i32) (local $ties i32) (local $all i32)
     (local $key i64) (local $bits i64) (local $shift i64) (local $above i64) (local $bound i64) (local $prefix i64)

@@ -4,7 +4,8 @@
  */
 import type { Hit } from '../types.ts';
 import { hasNaN, topOfScores, type RankedRows } from '../hits/top-of-scores.ts';
-import { exactKernelOf } from './exact-kernel.ts';
+import { exactKernelOf, SCREEN_PASS, type ExactKernel } from './exact-kernel.ts';
+import { largestRowNorm, screenedTop, SCREEN_MIN_ROWS } from './exact-screen.ts';
 import { dotWithRow, type VectorMatrix } from './vector-matrix.ts';
 
 /** A row of an embedding matrix (or HNSW graph) with its similarity to a query. */
@@ -19,11 +20,12 @@ export function exactTopK(matrix: VectorMatrix, query: Float32Array, k: number):
 }
 
 /**
- * exactTopK of each query. Eight (or four) queries share each pass over the matrix (a row is read once for them),
- * in WebAssembly SIMD where it runs (exact-kernel.ts, which also selects each top k; the matrix must not
- * change after its first search, and is copied into the kernel's memory then). Each
- * query's dot product is still summed in float64 over the components in order, the same operations as one
- * query alone, so the scores and the ranking are bit-identical to it (tests/lib/dense/exact-search.test.ts).
+ * exactTopK of each query, in WebAssembly SIMD where it runs (exact-kernel.ts; the matrix must not change
+ * after its first search, and is copied into the kernel's memory then). From SCREEN_MIN_ROWS rows a float32
+ * screen finds each top k (exact-screen.ts); below that, or where the screen cannot answer, eight (or four)
+ * queries share each pass over the matrix (a row is read once for them). Either way each score is the
+ * float64 sum over the components in order, as one query alone gets it, so the scores and the ranking are
+ * bit-identical to it (tests/lib/dense/exact-search.test.ts, exact-screen.test.ts).
  */
 export function exactTopKMany(matrix: VectorMatrix, queries: readonly Float32Array[], k: number): ScoredRow[][] {
   return exactTopRowsMany(matrix, queries, k).map(({ rows, scores }) => Array.from(rows, (row, i): ScoredRow => ({ row, score: scores[i]! })));
@@ -50,6 +52,7 @@ export function exactTopRowsMany(matrix: VectorMatrix, queries: readonly Float32
     for (; next < queries.length; next++) results.push(topOf(dotOne(matrix, queries[next]!, scores[0]!), 0));
     return results;
   }
+  if (matrix.rows >= SCREEN_MIN_ROWS && Number.isFinite(largestRowNorm(matrix))) return screenedTopRows(kernel, matrix, queries, k, topOf);
   // A pass of eight costs less than two of four, and one query alone most of a pass of four: five or more
   // left go eight at a time, two to four share a pass of four (the last repeated to fill a pass).
   for (; next + 1 < queries.length; ) {
@@ -65,6 +68,31 @@ export function exactTopRowsMany(matrix: VectorMatrix, queries: readonly Float32
     next += count;
   }
   if (next < queries.length) results.push(topOf(kernel.dotsOne(queries[next]!), 0));
+  return results;
+}
+
+/**
+ * Many rows: each query's top k through the float32 screen (exact-screen.ts), SCREEN_PASS queries per pass
+ * (the last repeated to fill a pass), one query alone in its own pass; a query the screen cannot answer is
+ * scored in float64 over every row, as smaller matrices always are.
+ */
+function screenedTopRows(kernel: ExactKernel, matrix: VectorMatrix, queries: readonly Float32Array[], k: number, topOf: (dots: Float64Array, j: number) => RankedRows): RankedRows[] {
+  const results: RankedRows[] = [];
+  for (let next = 0; next < queries.length; ) {
+    const group = queries.slice(next, next + SCREEN_PASS);
+    const count = group.length;
+    let screens: readonly Float32Array[];
+    if (count === 1) screens = [kernel.screenOne(group[0]!)];
+    else {
+      while (group.length < SCREEN_PASS) group.push(group[count - 1]!);
+      screens = kernel.screen(group);
+    }
+    for (let j = 0; j < count; j++) {
+      const query = group[j]!;
+      results.push(screenedTop(kernel, matrix, query, screens[j]!, j, k) ?? topOf(kernel.dotsOne(query), 0));
+    }
+    next += count;
+  }
   return results;
 }
 

@@ -110,7 +110,7 @@ export function orderByScore(scores: Float64Array): Int32Array {
 }
 
 /** The value that would be at `index` if `values` were sorted ascending (reorders `values`). */
-function selectSmallest(values: Float64Array, index: number): number {
+export function selectSmallest(values: Float64Array, index: number): number {
   let left = 0;
   let right = values.length - 1;
   while (right > left) {

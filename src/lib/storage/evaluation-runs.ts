@@ -74,6 +74,8 @@ export interface EfficiencyRecord {
   rerank?: RerankEfficiency;
   /** Augmented BM25: the learned queries' size (the paper's claim is BM25's speed with them). */
   augment?: AugmentEfficiency;
+  /** The columns (labels) ranked at the same time as this one: they shared the cores, so its times are higher than alone. */
+  alongside?: string[];
 }
 
 export interface AugmentEfficiency {

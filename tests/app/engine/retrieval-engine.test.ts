@@ -288,6 +288,42 @@ describe('RetrievalEngine: many queries', () => {
     expect(bm25Run.run.size).toBe(70);
   });
 
+  it('a LEDR column ranked beside a BM25 column with the same settings waits for its searches in flight (no second search), and ranks as it would alone', async () => {
+    const { bm25, engine } = setup();
+    const slow = new SlowBm25();
+    slow.searchGate = new Gate();
+    const beside = new RetrievalEngine({ bm25: slow, dense: new FakeDense(), runs: new FakeRuns(), jobs: new FakeJobs() });
+    const bm25Run = beside.rankQueries(C, defaultRetriever('bm25'), queries, { chunkSize: 50 });
+    // LEDR starts while BM25's two chunks are still in the worker.
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    expect(slow.searches).toHaveLength(2);
+    const ledrRun = beside.rankQueries(C, defaultRetriever('ledr'), queries, { chunkSize: 50 });
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    slow.searchGate.open();
+    const [bm25Ranked, ledrRanked] = await Promise.all([bm25Run, ledrRun]);
+    expect(slow.searches).toHaveLength(2);
+    expect(bm25Ranked.run).toEqual((await engine.rankQueries(C, defaultRetriever('bm25'), queries, { chunkSize: 50 })).run);
+    expect(ledrRanked.run).toEqual((await engine.rankQueries(C, defaultRetriever('ledr'), queries, { chunkSize: 50 })).run);
+    expect(bm25.searches).toHaveLength(2);
+  });
+
+  it('a failed BM25 search is not remembered: the next evaluation asks the worker again', async () => {
+    const slow = new SlowBm25();
+    const engine = new RetrievalEngine({ bm25: slow, dense: new FakeDense(), runs: new FakeRuns(), jobs: new FakeJobs() });
+    const failing = slow.search.bind(slow);
+    let fail = true;
+    slow.search = async (...args) => {
+      if (fail) {
+        fail = false;
+        throw new Error('the BM25 worker crashed');
+      }
+      return failing(...args);
+    };
+    await expect(engine.rankQueries(C, defaultRetriever('bm25'), queries.slice(0, 10), { chunkSize: 50 })).rejects.toThrow('the BM25 worker crashed');
+    const { run } = await engine.rankQueries(C, defaultRetriever('bm25'), queries.slice(0, 10), { chunkSize: 50 });
+    expect(run.size).toBe(10);
+  });
+
   it('lists the queries an imported run lacks', async () => {
     const { runs, engine } = setup();
     runs.runs.set(`${C}|r`, new Map([['q1', [{ docId: DOCS[0]!.id, score: 1 }]]]));
