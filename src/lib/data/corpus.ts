@@ -46,9 +46,19 @@ function docFromRecord(record: JsonObject, file: string, line: number, fields?: 
   return metadata === undefined ? { id, title, text: body } : { id, title, text: body, metadata };
 }
 
-/** A document stream's item as documents: a batch as it is, a single document as a batch of its own. */
-export function documentBatch(item: Doc | readonly Doc[]): readonly Doc[] {
-  return Array.isArray(item) ? item : [item as Doc];
+/**
+ * Documents handed on together (a chunk of a corpus file's lines). `utf8Surplus`, when known: what their
+ * multi-byte characters add to the UTF-8 size of their lines over the UTF-16 length, so their stored size is
+ * counted without measuring every string.
+ */
+export interface DocumentBatch {
+  docs: readonly Doc[];
+  utf8Surplus?: number;
+}
+
+/** A document stream's item as documents: a batch's, or a single document as a batch of its own. */
+export function documentsOf(item: Doc | DocumentBatch): readonly Doc[] {
+  return 'docs' in item ? item.docs : [item];
 }
 
 /** Streams the documents of a corpus file, first occurrence of each id only. */
@@ -57,8 +67,8 @@ export function parseCorpus(source: ByteSource, options: CorpusParseOptions = {}
 }
 
 /** `parseCorpus` a chunk's documents at a time (the importer's way: one await for many documents). */
-export function parseCorpusBatches(source: ByteSource, options: CorpusParseOptions = {}): AsyncGenerator<Doc[]> {
-  return parseRecordBatches(source, options, ...corpusParser(options));
+export async function* parseCorpusBatches(source: ByteSource, options: CorpusParseOptions = {}): AsyncGenerator<DocumentBatch> {
+  for await (const { records, utf8Surplus } of parseRecordBatches(source, options, ...corpusParser(options))) yield { docs: records, utf8Surplus };
 }
 
 function corpusParser(options: CorpusParseOptions): [ParseLog, string, LineParser<Doc>] {

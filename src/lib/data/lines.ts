@@ -233,6 +233,8 @@ export async function* readLineBatches(source: ByteSource, options: ReadLinesOpt
 export interface DecodedLineBatch {
   first: number;
   lines: Array<string | ParseError>;
+  /** UTF-8 bytes of the decoded lines minus their UTF-16 length: what their multi-byte characters add. */
+  utf8Surplus: number;
 }
 
 /**
@@ -245,26 +247,37 @@ export async function* readDecodedLineBatches(source: ByteSource, options: ReadL
   for await (const region of lineRegions(source, options)) {
     const first = counter.number + 1;
     const lines: Array<string | ParseError> = [];
-    if (region.carried !== undefined) lines.push(decodedOrError(counter.next(region.carried), options.file));
-    const texts = region.body === undefined ? undefined : decodedBody(region.body);
-    if (texts === undefined) {
-      for (const raw of counter.lines({ ...(region.body === undefined ? {} : { body: region.body }) })) lines.push(decodedOrError(raw, options.file));
+    let utf8Surplus = 0;
+    const lineByLine = (raw: RawLine) => {
+      const line = decodedOrError(raw, options.file);
+      if (typeof line === 'string') utf8Surplus += raw.bytes.length - line.length;
+      lines.push(line);
+    };
+    if (region.carried !== undefined) lineByLine(counter.next(region.carried));
+    const decoded = region.body === undefined ? undefined : decodedBody(region.body);
+    if (decoded === undefined) {
+      for (const raw of counter.lines({ ...(region.body === undefined ? {} : { body: region.body }) })) lineByLine(raw);
     } else {
-      for (let text of texts) {
+      // Newlines and CRs are one byte and one unit, so the body's difference is its lines' (but for a BOM, below).
+      utf8Surplus += region.body!.length - decoded.length;
+      for (let text of decoded.split('\n')) {
         counter.number += 1;
         if (text.charCodeAt(text.length - 1) === 0x0d) text = text.slice(0, -1);
-        if (counter.number === 1 && text.charCodeAt(0) === 0xfeff) text = text.slice(1);
+        if (counter.number === 1 && text.charCodeAt(0) === 0xfeff) {
+          text = text.slice(1);
+          utf8Surplus -= 2; // the BOM's 3 bytes were 1 unit of the body, and are not part of the line
+        }
         lines.push(text);
       }
     }
-    if (lines.length > 0) yield { first, lines };
+    if (lines.length > 0) yield { first, lines, utf8Surplus };
   }
 }
 
-/** A region's body decoded and split into its lines, or undefined when it is not all valid UTF-8. */
-function decodedBody(body: Uint8Array): string[] | undefined {
+/** A region's body decoded (its lines joined by newlines), or undefined when it is not all valid UTF-8. */
+function decodedBody(body: Uint8Array): string | undefined {
   try {
-    return utf8.decode(body).split('\n');
+    return utf8.decode(body);
   } catch {
     return undefined;
   }

@@ -97,7 +97,14 @@ export async function* parseRecords<T, D>(
   what: string,
   parseLine: LineParser<T>,
 ): AsyncGenerator<T> {
-  for await (const batch of parseRecordBatches(source, options, log, what, parseLine)) yield* batch;
+  for await (const batch of parseRecordBatches(source, options, log, what, parseLine)) yield* batch.records;
+}
+
+/** The records of one chunk of lines. */
+export interface RecordBatch<T> {
+  records: T[];
+  /** What multi-byte characters add to the UTF-8 size of the chunk's lines over their UTF-16 length (see lines.ts). */
+  utf8Surplus: number;
 }
 
 /**
@@ -110,7 +117,7 @@ export async function* parseRecordBatches<T, D>(
   log: ParseLog<D>,
   what: string,
   parseLine: LineParser<T>,
-): AsyncGenerator<T[]> {
+): AsyncGenerator<RecordBatch<T>> {
   const { file } = log;
   const skip = options.onError === 'skip';
   const maxSkipped = options.maxSkipped ?? DEFAULT_MAX_SKIPPED;
@@ -142,14 +149,14 @@ export async function* parseRecordBatches<T, D>(
         const failure = fatal ? error : log.skipped.length > maxSkipped ? new ParseError(file, number, 'too-many-errors', `gave up after ${log.skipped.length} bad lines; is this the right file?`) : undefined;
         if (failure === undefined) continue;
         // The records before the failing line come first, as they would one by one.
-        if (records.length > 0) yield records;
+        if (records.length > 0) yield { records, utf8Surplus: batch.utf8Surplus };
         throw failure;
       }
       if (record === undefined) continue;
       log.records += 1;
       records.push(record);
     }
-    if (records.length > 0) yield records;
+    if (records.length > 0) yield { records, utf8Surplus: batch.utf8Surplus };
     progress();
   }
   progress();

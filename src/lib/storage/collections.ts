@@ -2,7 +2,7 @@ import { Dexie, type Table } from 'dexie';
 import { LanguageSample, type Language } from '../analysis/language.ts';
 import { packedRunBytes } from '../data/packed-run.ts';
 import type { Judgment } from '../data/qrels.ts';
-import { documentBatch } from '../data/corpus.ts';
+import { documentsOf, type DocumentBatch } from '../data/corpus.ts';
 import { validateCollection, type CollectionToValidate, type ValidationReport } from '../data/validate.ts';
 import type { Doc, Qrels, Query } from '../types.ts';
 import type { CollectionRow, PlaygroundDatabase, QrelsRow, QueryRow } from './db.ts';
@@ -58,7 +58,7 @@ export interface StoredQueryRow extends QueryRow {
 /** What an import writes, as streams read one after the other (documents, queries, then each split). */
 export interface CollectionRecords {
   /** One by one or in batches (a parser's chunk of lines: one await for many documents). */
-  documents: AsyncIterable<Doc | readonly Doc[]>;
+  documents: AsyncIterable<Doc | DocumentBatch>;
   /** Absent: a collection without queries (an own corpus to explore). */
   queries?: AsyncIterable<Query>;
   /** Read in this order; no entry: a collection without judgments (no splits). */
@@ -118,13 +118,14 @@ const utf8Encoder = new TextEncoder();
 const NON_ASCII = /[^\x00-\x7f]/;
 
 /**
- * UTF-8 length of a string (a lone surrogate counts as the 3 bytes of U+FFFD). Written into a scratch
- * buffer by the engine's encoder, which is cheaper than a scan for non-ASCII text before it and several
- * times faster than counting in JavaScript; strings too long for the buffer are counted unless ASCII.
+ * UTF-8 length of a string (a lone surrogate counts as the 3 bytes of U+FFFD). An ASCII string is its
+ * length: the regular expression's scan is cheaper than Chromium's `encodeInto`. Others are written into
+ * a scratch buffer by the engine's encoder, several times faster than counting in JavaScript; strings too
+ * long for the buffer are counted.
  */
 export function utf8Length(text: string): number {
-  if (text.length * 3 <= utf8Scratch.length) return utf8Encoder.encodeInto(text, utf8Scratch).written;
   if (!NON_ASCII.test(text)) return text.length;
+  if (text.length * 3 <= utf8Scratch.length) return utf8Encoder.encodeInto(text, utf8Scratch).written;
   let bytes = 0;
   for (let i = 0; i < text.length; i++) {
     const code = text.charCodeAt(i);
@@ -287,9 +288,12 @@ async function writeDocuments(db: PlaygroundDatabase, id: string, records: Colle
   };
   tally.writing = 'documents';
   for await (const item of records.documents) {
-    for (const doc of documentBatch(item)) {
+    // A batch that knows what its multi-byte characters add is counted by lengths, without a pass over its strings.
+    const surplus = 'docs' in item ? item.utf8Surplus : undefined;
+    if (surplus !== undefined) tally.bytes += surplus;
+    for (const doc of documentsOf(item)) {
       options.signal?.throwIfAborted();
-      const bytes = utf8Length(doc.id) + utf8Length(doc.title) + utf8Length(doc.text) + metadataBytes(doc.metadata);
+      const bytes = surplus === undefined ? utf8Length(doc.id) + utf8Length(doc.title) + utf8Length(doc.text) + metadataBytes(doc.metadata) : doc.id.length + doc.title.length + doc.text.length + metadataBytes(doc.metadata);
       tally.bytes += bytes + ROW_OVERHEAD;
       if (isEmptyDocument(doc)) empty.add(ids.length);
       ids.push(doc.id);

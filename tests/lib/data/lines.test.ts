@@ -133,6 +133,25 @@ describe('readDecodedLineBatches (a chunk of lines decoded in one call)', () => 
       }),
     );
   });
+
+  it("says what multi-byte characters add to the lines' UTF-8 size over their UTF-16 length, for any chunking", async () => {
+    const sample = encode('\uFEFFnaïve\r\n日本\n\nplain\n🚀 and é\r\nlast ö');
+    const lines = ['naïve', '日本', '', 'plain', '🚀 and é', 'last ö'];
+    const expected = lines.reduce((sum, line) => sum + encode(line).length - line.length, 0);
+    expect(expected).toBe(1 + 4 + 2 + 1 + 1);
+    await fc.assert(
+      fc.asyncProperty(fc.array(fc.integer({ min: 1, max: 12 }), { minLength: 0, maxLength: 20 }), async (sizes) => {
+        let surplus = 0;
+        const texts: Array<string | ParseError> = [];
+        for await (const batch of readDecodedLineBatches(chunked(sample, sizes), { file: 'f' })) {
+          surplus += batch.utf8Surplus;
+          texts.push(...batch.lines);
+        }
+        expect(texts).toEqual(lines);
+        expect(surplus).toBe(expected);
+      }),
+    );
+  });
 });
 
 describe('firstInvalidUtf8 (RFC 3629 well-formedness, the same bytes TextDecoder rejects)', () => {
