@@ -81,9 +81,9 @@ export interface StoreProgress {
 export interface ImportOptions {
   signal?: AbortSignal;
   onProgress?: (progress: StoreProgress) => void;
-  /** Documents (default 1024) or queries (default 1000) per write transaction; a batch is also cut at `batchBytes`. */
+  /** Documents (default 4096) or queries (default 1000) per write transaction; a batch is also cut at `batchBytes`. */
   batchSize?: number;
-  /** Approximate text bytes per write transaction (default 2 MiB for documents, 4 MiB for queries), so long documents make smaller batches. */
+  /** Approximate text bytes per write transaction (default 8 MiB for documents, 4 MiB for queries), so long documents make smaller batches. */
   batchBytes?: number;
   /** Web Locks (default: the origin's, when there are any); `null` runs without locks. */
   locks?: ImportLocks | null;
@@ -102,11 +102,15 @@ export class CollectionExistsError extends Error {
 
 const DEFAULT_BATCH = 1000;
 /**
- * Documents per write transaction (and at most DEFAULT_DOC_BATCH_BYTES of them): a few chunk rows each, so
- * the rows are few while progress still moves, and a cancel or a reload stops within a second.
+ * Documents per write transaction (and at most DEFAULT_DOC_BATCH_BYTES of them): up to 8 chunk rows each, so
+ * a large import pays few transactions while progress still moves, and a cancel or a reload stops within a second.
+ * The first transactions are smaller (FIRST_DOC_BATCH, doubling): a small collection shows progress, and
+ * stores some documents before a nearly full disk refuses the rest (the quota message says how many).
  */
-const DEFAULT_DOC_BATCH = 1024;
-const DEFAULT_DOC_BATCH_BYTES = 2 * 1024 * 1024;
+const DEFAULT_DOC_BATCH = 4096;
+const DEFAULT_DOC_BATCH_BYTES = 8 * 1024 * 1024;
+const FIRST_DOC_BATCH = 1024;
+const FIRST_DOC_BATCH_BYTES = 2 * 1024 * 1024;
 const DEFAULT_BATCH_BYTES = 4 * 1024 * 1024;
 /** Bytes counted per stored row besides its strings (keys, field names, structured-clone framing). */
 const ROW_OVERHEAD = 48;
@@ -250,8 +254,10 @@ async function writeDocuments(db: PlaygroundDatabase, id: string, records: Colle
   const empty = new Set<number>();
   const ids: string[] = [];
   const fingerprint = tally.fingerprint;
-  const batchSize = options.batchSize ?? DEFAULT_DOC_BATCH;
-  const batchBytes = options.batchBytes ?? DEFAULT_DOC_BATCH_BYTES;
+  const maxDocs = options.batchSize ?? DEFAULT_DOC_BATCH;
+  const maxBytes = options.batchBytes ?? DEFAULT_DOC_BATCH_BYTES;
+  let batchSize = Math.min(maxDocs, FIRST_DOC_BATCH);
+  let batchBytes = Math.min(maxBytes, FIRST_DOC_BATCH_BYTES);
   // Documents go into chunk rows (documents.ts); a transaction writes the chunks of `batchSize` documents
   // or `batchBytes`, the last one cut short. One transaction stays in flight while the next batch is parsed:
   // the browser commits it on another thread, and a failed one fails the next `write` (or the last).
@@ -304,6 +310,8 @@ async function writeDocuments(db: PlaygroundDatabase, id: string, records: Colle
       pendingDocs += 1;
       pendingBytes += bytes;
       if (pendingDocs >= batchSize || pendingBytes >= batchBytes) {
+        batchSize = Math.min(maxDocs, batchSize * 2);
+        batchBytes = Math.min(maxBytes, batchBytes * 2);
         await write();
         options.onProgress?.({ ...progressOf(tally) });
       }
