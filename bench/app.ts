@@ -1,5 +1,5 @@
 /**
- * `npm run -s bench:app [-- --json] [-- --skip-build] [-- --skip-large] [-- --only=first-visit,evaluate,typed,learn,restart,large] [-- --first-visits=3] [-- --restarts=5] [-- --large=100 [--evaluate-only]]`: the playground as a person meets it.
+ * `npm run -s bench:app [-- --json] [-- --skip-build] [-- --skip-large] [-- --only=first-visit,evaluate,typed,learn,restart,large] [-- --first-visits=3] [-- --restarts=5] [-- --large=100 [--evaluate-only | --import-only]]`: the playground as a person meets it.
  * Builds the app, serves the build with `vite preview`, and drives Debian's chromium (fresh profile) through
  * issue 9's table: the first visit on the starter collection, SciFact downloaded from a local hub, an
  * evaluation of the three default columns over the 300 test queries, typed queries re-ranked, a query-
@@ -137,6 +137,8 @@ function distSizes(dir: string): { total: number; largest: { path: string; bytes
  * `--evaluate-only`) and an evaluation on it, and records memory and what it stores (issue 40's goals).
  */
 const LARGE_COPIES = wholeArg('--large', 10);
+/** `--import-only`: the large step stops after its import (timing the import alone takes a minute, the whole step several). */
+const LARGE_IMPORT_ONLY = args.has('--import-only');
 
 /**
  * SciFact ×`copies` with new ids and its test queries and judgments (on the first copy's ids), written as
@@ -528,6 +530,7 @@ async function largeImport(session: BrowserSession, appUrl: string): Promise<voi
       await page.getByRole('region', { name: 'Recognised files' }).getByRole('button', { name: 'Import' }).click();
       await waitInPage(page, () => (document.querySelector<HTMLSelectElement>('#collection-picker')?.value ?? '').startsWith('local/'), null, { timeout: 1_800_000, interval: 10 });
       report({ step: `${label}: import`, value: performance.now() - started, unit: 'ms', goal: large ? 20_000 : 5000 });
+      if (LARGE_IMPORT_ONLY) return;
       await views(page).getByRole('button', { name: 'Explore' }).click();
       const opened = performance.now();
       await columnsReadyIn(page, 3, { timeout: 1_800_000, interval: 10 });
@@ -547,7 +550,7 @@ async function largeImport(session: BrowserSession, appUrl: string): Promise<voi
       if (!args.has('--evaluate-only')) await typedQueries(page, judged.slice(0, 20).map((query) => query.text), `  ${label}: typed query`);
       await evaluate(page, undefined, `  ${label}: evaluate 3 default columns × 300 test queries`, 5000);
     });
-    if (!large) return;
+    if (!large || LARGE_IMPORT_ONLY) return;
     report({ step: `  ${label}: peak JavaScript heap of the page (main thread)`, value: memory.heapBytes / MB, unit: 'MB', goal: 1000 });
     if (memory.rendererBytes > 0) report({ step: `  ${label}: peak resident memory of the renderer (page, workers, WASM)`, value: memory.rendererBytes / MB, unit: 'MB' });
   } finally {

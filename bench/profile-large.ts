@@ -1,5 +1,5 @@
 /**
- * `npx tsx bench/profile-large.ts [--trace] [--runs=N] [--typed=N] [--copies=N]`: the 51,830-document (or ×N) import of `bench:app` (SciFact ×10 with new
+ * `npx tsx bench/profile-large.ts [--trace] [--cpu] [--import-only] [--runs=N] [--typed=N] [--copies=N]`: the 51,830-document (or ×N) import of `bench:app` (SciFact ×10 with new
  * ids, local files) and the Explore-ready that follows, timed, with a Chrome trace of every thread (page,
  * workers, browser process) when `--trace` is given. Prints where each thread spent its CPU: the top
  * functions by self time from V8's sampling profiler, and the trace events (IndexedDB, GC, structured
@@ -35,6 +35,8 @@ const builds = (argv.find((arg) => arg.startsWith('--builds='))?.slice(9) ?? 'di
  * whole stored chunks, and on this collection a query's hits fall in many of them.
  */
 const typed = Number(argv.find((arg) => arg.startsWith('--typed='))?.slice(8) ?? '0');
+/** `--import-only`: stop after the import (no Explore), to time or trace the import alone. */
+const importOnly = argv.includes('--import-only');
 
 async function writeLarge(): Promise<{ corpus: string; queries: string; queryTexts: string[] }> {
   const files = await writeLargeFiles();
@@ -233,6 +235,10 @@ async function main(): Promise<void> {
         await waitInPage(page, () => (document.querySelector<HTMLSelectElement>('#collection-picker')?.value ?? '').startsWith('local/'), null, { timeout: 600_000, interval: 10 });
         const imported = performance.now() - started;
         if (cdp) summarize('import', await stopTrace(cdp));
+        if (importOnly) {
+          console.log(`${builds[b]} run ${run + 1}: import ${imported.toFixed(0)} ms`);
+          continue;
+        }
         if (cdp) await startTrace(cdp);
         await page.getByRole('navigation', { name: 'Views' }).getByRole('button', { name: 'Explore' }).click();
         const opened = performance.now();

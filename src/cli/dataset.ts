@@ -19,6 +19,7 @@ import { expandInputs, inspectEntries, localImportPlan } from '../lib/import/loc
 import { planRecords } from '../lib/import/records.ts';
 import type { Inspection } from '../lib/import/classify.ts';
 import type { CollectionRecords } from '../lib/storage/collections.ts';
+import { documentsOf } from '../lib/data/corpus.ts';
 import type { Doc, Qrels, Query } from '../lib/types.ts';
 import { CliError } from './cli-error.ts';
 import { diskInputs, onDisk } from './disk-files.ts';
@@ -127,7 +128,7 @@ function withSplits(path: string, plan: ImportPlan, splits: readonly string[] | 
 /** The streams an import writes, gathered in memory, with the page's validation report. */
 async function collect(records: CollectionRecords): Promise<BeirCollection> {
   const docs: Doc[] = [];
-  for await (const doc of records.documents) docs.push(doc);
+  for await (const item of records.documents) for (const doc of documentsOf(item)) docs.push(doc);
   const queries = new Map<string, Query>();
   if (records.queries !== undefined) for await (const query of records.queries) queries.set(query.id, query);
   const qrels = new Map<string, Qrels>();

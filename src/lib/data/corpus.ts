@@ -1,7 +1,7 @@
 import type { Doc } from '../types.ts';
 import { readId, readMetadata, readOptionalText, readText, parseJsonObject, type JsonObject } from './jsonl-record.ts';
 import type { ByteSource } from './lines.ts';
-import { createParseLog, FirstOccurrences, openLog, parseRecords, type ParseLog, type ParseOptions } from './record-stream.ts';
+import { createParseLog, FirstOccurrences, openLog, parseRecordBatches, parseRecords, type LineParser, type ParseLog, type ParseOptions } from './record-stream.ts';
 
 /**
  * BEIR `corpus.jsonl` (plain or .gz): one `{"_id", "title", "text", "metadata"?}` object per line.
@@ -46,13 +46,41 @@ function docFromRecord(record: JsonObject, file: string, line: number, fields?: 
   return metadata === undefined ? { id, title, text: body } : { id, title, text: body, metadata };
 }
 
+/**
+ * Documents handed on together (a chunk of a corpus file's lines). `utf8Surplus`, when known: what their
+ * multi-byte characters add to the UTF-8 size of their lines over the UTF-16 length, so their stored size is
+ * counted without measuring every string.
+ */
+export interface DocumentBatch {
+  docs: readonly Doc[];
+  utf8Surplus?: number;
+}
+
+/** A document stream's item as documents: a batch's, or a single document as a batch of its own. */
+export function documentsOf(item: Doc | DocumentBatch): readonly Doc[] {
+  return 'docs' in item ? item.docs : [item];
+}
+
 /** Streams the documents of a corpus file, first occurrence of each id only. */
 export function parseCorpus(source: ByteSource, options: CorpusParseOptions = {}): AsyncGenerator<Doc> {
+  return parseRecords(source, options, ...corpusParser(options));
+}
+
+/** `parseCorpus` a chunk's documents at a time (the importer's way: one await for many documents). */
+export async function* parseCorpusBatches(source: ByteSource, options: CorpusParseOptions = {}): AsyncGenerator<DocumentBatch> {
+  for await (const { records, utf8Surplus } of parseRecordBatches(source, options, ...corpusParser(options))) yield { docs: records, utf8Surplus };
+}
+
+function corpusParser(options: CorpusParseOptions): [ParseLog, string, LineParser<Doc>] {
   const log = openLog(options, CORPUS_FILE, createParseLog);
   const firsts = options.firsts ?? new FirstOccurrences(log);
   const { fields } = options;
-  return parseRecords(source, options, log, 'documents', (text, line) => {
-    const doc = docFromLine(text, log.file, line, fields);
-    return firsts.claim(doc.id, line) ? doc : undefined;
-  });
+  return [
+    log,
+    'documents',
+    (text, line) => {
+      const doc = docFromLine(text, log.file, line, fields);
+      return firsts.claim(doc.id, line) ? doc : undefined;
+    },
+  ];
 }

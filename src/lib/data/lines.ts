@@ -143,6 +143,78 @@ function withoutBom(bytes: Uint8Array): Uint8Array {
 }
 
 /**
+ * What one decompressed chunk adds to the lines: `carried`, a line completed from bytes of earlier chunks,
+ * and `body`, the chunk's further whole lines joined by their newlines (a view into the chunk); the last
+ * region of a file without a final newline carries its last line.
+ */
+interface LineRegion {
+  carried?: Uint8Array;
+  body?: Uint8Array;
+}
+
+async function* lineRegions(source: ByteSource, options: ReadLinesOptions): AsyncGenerator<LineRegion> {
+  let pending: Uint8Array[] = [];
+  let pendingLength = 0;
+  for await (const chunk of maybeGunzipped(sourceChunks(source, options), options)) {
+    options.signal?.throwIfAborted();
+    const region: LineRegion = {};
+    let start = 0;
+    const newline = chunk.indexOf(NEWLINE);
+    if (newline === -1) {
+      // Copied: the chunk's buffer may be reused once we ask for the next one.
+      pending.push(chunk.slice());
+      pendingLength += chunk.length;
+      continue;
+    }
+    if (pendingLength > 0) {
+      const piece = chunk.subarray(0, newline);
+      pending.push(piece);
+      region.carried = concat(pending, pendingLength + piece.length);
+      pending = [];
+      pendingLength = 0;
+      start = newline + 1;
+    }
+    const last = chunk.lastIndexOf(NEWLINE);
+    if (last >= start) region.body = chunk.subarray(start, last);
+    if (last + 1 < chunk.length) {
+      const rest = chunk.slice(last + 1);
+      pending.push(rest);
+      pendingLength += rest.length;
+    }
+    yield region;
+  }
+  if (pendingLength > 0) yield { carried: concat(pending, pendingLength) };
+}
+
+/** Numbers lines as they are read and removes their `\r` and the file's BOM. */
+class LineCounter {
+  number = 0;
+
+  next(bytes: Uint8Array): RawLine {
+    this.number += 1;
+    const content = withoutLineEnd(bytes);
+    return { number: this.number, bytes: this.number === 1 ? withoutBom(content) : content };
+  }
+
+  /** The raw lines of a region, in order. */
+  lines(region: LineRegion): RawLine[] {
+    const batch: RawLine[] = [];
+    if (region.carried !== undefined) batch.push(this.next(region.carried));
+    const body = region.body;
+    if (body === undefined) return batch;
+    let start = 0;
+    for (;;) {
+      const newline = body.indexOf(NEWLINE, start);
+      if (newline === -1) break;
+      batch.push(this.next(body.subarray(start, newline)));
+      start = newline + 1;
+    }
+    batch.push(this.next(body.subarray(start)));
+    return batch;
+  }
+}
+
+/**
  * Splits a byte stream into lines, one batch per decompressed chunk (one await per chunk rather than per
  * line). Lines are cut on bytes before decoding, so an invalid UTF-8 sequence can be reported with its line
  * number, and a cut can never fall inside a multi-byte character (0x0A never occurs inside one). The last
@@ -150,42 +222,74 @@ function withoutBom(bytes: Uint8Array): Uint8Array {
  * files) and a UTF-8 BOM at the very start of the file are removed.
  */
 export async function* readLineBatches(source: ByteSource, options: ReadLinesOptions): AsyncGenerator<RawLine[]> {
-  let lineNumber = 0;
-  let pending: Uint8Array[] = [];
-  let pendingLength = 0;
-  const line = (bytes: Uint8Array): RawLine => {
-    lineNumber += 1;
-    const content = withoutLineEnd(bytes);
-    return { number: lineNumber, bytes: lineNumber === 1 ? withoutBom(content) : content };
-  };
-
-  for await (const chunk of maybeGunzipped(sourceChunks(source, options), options)) {
-    options.signal?.throwIfAborted();
-    const batch: RawLine[] = [];
-    let start = 0;
-    for (;;) {
-      const newline = chunk.indexOf(NEWLINE, start);
-      if (newline === -1) break;
-      const piece = chunk.subarray(start, newline);
-      if (pendingLength > 0) {
-        pending.push(piece);
-        batch.push(line(concat(pending, pendingLength + piece.length)));
-        pending = [];
-        pendingLength = 0;
-      } else {
-        batch.push(line(piece));
-      }
-      start = newline + 1;
-    }
-    if (start < chunk.length) {
-      // Copied: the chunk's buffer may be reused once we ask for the next one.
-      const rest = chunk.slice(start);
-      pending.push(rest);
-      pendingLength += rest.length;
-    }
+  const counter = new LineCounter();
+  for await (const region of lineRegions(source, options)) {
+    const batch = counter.lines(region);
     if (batch.length > 0) yield batch;
   }
-  if (pendingLength > 0) yield [line(concat(pending, pendingLength))];
+}
+
+/** Decoded lines of one chunk: line `first + i` is `lines[i]`, its text or why it is not UTF-8. */
+export interface DecodedLineBatch {
+  first: number;
+  lines: Array<string | ParseError>;
+  /** UTF-8 bytes of the decoded lines minus their UTF-16 length: what their multi-byte characters add. */
+  utf8Surplus: number;
+}
+
+/**
+ * The lines of `readLineBatches`, decoded: a chunk's whole lines in one decoder call (the decoder's cost is
+ * mostly per call), line by line only when that fails, so a line of invalid UTF-8 becomes its own
+ * `ParseError` as `decodeLine` names it and the other lines read as usual.
+ */
+export async function* readDecodedLineBatches(source: ByteSource, options: ReadLinesOptions): AsyncGenerator<DecodedLineBatch> {
+  const counter = new LineCounter();
+  for await (const region of lineRegions(source, options)) {
+    const first = counter.number + 1;
+    const lines: Array<string | ParseError> = [];
+    let utf8Surplus = 0;
+    const lineByLine = (raw: RawLine) => {
+      const line = decodedOrError(raw, options.file);
+      if (typeof line === 'string') utf8Surplus += raw.bytes.length - line.length;
+      lines.push(line);
+    };
+    if (region.carried !== undefined) lineByLine(counter.next(region.carried));
+    const decoded = region.body === undefined ? undefined : decodedBody(region.body);
+    if (decoded === undefined) {
+      for (const raw of counter.lines({ ...(region.body === undefined ? {} : { body: region.body }) })) lineByLine(raw);
+    } else {
+      // Newlines and CRs are one byte and one unit, so the body's difference is its lines' (but for a BOM, below).
+      utf8Surplus += region.body!.length - decoded.length;
+      for (let text of decoded.split('\n')) {
+        counter.number += 1;
+        if (text.charCodeAt(text.length - 1) === 0x0d) text = text.slice(0, -1);
+        if (counter.number === 1 && text.charCodeAt(0) === 0xfeff) {
+          text = text.slice(1);
+          utf8Surplus -= 2; // the BOM's 3 bytes were 1 unit of the body, and are not part of the line
+        }
+        lines.push(text);
+      }
+    }
+    if (lines.length > 0) yield { first, lines, utf8Surplus };
+  }
+}
+
+/** A region's body decoded (its lines joined by newlines), or undefined when it is not all valid UTF-8. */
+function decodedBody(body: Uint8Array): string | undefined {
+  try {
+    return utf8.decode(body);
+  } catch {
+    return undefined;
+  }
+}
+
+function decodedOrError(raw: RawLine, file: string): string | ParseError {
+  try {
+    return decodeLine(raw, file).text;
+  } catch (error) {
+    if (error instanceof ParseError) return error;
+    throw error;
+  }
 }
 
 // `ignoreBOM: true` keeps a U+FEFF that is not at the start of the file (each decode() call would otherwise

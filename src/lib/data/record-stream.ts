@@ -1,5 +1,5 @@
 import { ParseError } from './errors.ts';
-import { decodeLine, readLineBatches, type ByteSource } from './lines.ts';
+import { readDecodedLineBatches, type ByteSource } from './lines.ts';
 
 /**
  * The common driver of the line-per-record parsers (corpus, queries, qrels): blank lines, the error
@@ -97,13 +97,34 @@ export async function* parseRecords<T, D>(
   what: string,
   parseLine: LineParser<T>,
 ): AsyncGenerator<T> {
+  for await (const batch of parseRecordBatches(source, options, log, what, parseLine)) yield* batch.records;
+}
+
+/** The records of one chunk of lines. */
+export interface RecordBatch<T> {
+  records: T[];
+  /** What multi-byte characters add to the UTF-8 size of the chunk's lines over their UTF-16 length (see lines.ts). */
+  utf8Surplus: number;
+}
+
+/**
+ * `parseRecords` a chunk's records at a time (one await for many records: the importer's way, where a
+ * corpus of half a million lines would otherwise pay a promise per record in each generator it passes).
+ */
+export async function* parseRecordBatches<T, D>(
+  source: ByteSource,
+  options: ParseOptions<ParseLog<D>>,
+  log: ParseLog<D>,
+  what: string,
+  parseLine: LineParser<T>,
+): AsyncGenerator<RecordBatch<T>> {
   const { file } = log;
   const skip = options.onError === 'skip';
   const maxSkipped = options.maxSkipped ?? DEFAULT_MAX_SKIPPED;
   let bytes = 0;
   const progress = () => options.onProgress?.({ file, lines: log.lines, bytes });
 
-  const lines = readLineBatches(source, {
+  const lines = readDecodedLineBatches(source, {
     file,
     gzip: options.gzip ?? 'auto',
     signal: options.signal,
@@ -112,25 +133,30 @@ export async function* parseRecords<T, D>(
     },
   });
   for await (const batch of lines) {
-    for (const raw of batch) {
-      log.lines = raw.number;
+    const records: T[] = [];
+    let number = batch.first - 1;
+    for (const text of batch.lines) {
+      number += 1;
+      log.lines = number;
       let record: T | undefined;
       try {
-        const { text } = decodeLine(raw, file);
+        if (typeof text !== 'string') throw text;
         if (isBlank(text)) continue;
-        record = parseLine(text, raw.number);
+        record = parseLine(text, number);
       } catch (error) {
-        if (!skip || !(error instanceof ParseError)) throw error;
-        log.skipped.push(error);
-        if (log.skipped.length > maxSkipped) {
-          throw new ParseError(file, raw.number, 'too-many-errors', `gave up after ${log.skipped.length} bad lines; is this the right file?`);
-        }
-        continue;
+        const fatal = !skip || !(error instanceof ParseError);
+        if (!fatal) log.skipped.push(error);
+        const failure = fatal ? error : log.skipped.length > maxSkipped ? new ParseError(file, number, 'too-many-errors', `gave up after ${log.skipped.length} bad lines; is this the right file?`) : undefined;
+        if (failure === undefined) continue;
+        // The records before the failing line come first, as they would one by one.
+        if (records.length > 0) yield { records, utf8Surplus: batch.utf8Surplus };
+        throw failure;
       }
       if (record === undefined) continue;
       log.records += 1;
-      yield record;
+      records.push(record);
     }
+    if (records.length > 0) yield { records, utf8Surplus: batch.utf8Surplus };
     progress();
   }
   progress();

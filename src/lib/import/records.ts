@@ -1,4 +1,4 @@
-import { parseCorpus, type CorpusParseOptions } from '../data/corpus.ts';
+import { parseCorpusBatches, type CorpusParseOptions, type DocumentBatch } from '../data/corpus.ts';
 import { ParseError } from '../data/errors.ts';
 import type { ByteSource } from '../data/lines.ts';
 import { createQrelsLog, parseQrels, type QrelsLog } from '../data/qrels.ts';
@@ -123,10 +123,15 @@ async function* readFile<T, Log extends ParseLog<unknown>>(
   emit();
 }
 
-/** One corpus file's documents, by its format; `firsts` is shared by the parts of one corpus. */
-function corpusFileDocuments(file: ImportFile, log: ParseLog, options: RecordsOptions, firsts: FirstOccurrences): AsyncGenerator<Doc> {
+/** A JSON collection's documents one per batch (its parser reads array elements one by one). */
+async function* jsonCollectionBatches(source: ByteSource, options: CorpusParseOptions): AsyncGenerator<DocumentBatch> {
+  for await (const doc of parseJsonCollection(source, options)) yield { docs: [doc] };
+}
+
+/** One corpus file's documents in batches, by its format; `firsts` is shared by the parts of one corpus. */
+function corpusFileDocuments(file: ImportFile, log: ParseLog, options: RecordsOptions, firsts: FirstOccurrences): AsyncGenerator<DocumentBatch> {
   if (file.format === 'text' || file.format === 'markdown') return textFileDocuments(file, log, options, firsts);
-  const parse = file.format === 'json' ? parseJsonCollection : parseCorpus;
+  const parse = file.format === 'json' ? jsonCollectionBatches : parseCorpusBatches;
   return readFile(file, log, options, (source, parseOptions) => {
     // Tables are turned into BEIR lines with the mapping already applied (tabular.ts); JSON is read with it.
     const fields = file.format === 'jsonl' || file.format === 'json' ? file.fields : undefined;
@@ -139,7 +144,7 @@ function corpusFileDocuments(file: ImportFile, log: ParseLog, options: RecordsOp
  * A text file as one document. Under `onError: 'skip'` an unreadable file (invalid UTF-8) is skipped like a
  * bad line, and the corpus gives up after `maxSkipped` of them.
  */
-async function* textFileDocuments(file: ImportFile, log: ParseLog, options: RecordsOptions, firsts: FirstOccurrences): AsyncGenerator<Doc> {
+async function* textFileDocuments(file: ImportFile, log: ParseLog, options: RecordsOptions, firsts: FirstOccurrences): AsyncGenerator<DocumentBatch> {
   const progress: FileProgress = { file: file.name, role: file.role, bytes: 0, lines: 0, done: false, ...(file.size === undefined ? {} : { size: file.size }) };
   options.onFile?.({ ...progress });
   log.file = file.name;
@@ -159,11 +164,11 @@ async function* textFileDocuments(file: ImportFile, log: ParseLog, options: Reco
   options.onFile?.({ ...progress });
   if (doc === undefined || !firsts.claim(doc.id, 1)) return;
   log.records += 1;
-  yield doc;
+  yield { docs: [doc] };
 }
 
-/** The documents of the plan's corpus, its parts one after the other, with one log and one duplicate rule. */
-async function* corpusDocuments(plan: ImportPlan, log: ParseLog, options: RecordsOptions): AsyncGenerator<Doc> {
+/** The documents of the plan's corpus in batches, its parts one after the other, with one log and one duplicate rule. */
+async function* corpusDocuments(plan: ImportPlan, log: ParseLog, options: RecordsOptions): AsyncGenerator<DocumentBatch> {
   const parts = [plan.corpus, ...(plan.corpusParts ?? [])];
   const firsts = new FirstOccurrences(log);
   for (const file of parts) yield* corpusFileDocuments(file, log, options, firsts);

@@ -2,6 +2,7 @@ import { Dexie, type Table } from 'dexie';
 import { LanguageSample, type Language } from '../analysis/language.ts';
 import { packedRunBytes } from '../data/packed-run.ts';
 import type { Judgment } from '../data/qrels.ts';
+import { documentsOf, type DocumentBatch } from '../data/corpus.ts';
 import { validateCollection, type CollectionToValidate, type ValidationReport } from '../data/validate.ts';
 import type { Doc, Qrels, Query } from '../types.ts';
 import type { CollectionRow, PlaygroundDatabase, QrelsRow, QueryRow } from './db.ts';
@@ -56,7 +57,8 @@ export interface StoredQueryRow extends QueryRow {
 
 /** What an import writes, as streams read one after the other (documents, queries, then each split). */
 export interface CollectionRecords {
-  documents: AsyncIterable<Doc>;
+  /** One by one or in batches (a parser's chunk of lines: one await for many documents). */
+  documents: AsyncIterable<Doc | DocumentBatch>;
   /** Absent: a collection without queries (an own corpus to explore). */
   queries?: AsyncIterable<Query>;
   /** Read in this order; no entry: a collection without judgments (no splits). */
@@ -141,10 +143,17 @@ function metadataBytes(metadata: Record<string, unknown> | undefined): number {
   return metadata === undefined ? 0 : utf8Length(JSON.stringify(metadata));
 }
 
-/** What validateCollection needs of a document: its id and whether it is empty; not its text. */
-function validationStub(doc: Doc): Doc {
-  const blank = doc.title.trim().length === 0 && doc.text.trim().length === 0;
-  return { id: doc.id, title: '', text: blank ? '' : '.' };
+/** Whether a document has neither title nor text (validateCollection lists those). */
+function isEmptyDocument(doc: Doc): boolean {
+  return doc.title.trim().length === 0 && doc.text.trim().length === 0;
+}
+
+/**
+ * What validateCollection needs of the documents, made once they are all stored: ids and which are empty,
+ * not their texts (and no object per document held while half a million stream in).
+ */
+function validationStubs(ids: readonly string[], empty: ReadonlySet<number>): Doc[] {
+  return ids.map((id, ord) => ({ id, title: '', text: empty.has(ord) ? '' : '.' }));
 }
 
 async function browserEstimate(): Promise<StorageEstimateLike | undefined> {
@@ -238,50 +247,72 @@ class BatchWriter<Row> {
 }
 
 async function writeDocuments(db: PlaygroundDatabase, id: string, records: CollectionRecords, tally: ImportTally, options: ImportOptions): Promise<Doc[]> {
-  const stubs: Doc[] = [];
+  const empty = new Set<number>();
   const ids: string[] = [];
   const fingerprint = tally.fingerprint;
   const batchSize = options.batchSize ?? DEFAULT_DOC_BATCH;
   const batchBytes = options.batchBytes ?? DEFAULT_DOC_BATCH_BYTES;
   // Documents go into chunk rows (documents.ts); a transaction writes the chunks of `batchSize` documents
-  // or `batchBytes`, the last one cut short.
+  // or `batchBytes`, the last one cut short. One transaction stays in flight while the next batch is parsed:
+  // the browser commits it on another thread, and a failed one fails the next `write` (or the last).
   const chunker = new DocumentChunker(id);
   let pending: DocumentChunkRow[] = [];
   let pendingDocs = 0;
   let pendingBytes = 0;
+  let inFlight: Promise<void> | undefined;
   const write = async () => {
     const rest = chunker.flush();
     if (rest !== undefined) pending.push(rest);
     if (pending.length === 0) return;
     const rows = pending;
+    const docs = pendingDocs;
     pending = [];
-    await db.documentChunks.bulkAdd(rows);
-    tally.documents += pendingDocs;
     pendingDocs = 0;
     pendingBytes = 0;
+    const previous = inFlight;
+    const attempt = db.documentChunks.bulkAdd(rows);
+    attempt.catch(() => undefined);
+    // Counted in order, and only while every earlier write succeeded: the documents stored before a failure.
+    inFlight = (previous ?? Promise.resolve())
+      .then(() => attempt)
+      .then(() => {
+        tally.documents += docs;
+      });
+    // Awaited by the next write or at the end; until then a rejection must not count as unhandled.
+    inFlight.catch(() => undefined);
+    await previous;
+  };
+  const written = async () => {
+    await write();
+    await inFlight;
   };
   tally.writing = 'documents';
-  for await (const doc of records.documents) {
-    options.signal?.throwIfAborted();
-    const bytes = utf8Length(doc.id) + utf8Length(doc.title) + utf8Length(doc.text) + metadataBytes(doc.metadata);
-    tally.bytes += bytes + ROW_OVERHEAD;
-    stubs.push(validationStub(doc));
-    ids.push(doc.id);
-    fingerprint.add(doc.id).add(doc.title).add(doc.text);
-    if (!tally.language.full) tally.language.add(`${doc.title}\n${doc.text}\n`);
-    const chunk = chunker.add(doc);
-    if (chunk !== undefined) pending.push(chunk);
-    pendingDocs += 1;
-    pendingBytes += bytes;
-    if (pendingDocs >= batchSize || pendingBytes >= batchBytes) {
-      await write();
-      options.onProgress?.({ ...progressOf(tally) });
+  for await (const item of records.documents) {
+    // A batch that knows what its multi-byte characters add is counted by lengths, without a pass over its strings.
+    const surplus = 'docs' in item ? item.utf8Surplus : undefined;
+    if (surplus !== undefined) tally.bytes += surplus;
+    for (const doc of documentsOf(item)) {
+      options.signal?.throwIfAborted();
+      const bytes = surplus === undefined ? utf8Length(doc.id) + utf8Length(doc.title) + utf8Length(doc.text) + metadataBytes(doc.metadata) : doc.id.length + doc.title.length + doc.text.length + metadataBytes(doc.metadata);
+      tally.bytes += bytes + ROW_OVERHEAD;
+      if (isEmptyDocument(doc)) empty.add(ids.length);
+      ids.push(doc.id);
+      fingerprint.add(doc.id).add(doc.title).add(doc.text);
+      if (!tally.language.full) tally.language.add(`${doc.title}\n${doc.text}\n`);
+      const chunk = chunker.add(doc);
+      if (chunk !== undefined) pending.push(chunk);
+      pendingDocs += 1;
+      pendingBytes += bytes;
+      if (pendingDocs >= batchSize || pendingBytes >= batchBytes) {
+        await write();
+        options.onProgress?.({ ...progressOf(tally) });
+      }
     }
   }
-  await write();
+  await written();
   await writeDirectory(db, id, ids, chunker.starts);
   options.onProgress?.(progressOf(tally));
-  return stubs;
+  return validationStubs(ids, empty);
 }
 
 async function writeQueries(db: PlaygroundDatabase, id: string, records: CollectionRecords, tally: ImportTally, options: ImportOptions): Promise<Map<string, Query>> {

@@ -1,6 +1,6 @@
 import { gzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
-import { parseCorpus, type CorpusParseOptions } from '../../../src/lib/data/corpus.ts';
+import { parseCorpus, parseCorpusBatches, type CorpusParseOptions } from '../../../src/lib/data/corpus.ts';
 import type { ParseError } from '../../../src/lib/data/errors.ts';
 import { createParseLog, type ParseProgress } from '../../../src/lib/data/record-stream.ts';
 import { chunked, collect, encode, expectParseError, webStream } from './sources.ts';
@@ -145,5 +145,29 @@ describe('parseCorpus', () => {
     await parsed.next();
     controller.abort(new Error('user cancelled'));
     await expect(collect(parsed)).rejects.toThrow('user cancelled');
+  });
+});
+
+describe('parseCorpusBatches (a chunk of lines at a time, for the importer)', () => {
+  const text = line({ _id: 'a', text: 'x' }) + line({ _id: 'b', text: 'é' }) + '\n' + line({ _id: 'a', text: 'dup' }) + line({ _id: 'c', text: '日本' });
+
+  it('gives the documents of parseCorpus, in order, one batch per chunk read', async () => {
+    const expected = await docs(text);
+    const batches = await collect(parseCorpusBatches(chunked(encode(text), [9])));
+    expect(batches.flatMap((batch) => batch.docs)).toEqual(expected);
+    expect(batches.length).toBeGreaterThan(1);
+    // 'é' adds 1 byte, '日本' 4 (the duplicate's line holds none); the sum is the same however the file is cut.
+    expect(batches.reduce((sum, batch) => sum + (batch.utf8Surplus ?? 0), 0)).toBe(5);
+    expect(await collect(parseCorpusBatches(chunked(encode(text))))).toEqual([{ docs: expected, utf8Surplus: 5 }]);
+  });
+
+  it("hands over the documents before a bad line, then throws the line's error", async () => {
+    const bad = line({ _id: 'a', text: 'x' }) + line({ _id: 'b', text: 'y' }) + '{"_id": 3}\n' + line({ _id: 'c', text: 'z' });
+    const batches = parseCorpusBatches(chunked(encode(bad)), { file: 'c.jsonl' });
+    expect((await batches.next()).value?.docs).toEqual([
+      { id: 'a', title: '', text: 'x' },
+      { id: 'b', title: '', text: 'y' },
+    ]);
+    await expect(batches.next()).rejects.toMatchObject({ file: 'c.jsonl', line: 3 });
   });
 });

@@ -2,7 +2,7 @@ import { gzipSync } from 'node:zlib';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { ParseError } from '../../../src/lib/data/errors.ts';
-import { decodeLine, firstInvalidUtf8, readLines, type Line } from '../../../src/lib/data/lines.ts';
+import { decodeLine, firstInvalidUtf8, readDecodedLineBatches, readLineBatches, readLines, type Line } from '../../../src/lib/data/lines.ts';
 import { chunked, collect, encode, expectParseError, webStream } from './sources.ts';
 
 const read = (bytes: Uint8Array, sizes: number[] = [], file = 'f.txt') => collect(readLines(chunked(bytes, sizes), { file }));
@@ -88,6 +88,67 @@ describe('readLines', () => {
     await fc.assert(
       fc.asyncProperty(fc.array(fc.integer({ min: 1, max: 9 }), { minLength: 1, maxLength: 20 }), async (sizes) => {
         expect(await read(sample, sizes)).toEqual(whole);
+      }),
+    );
+  });
+});
+
+/** Each line of readLineBatches decoded one by one: its text, or its ParseError's message. */
+async function lineByLine(bytes: Uint8Array, sizes: number[]): Promise<string[]> {
+  const out: string[] = [];
+  for await (const batch of readLineBatches(chunked(bytes, sizes), { file: 'f' })) {
+    for (const raw of batch) {
+      try {
+        out.push(`${raw.number}:${decodeLine(raw, 'f').text}`);
+      } catch (error) {
+        out.push(`${raw.number}:error ${(error as Error).message}`);
+      }
+    }
+  }
+  return out;
+}
+
+/** The same from readDecodedLineBatches, which decodes a chunk's lines in one call. */
+async function chunkAtOnce(bytes: Uint8Array, sizes: number[]): Promise<string[]> {
+  const out: string[] = [];
+  for await (const batch of readDecodedLineBatches(chunked(bytes, sizes), { file: 'f' })) {
+    batch.lines.forEach((line, i) => out.push(`${batch.first + i}:${typeof line === 'string' ? line : `error ${line.message}`}`));
+  }
+  return out;
+}
+
+describe('readDecodedLineBatches (a chunk of lines decoded in one call)', () => {
+  it('gives the lines and errors of decoding line by line, for any chunking', async () => {
+    // A BOM, CRLF, CR inside a line, multi-byte characters, a blank line, invalid UTF-8 on line 5, no final newline.
+    const sample = new Uint8Array([...encode('\uFEFF{"a":"naïve 日本 🚀"}\r\n\r\nβ\rγ\n\uFEFF\ncaf'), 0xe9, ...encode('\r\nok\r\r\nlast 🚀')]);
+    const expected = await lineByLine(sample, []);
+    expect(expected).toHaveLength(7);
+    expect(expected[0]).toBe('1:{"a":"naïve 日本 🚀"}');
+    expect(expected[4]).toMatch(/^5:error .*byte 0xE9 at byte 4/);
+    expect(expected[5]).toBe('6:ok\r');
+    expect(await chunkAtOnce(sample, [])).toEqual(expected);
+    await fc.assert(
+      fc.asyncProperty(fc.array(fc.integer({ min: 1, max: 12 }), { minLength: 1, maxLength: 20 }), async (sizes) => {
+        expect(await chunkAtOnce(sample, sizes)).toEqual(await lineByLine(sample, sizes));
+      }),
+    );
+  });
+
+  it("says what multi-byte characters add to the lines' UTF-8 size over their UTF-16 length, for any chunking", async () => {
+    const sample = encode('\uFEFFnaïve\r\n日本\n\nplain\n🚀 and é\r\nlast ö');
+    const lines = ['naïve', '日本', '', 'plain', '🚀 and é', 'last ö'];
+    const expected = lines.reduce((sum, line) => sum + encode(line).length - line.length, 0);
+    expect(expected).toBe(1 + 4 + 2 + 1 + 1);
+    await fc.assert(
+      fc.asyncProperty(fc.array(fc.integer({ min: 1, max: 12 }), { minLength: 0, maxLength: 20 }), async (sizes) => {
+        let surplus = 0;
+        const texts: Array<string | ParseError> = [];
+        for await (const batch of readDecodedLineBatches(chunked(sample, sizes), { file: 'f' })) {
+          surplus += batch.utf8Surplus;
+          texts.push(...batch.lines);
+        }
+        expect(texts).toEqual(lines);
+        expect(surplus).toBe(expected);
       }),
     );
   });

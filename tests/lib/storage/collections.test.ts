@@ -98,6 +98,23 @@ describe('atomic import', () => {
     expect(collection.bytes).toBeGreaterThan(starterTexts.corpus.length * 0.9);
   });
 
+  test("a corpus file's batches are counted at the UTF-8 size of their documents, as documents one by one are", async () => {
+    const docs = [
+      { id: 'd1', title: 'Café', text: 'naïve 日本 🚀' },
+      { id: 'd2', title: '', text: 'plain ascii' },
+      { id: 'é3', title: 'Ωmega', text: 'x'.repeat(3000) + 'ü' },
+    ];
+    const corpus = docs.map((doc) => JSON.stringify({ _id: doc.id, title: doc.title, text: doc.text })).join('\n');
+    const fromFile = await importCollection(freshDb(), smallPlan('f').meta, planRecords(smallPlan('f', { corpus, queries: null, qrels: null })), { locks: null });
+    async function* oneByOne() {
+      yield* docs;
+    }
+    const fromDocs = await importCollection(freshDb(), smallPlan('d').meta, { documents: oneByOne(), qrels: [] }, { locks: null });
+    // One by one, each string is measured (utf8Length, tested below); the file's batches add their lines' surplus.
+    expect(fromFile.bytes).toBe(fromDocs.bytes);
+    expect(fromFile.docCount).toBe(3);
+  });
+
   test('readers never see a half-written collection: it is listed only once it is ready', async () => {
     const db = freshDb();
     const seen: Array<{ listed: number; status: string | undefined }> = [];
