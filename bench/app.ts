@@ -299,11 +299,12 @@ async function printBreakdown(page: Page): Promise<void> {
   }
   console.log('  breakdown (ms from the click: start → end, duration):');
   for (const part of parts) console.log(`    ${part.name.padEnd(60)} ${format(part.start).padStart(7)} → ${format(part.start + part.ms).padStart(7)}  ${format(part.ms).padStart(7)}`);
-  const stored = await rows<{ tag?: string; createdAt?: number; efficiency?: { rankMs: number; prepareMs: number; queriesPerCall: number; latency: { meanMs: number; p95Ms: number } } }>(page, 'runs');
+  const stored = await rows<{ tag?: string; createdAt?: number; efficiency?: { rankMs: number; prepareMs: number; queriesPerCall: number; latency: { meanMs: number; p95Ms: number }; alongside?: string[] } }>(page, 'runs');
   const latest = stored.filter((row) => row.efficiency !== undefined).sort((a, b) => (b.createdAt ?? 0) - (a.createdAt ?? 0)).slice(0, 3).reverse();
   for (const row of latest) {
     const e = row.efficiency!;
-    console.log(`    efficiency ${String(row.tag).padEnd(8)} prepare ${format(e.prepareMs)} ms, ranking ${format(e.rankMs)} ms (${e.queriesPerCall} queries a call; mean ${format(e.latency.meanMs)} ms, p95 ${format(e.latency.p95Ms)} ms)`);
+    const beside = e.alongside === undefined ? '' : `, ranked beside ${e.alongside.join(', ')}`;
+    console.log(`    efficiency ${String(row.tag).padEnd(8)} prepare ${format(e.prepareMs)} ms, ranking ${format(e.rankMs)} ms (${e.queriesPerCall} queries a call; mean ${format(e.latency.meanMs)} ms, p95 ${format(e.latency.p95Ms)} ms${beside})`);
   }
 }
 

@@ -35,6 +35,7 @@ import { LatestThrottle } from '../shell/latest-throttle.ts';
 import { PROGRESS_INTERVAL_MS } from '../shell/jobs.svelte.ts';
 import { whenIdle } from '../shell/when-idle.ts';
 import { sideBySide } from './side-by-side.ts';
+import { sharesWorker } from './column-workers.ts';
 import { notices } from '../shell/notices.svelte.ts';
 import { bm25Efficiency, denseEfficiency, rerankEfficiency } from './efficiency-probe.ts';
 import { evaluableQueries } from '../../lib/augment/splits.ts';
@@ -102,7 +103,8 @@ export const EVALUATION_CHUNK = 48;
 
 /**
  * Columns ranked at once: two cores' worth, so a BM25 column ranks in its worker while a dense column scans
- * in another; more would only share the same workers and cores.
+ * in another (a free lane prefers a column whose workers are free); more would only share the same workers
+ * and cores.
  */
 export const COLUMNS_SIDE_BY_SIDE = 2;
 
@@ -332,7 +334,8 @@ class Evaluations {
 
   /**
    * Ranks every query with each column that has no current result (or every column with `force`),
-   * COLUMNS_SIDE_BY_SIDE at a time in column order, then evaluates and stores each run. Cancelling (the tray or `cancel()`) stops it; the
+   * COLUMNS_SIDE_BY_SIDE at a time (in column order, but a column whose workers are free first), then
+   * evaluates and stores each run. Cancelling (the tray or `cancel()`) stops it; the
    * columns finished before stay.
    */
   async run(scope: EvaluationScope, columns: readonly ColumnConfig[], queries: readonly Query[], options: { force?: boolean } = {}): Promise<void> {
@@ -427,7 +430,7 @@ class Evaluations {
     };
     try {
       // Columns rank side by side (a BM25 column in the BM25 worker while a dense one scans in its own).
-      await sideBySide(steps, COLUMNS_SIDE_BY_SIDE, work, controller.signal);
+      await sideBySide(steps, COLUMNS_SIDE_BY_SIDE, work, controller.signal, (a, b) => sharesWorker(a.column.retriever, b.column.retriever));
       await Promise.all(finishing);
       publish(unshown.splice(0));
     } catch (error) {

@@ -51,6 +51,8 @@ export interface ExactKernel {
   screenOne(query: Float32Array): Float32Array;
   /** The rows whose last screening score of query j is ≥ `lo` (a float32), in row order (a view the next call overwrites). */
   gather(j: number, lo: number): Int32Array;
+  /** The largest Euclidean norm of the matrix's rows (NaN or ∞ when a value is not finite): the screen's bound needs it. */
+  readonly largestNorm: number;
 }
 
 interface KernelExports {
@@ -62,6 +64,7 @@ interface KernelExports {
   dot32Sixteen(matrix: number, rows: number, dim: number, queries: number, out: number): void;
   dot32One(matrix: number, rows: number, dim: number, query: number, out: number): void;
   gather32(scores: number, n: number, lo: number, out: number): number;
+  largestNorm(matrix: number, rows: number, dim: number): number;
 }
 
 /** Rows beyond k that the selection leaves to the sort rather than look at one more digit of all the kept. */
@@ -81,7 +84,7 @@ function createKernel(matrix: VectorMatrix): ExactKernel | null {
   const module = kernelModule();
   if (module === null) return null;
   const { rows, dim, data } = matrix;
-  const { memory, dotFour, dotEight, dotOne, topRows, dot32Sixteen, dot32One, gather32 } = new WebAssembly.Instance(module, {}).exports as unknown as KernelExports;
+  const { memory, dotFour, dotEight, dotOne, topRows, dot32Sixteen, dot32One, gather32, largestNorm } = new WebAssembly.Instance(module, {}).exports as unknown as KernelExports;
   // The matrix, up to eight queries, eight outputs, then the selection's two key and two row buffers and
   // counts, then the screening's sixteen queries, sixteen outputs and gathered rows.
   const queriesAt = align16(rows * dim * 4);
@@ -107,6 +110,7 @@ function createKernel(matrix: VectorMatrix): ExactKernel | null {
   const queries32 = new Float32Array(memory.buffer, queries32At, dim * SCREEN_PASS);
   const outs32 = Array.from({ length: SCREEN_PASS }, (_, j) => new Float32Array(memory.buffer, outs32At + j * rows * 4, rows));
   return {
+    largestNorm: largestNorm(0, rows, dim),
     dots([q0, q1, q2, q3]) {
       for (let i = 0; i < dim; i++) {
         queries[4 * i] = q0[i]!;

@@ -40,6 +40,9 @@
 ;; (one f32x4 sum per row, its lanes added at the end), the last dim mod 4 components and the last rows one
 ;; by one. The query at $q as dim f32.
 ;;
+;; largestNorm: the largest Euclidean norm of the rows (in float64; NaN or ∞ when a value is not finite),
+;; for the screen's error bound.
+;;
 ;; gather32: the rows r < n whose score at $scores (f32) is ≥ $lo, in row order, written at $out (i32);
 ;; returns their count.
 ;;
@@ -191,6 +194,31 @@
         (f64.store (i32.add (local.get $out) (i32.shl (local.get $r) (i32.const 3))) (local.get $s))
         (local.set $r (i32.add (local.get $r) (i32.const 1)))
         (br $row))))
+  (func (export "largestNorm") (param $m i32) (param $rows i32) (param $dim i32) (result f64)
+    (local $r i32) (local $i i32) (local $p i32) (local $s v128) (local $x v128) (local $sum f64) (local $largest f64)
+    (block $done
+      (loop $row
+        (br_if $done (i32.ge_u (local.get $r) (local.get $rows)))
+        (local.set $s (v128.const i64x2 0 0))
+        (local.set $i (local.get $dim))
+        (block $end
+          (loop $pair
+            (br_if $end (i32.lt_u (local.get $i) (i32.const 2)))
+            (local.set $x (f64x2.promote_low_f32x4 (v128.load64_zero (local.get $p))))
+            (local.set $s (f64x2.add (local.get $s) (f64x2.mul (local.get $x) (local.get $x))))
+            (local.set $p (i32.add (local.get $p) (i32.const 8)))
+            (local.set $i (i32.sub (local.get $i) (i32.const 2)))
+            (br $pair)))
+        (local.set $sum (f64.add (f64x2.extract_lane 0 (local.get $s)) (f64x2.extract_lane 1 (local.get $s))))
+        (if (local.get $i)
+          (then
+            (local.set $sum (f64.add (local.get $sum) (f64.mul (f64.promote_f32 (f32.load (local.get $p))) (f64.promote_f32 (f32.load (local.get $p))))))
+            (local.set $p (i32.add (local.get $p) (i32.const 4)))))
+        ;; f64.max keeps a NaN: one value that is not finite makes the answer NaN or ∞.
+        (local.set $largest (f64.max (local.get $largest) (local.get $sum)))
+        (local.set $r (i32.add (local.get $r) (i32.const 1)))
+        (br $row)))
+    (f64.sqrt (local.get $largest)))
   (func (export "dot32Sixteen") (param $m i32) (param $rows i32) (param $dim i32) (param $q i32) (param $out i32)
     (local $r i32) (local $i i32) (local $p i32) (local $qp i32) (local $o i32) (local $stride i32)
     (local $x v128) (local $s0 v128) (local $s1 v128) (local $s2 v128) (local $s3 v128)

@@ -36,34 +36,14 @@ const U64 = 2 ** -53;
 /** Float32's smallest subnormal spacing, doubled: the absolute error an operation near zero may add. */
 const SUBNORMAL = 2 ** -148;
 
-const largestNorms = new WeakMap<VectorMatrix, number>();
-
-/** The largest row norm of `matrix` (NaN when a value is not finite), computed once per matrix. */
-export function largestRowNorm(matrix: VectorMatrix): number {
-  let largest = largestNorms.get(matrix);
-  if (largest === undefined) {
-    largest = 0;
-    const { data, dim, rows } = matrix;
-    for (let r = 0; r < rows; r++) {
-      let squares = 0;
-      for (let i = r * dim, end = i + dim; i < end; i++) squares += data[i]! * data[i]!;
-      // NaN or ±∞ anywhere makes the sum NaN or ∞, and `largest` NaN: no screening for this matrix.
-      largest = Number.isFinite(squares) ? Math.max(largest, Math.sqrt(squares)) : NaN;
-      if (Number.isNaN(largest)) break;
-    }
-    largestNorms.set(matrix, largest);
-  }
-  return largest;
-}
-
 /** ε: how far a screen score may lie from the float64 score of the same row, or undefined when unbounded here. */
-export function screenError(matrix: VectorMatrix, query: Float32Array): number | undefined {
-  const rowNorm = largestRowNorm(matrix);
+export function screenError(kernel: ExactKernel, query: Float32Array): number | undefined {
+  const rowNorm = kernel.largestNorm;
   let squares = 0;
   for (let i = 0; i < query.length; i++) squares += query[i]! * query[i]!;
   const product = Math.sqrt(squares) * rowNorm;
   if (!(product < LARGEST_PRODUCT)) return undefined; // NaN, ∞ or too large
-  const d = matrix.dim + 2; // the lanes' final additions and the remainder's, counted generously
+  const d = query.length + 2; // the lanes' final additions and the remainder's, counted generously
   const gamma = (u: number) => (d * u) / (1 - d * u);
   // The factor covers the rounding of ε's own computation (norms and products in float64).
   return (gamma(U32) + gamma(U64)) * product * (1 + 2 ** -20) + 2 * d * SUBNORMAL;
@@ -76,7 +56,7 @@ export function screenError(matrix: VectorMatrix, query: Float32Array): number |
 export function screenedTop(kernel: ExactKernel, matrix: VectorMatrix, query: Float32Array, scores: Float32Array, j: number, k: number): RankedRows | undefined {
   const n = matrix.rows;
   if (n < SCREEN_MIN_ROWS || k <= 0) return undefined;
-  const error = screenError(matrix, query);
+  const error = screenError(kernel, query);
   if (error === undefined) return undefined;
   const guess = sampleGuess(scores, k);
   if (guess === undefined) return undefined;

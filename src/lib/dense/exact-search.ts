@@ -5,7 +5,7 @@
 import type { Hit } from '../types.ts';
 import { hasNaN, topOfScores, type RankedRows } from '../hits/top-of-scores.ts';
 import { exactKernelOf, SCREEN_PASS, type ExactKernel } from './exact-kernel.ts';
-import { largestRowNorm, screenedTop, SCREEN_MIN_ROWS } from './exact-screen.ts';
+import { screenedTop, SCREEN_MIN_ROWS } from './exact-screen.ts';
 import { dotWithRow, type VectorMatrix } from './vector-matrix.ts';
 
 /** A row of an embedding matrix (or HNSW graph) with its similarity to a query. */
@@ -52,7 +52,7 @@ export function exactTopRowsMany(matrix: VectorMatrix, queries: readonly Float32
     for (; next < queries.length; next++) results.push(topOf(dotOne(matrix, queries[next]!, scores[0]!), 0));
     return results;
   }
-  if (matrix.rows >= SCREEN_MIN_ROWS && Number.isFinite(largestRowNorm(matrix))) return screenedTopRows(kernel, matrix, queries, k, topOf);
+  if (matrix.rows >= SCREEN_MIN_ROWS && Number.isFinite(kernel.largestNorm)) return screenedTopRows(kernel, matrix, queries, k, topOf);
   // A pass of eight costs less than two of four, and one query alone most of a pass of four: five or more
   // left go eight at a time, two to four share a pass of four (the last repeated to fill a pass).
   for (; next + 1 < queries.length; ) {

@@ -77,3 +77,38 @@ describe('sideBySide', () => {
     expect(order).toEqual(['start a', 'end a', 'start b', 'end b', 'start c', 'end c']);
   });
 });
+
+describe('sideBySide: clashing items', () => {
+  it('a free lane takes the first item that clashes with none running, in list order', async () => {
+    // Two BM25 columns clash (one worker); the dense one starts beside the first BM25 column instead.
+    const items = ['bm25 a', 'bm25 b', 'dense', 'ledr'];
+    const work = new Map(items.map((item) => [item, deferred()]));
+    const started: string[] = [];
+    const clash = (a: string, b: string) => (a.startsWith('bm25') && b.startsWith('bm25')) || a === 'ledr' || b === 'ledr';
+    const done = sideBySide(items, 2, (item) => (started.push(item), work.get(item)!.promise), new AbortController().signal, clash);
+    await tick();
+    expect(started).toEqual(['bm25 a', 'dense']);
+    work.get('bm25 a')!.resolve();
+    await tick();
+    // bm25 b clashes with nothing running now (dense only).
+    expect(started).toEqual(['bm25 a', 'dense', 'bm25 b']);
+    work.get('dense')!.resolve();
+    await tick();
+    // ledr clashes with everything: when nothing clash-free is left, the first item left starts anyway.
+    expect(started).toEqual(['bm25 a', 'dense', 'bm25 b', 'ledr']);
+    work.get('bm25 b')!.resolve();
+    work.get('ledr')!.resolve();
+    await done;
+  });
+
+  it('passes each item its index in the list, whatever order the lanes take them in', async () => {
+    const seen: Array<[string, number]> = [];
+    await sideBySide(['x1', 'x2', 'y'], 2, async (item, index) => void seen.push([item, index]), new AbortController().signal, (a, b) => a[0] === b[0]);
+    // y went before x2 (which clashed with x1), each with its own index.
+    expect(seen).toEqual([
+      ['x1', 0],
+      ['y', 2],
+      ['x2', 1],
+    ]);
+  });
+});

@@ -61,7 +61,7 @@ test('sixteen queries and one query: the screen scores are the float32 sums in t
       for (let r = 0; r < rows; r++) {
         group.forEach((query, j) => expect(Object.is(screens[j]![r], inOrder32(matrix, r, query))).toBe(true));
         expect(Object.is(one[r], inLanes32(matrix, r, group[3]!))).toBe(true);
-        const error = screenError(matrix, group[3]!)!;
+        const error = screenError(kernel, group[3]!)!;
         expect(Math.abs(one[r]! - dotWithRow(matrix, r, group[3]!))).toBeLessThanOrEqual(error);
       }
     }),
@@ -78,12 +78,28 @@ test('ε bounds the screen on sums that cancel and on values far from 1 (propert
       const data = Float32Array.from({ length: 64 * dim }, (_, i) => (i % 2 === 0 ? 1 : -1) * scale * (1 + random() * 1e-3));
       const matrix: VectorMatrix = { rows: 64, dim, data };
       const query = Float32Array.from({ length: dim }, () => 1 + random() * 1e-3);
-      const screen = exactKernelOf(matrix)!.screenOne(query);
-      const error = screenError(matrix, query)!;
+      const kernel = exactKernelOf(matrix)!;
+      const screen = kernel.screenOne(query);
+      const error = screenError(kernel, query)!;
       for (let r = 0; r < 64; r++) expect(Math.abs(screen[r]! - dotWithRow(matrix, r, query))).toBeLessThanOrEqual(error);
     }),
     { numRuns: 100 },
   );
+});
+
+test('the kernel’s largest row norm is the largest Euclidean norm of the rows; a value that is not finite makes it so too (property)', () => {
+  fc.assert(
+    fc.property(fc.integer({ min: 1, max: 100 }), fc.integer({ min: 1, max: 21 }), fc.integer(), (rows, dim, seed) => {
+      const matrix = clusteredVectors(rows, dim, { seed });
+      for (let r = 0; r < rows; r++) for (let i = 0; i < dim; i++) matrix.data[r * dim + i]! *= 1 + (r % 7);
+      const expected = Math.max(...Array.from({ length: rows }, (_, r) => Math.sqrt(dotWithRow(matrix, r, matrixRow(matrix, r)))));
+      expect(Math.abs(exactKernelOf(matrix)!.largestNorm - expected)).toBeLessThanOrEqual(expected * 1e-12);
+    }),
+    { numRuns: 100 },
+  );
+  const infinite = clusteredVectors(9, 3, { seed: 3 });
+  infinite.data[13] = -Infinity;
+  expect(exactKernelOf(infinite)!.largestNorm).toBe(Infinity);
 });
 
 test('floorFloat32 is the largest float32 at or below its argument', () => {
@@ -183,8 +199,9 @@ test('a matrix with a value that is not finite, or too large for float32 sums, i
   const huge = clusteredVectors(SCREEN_MIN_ROWS, 4, { seed: 32 });
   huge.data[4 * 5] = 1e37;
   const query = Float32Array.from([0.5, -0.25, 0.125, 1]);
-  expect(screenError(withNaN, query)).toBeUndefined();
-  expect(screenError(huge, query)).toBeUndefined();
+  expect(exactKernelOf(withNaN)!.largestNorm).toBeNaN();
+  expect(screenError(exactKernelOf(withNaN)!, query)).toBeUndefined();
+  expect(screenError(exactKernelOf(huge)!, query)).toBeUndefined();
   const found = exactTopRowsMany(huge, [query, query], 10);
   expectReference(found[0]!, huge, query, 10);
   // NaN scores go to the heap's order (as before the screen): row 77 is not among a finite top.
