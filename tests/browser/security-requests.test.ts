@@ -131,10 +131,10 @@ test('a full session requests only the app and the configured hub, with no polic
   expect(watch.requests.some((url) => /\/assets\/ort-wasm-simd-threaded[\w.-]*\.gz$/.test(url))).toBe(true);
   expect(await watch.hits()).toEqual([]);
   expect(watch.violations).toEqual([]);
-  // Every worker of the session (BM25, dense, import, the diagnostics' embed and search workers) ran
-  // under the policy of its own script.
+  // Every worker of the session (BM25, dense, import, the documents of the hits shown, the diagnostics'
+  // embed and search workers) ran under the policy of its own script.
   const workers = [...watch.workerPolicies.keys()].map((url) => /\/assets\/(\w+)\.worker-/.exec(url)?.[1]);
-  expect(new Set(workers)).toEqual(new Set(['bm25', 'dense', 'import', 'embed', 'hnsw']));
+  expect(new Set(workers)).toEqual(new Set(['bm25', 'dense', 'import', 'documents', 'embed', 'hnsw']));
   for (const [url, policy] of watch.workerPolicies) expect(policy, url).toBe(HNSWLIB_WORKERS.test(url) ? hnswlibPolicy : workerPolicy);
   expect(errors).toEqual([]);
 });

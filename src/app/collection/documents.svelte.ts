@@ -1,9 +1,19 @@
-/** Documents by id for the hits on screen (Explore's columns and detail, the judging panel). */
+/**
+ * Documents by id for the hits on screen (Explore's columns and detail, the judging panel), read in the
+ * documents worker: the stored chunks they come from are decoded there, not on the page's thread.
+ */
 import { SvelteMap } from 'svelte/reactivity';
-import { getDocuments } from '../../lib/storage/collections.ts';
-import { database } from '../../lib/storage/db.ts';
 import type { Doc } from '../../lib/types.ts';
 import { notices } from '../shell/notices.svelte.ts';
+import { WorkerHost } from '../workers/worker-host.ts';
+import { createDocumentsWorker } from '../workers/worker-scripts.ts';
+import type { DocumentsWorkerApi } from '../../../workers/documents.worker.ts';
+
+const documentsWorker = new WorkerHost<DocumentsWorkerApi>({
+  label: 'The documents worker',
+  create: createDocumentsWorker,
+  ping: (api) => api.ping(),
+});
 
 /** Documents by id for the hits on screen, fetched in batches and kept per collection. */
 class DocStore {
@@ -38,7 +48,7 @@ class DocStore {
     this.#queued.clear();
     for (const id of ids) this.#pending.add(id);
     try {
-      const docs = await getDocuments(database(), collectionId, ids);
+      const docs = await documentsWorker.call((api) => api.getDocuments(collectionId, ids));
       if (collectionId !== this.#collectionId) return;
       ids.forEach((id, i) => this.docs.set(id, docs[i] ?? null));
     } catch (error) {

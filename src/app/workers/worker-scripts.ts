@@ -24,6 +24,11 @@ export function createSearchWorker(): Worker {
   return new Worker(new URL('../../../workers/hnsw.worker.ts', import.meta.url), { type: 'module', name: 'search' });
 }
 
+/** Document lookups for the hits on screen (documents.worker.ts). */
+export function createDocumentsWorker(): Worker {
+  return new Worker(new URL('../../../workers/documents.worker.ts', import.meta.url), { type: 'module', name: 'documents' });
+}
+
 export function createImportWorker(): Worker {
   return new Worker(new URL('../../../workers/import.worker.ts', import.meta.url), { type: 'module', name: 'import' });
 }
