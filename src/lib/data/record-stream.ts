@@ -168,7 +168,9 @@ export async function* parseRecordBatches<T, D>(
 
 /** Keeps the first line of each id and records later ones as duplicates (the documented policy). */
 export class FirstOccurrences {
-  private readonly firsts = new Map<string, { line: number; file: string }>();
+  /** Each id's first line: a number in the first file read, else with its file (no object per id of a one-file corpus). */
+  private readonly firsts = new Map<string, number | { line: number; file: string }>();
+  private firstFile: string | undefined;
 
   constructor(private readonly log: ParseLog<DuplicateId>) {}
 
@@ -177,10 +179,12 @@ export class FirstOccurrences {
     const first = this.firsts.get(id);
     const file = this.log.file;
     if (first === undefined) {
-      this.firsts.set(id, { line, file });
+      this.firstFile ??= file;
+      this.firsts.set(id, file === this.firstFile ? line : { line, file });
       return true;
     }
-    this.log.duplicates.push({ file, id, line, firstLine: first.line, ...(first.file === file ? {} : { firstFile: first.file }) });
+    const [firstLine, firstFile] = typeof first === 'number' ? [first, this.firstFile!] : [first.line, first.file];
+    this.log.duplicates.push({ file, id, line, firstLine, ...(firstFile === file ? {} : { firstFile }) });
     return false;
   }
 }
