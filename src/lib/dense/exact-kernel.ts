@@ -28,6 +28,11 @@ type Eight<T> = readonly [T, T, T, T, T, T, T, T];
 
 /** Queries per screening pass (dot32Sixteen). */
 export const SCREEN_PASS = 16;
+/** From this many rows exact search screens (exact-screen.ts): below, the float64 pass is cheap. */
+export const SCREEN_MIN_ROWS = 16_384;
+
+/** The arithmetic of a screen: float32 over the matrix, or over its bfloat16 copy (one query alone). */
+export type ScreenPrecision = 'float32' | 'bfloat16';
 
 export interface ExactKernel {
   /** out[j][r] = the dot product of row r with queries[j], for j < 4 (views that the next call overwrites). */
@@ -47,8 +52,12 @@ export interface ExactKernel {
    * arithmetic, for j < SCREEN_PASS (views that the next screening call overwrites).
    */
   screen(queries: readonly Float32Array[]): readonly Float32Array[];
-  /** The screening scores of one query: out[r] = row r · query in float32 arithmetic (query j = 0 of `gather`). */
+  /**
+   * The screening scores of one query: out[r] = row r · query in float32 arithmetic, over the matrix's
+   * bfloat16 copy from SCREEN_MIN_ROWS rows (half the bytes to read: `screenOnePrecision`); query j = 0 of `gather`.
+   */
   screenOne(query: Float32Array): Float32Array;
+  readonly screenOnePrecision: ScreenPrecision;
   /** The rows whose last screening score of query j is ≥ `lo` (a float32), in row order (a view the next call overwrites). */
   gather(j: number, lo: number): Int32Array;
   /** The largest Euclidean norm of the matrix's rows (NaN or ∞ when a value is not finite): the screen's bound needs it. */
@@ -65,6 +74,8 @@ interface KernelExports {
   dot32One(matrix: number, rows: number, dim: number, query: number, out: number): void;
   gather32(scores: number, n: number, lo: number, out: number): number;
   largestNorm(matrix: number, rows: number, dim: number): number;
+  toBf16(matrix: number, n: number, out: number): void;
+  dotBf16One(matrix: number, rows: number, dim: number, query: number, out: number): void;
 }
 
 /** Rows beyond k that the selection leaves to the sort rather than look at one more digit of all the kept. */
@@ -84,9 +95,10 @@ function createKernel(matrix: VectorMatrix): ExactKernel | null {
   const module = kernelModule();
   if (module === null) return null;
   const { rows, dim, data } = matrix;
-  const { memory, dotFour, dotEight, dotOne, topRows, dot32Sixteen, dot32One, gather32, largestNorm } = new WebAssembly.Instance(module, {}).exports as unknown as KernelExports;
+  const { memory, dotFour, dotEight, dotOne, topRows, dot32Sixteen, dot32One, gather32, largestNorm, toBf16, dotBf16One } = new WebAssembly.Instance(module, {}).exports as unknown as KernelExports;
   // The matrix, up to eight queries, eight outputs, then the selection's two key and two row buffers and
-  // counts, then the screening's sixteen queries, sixteen outputs and gathered rows.
+  // counts, then the screening's sixteen queries, sixteen outputs and gathered rows, then (many rows) the
+  // matrix in bfloat16.
   const queriesAt = align16(rows * dim * 4);
   const outAt = align16(queriesAt + dim * 64);
   const keysAt = align16(outAt + 8 * rows * 8);
@@ -95,7 +107,8 @@ function createKernel(matrix: VectorMatrix): ExactKernel | null {
   const queries32At = align16(countsAt + 2048 * 4);
   const outs32At = align16(queries32At + dim * 4 * SCREEN_PASS);
   const gatherAt = align16(outs32At + SCREEN_PASS * rows * 4);
-  const end = gatherAt + rows * 4;
+  const bf16At = rows >= SCREEN_MIN_ROWS ? align16(gatherAt + rows * 4) : undefined;
+  const end = bf16At === undefined ? gatherAt + rows * 4 : bf16At + rows * dim * 2;
   try {
     const pages = Math.ceil(end / 65536) - memory.buffer.byteLength / 65536;
     if (pages > 0) memory.grow(pages);
@@ -104,6 +117,7 @@ function createKernel(matrix: VectorMatrix): ExactKernel | null {
   }
   // Views made after the growth stay valid: the memory never grows again.
   new Float32Array(memory.buffer, 0, rows * dim).set(data.subarray(0, rows * dim));
+  if (bf16At !== undefined) toBf16(0, rows * dim, bf16At);
   const queries = new Float64Array(memory.buffer, queriesAt, dim * 8);
   const outs = Array.from({ length: 8 }, (_, j) => new Float64Array(memory.buffer, outAt + j * rows * 8, rows));
   const out = outs.slice(0, 4) as unknown as Four<Float64Array>;
@@ -147,9 +161,11 @@ function createKernel(matrix: VectorMatrix): ExactKernel | null {
       dot32Sixteen(0, rows, dim, queries32At, outs32At);
       return outs32;
     },
+    screenOnePrecision: bf16At === undefined ? 'float32' : 'bfloat16',
     screenOne(query) {
       queries32.set(query);
-      dot32One(0, rows, dim, queries32At, outs32At);
+      if (bf16At === undefined) dot32One(0, rows, dim, queries32At, outs32At);
+      else dotBf16One(bf16At, rows, dim, queries32At, outs32At);
       return outs32[0]!;
     },
     gather(j, lo) {

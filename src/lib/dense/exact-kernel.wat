@@ -43,6 +43,12 @@
 ;; largestNorm: the largest Euclidean norm of the rows (in float64; NaN or ∞ when a value is not finite),
 ;; for the screen's error bound.
 ;;
+;; toBf16: the n float32 values at $m rounded to bfloat16 (their top 16 bits, to nearest, ties to even) at
+;; $out: the screen of one query reads half the bytes. dotBf16One: dot32One over that copy (rows of dim
+;; bfloat16 at $m, widened exactly to float32), eight components per step (one f32x4 sum per row: the
+;; products of the low four and of the high four added, then added to it), the last dim mod 8 components
+;; and the last rows one by one.
+;;
 ;; gather32: the rows r < n whose score at $scores (f32) is ≥ $lo, in row order, written at $out (i32);
 ;; returns their count.
 ;;
@@ -335,6 +341,105 @@
         (br_if $done (i32.eqz (local.get $left)))
         (local.set $s (f32.add (local.get $s) (f32.mul (f32.load (local.get $p)) (f32.load (local.get $qp)))))
         (local.set $p (i32.add (local.get $p) (i32.const 4)))
+        (local.set $qp (i32.add (local.get $qp) (i32.const 4)))
+        (local.set $left (i32.sub (local.get $left) (i32.const 1)))
+        (br $component)))
+    (local.get $s))
+  (func (export "toBf16") (param $m i32) (param $n i32) (param $out i32)
+    (local $i i32) (local $a v128) (local $b v128)
+    (block $done
+      (loop $eight
+        (br_if $done (i32.gt_u (i32.add (local.get $i) (i32.const 8)) (local.get $n)))
+        (local.set $a (v128.load (local.get $m)))
+        (local.set $b (v128.load offset=16 (local.get $m)))
+        (v128.store (local.get $out) (i16x8.narrow_i32x4_u (call $roundBf16 (local.get $a)) (call $roundBf16 (local.get $b))))
+        (local.set $m (i32.add (local.get $m) (i32.const 32)))
+        (local.set $out (i32.add (local.get $out) (i32.const 16)))
+        (local.set $i (i32.add (local.get $i) (i32.const 8)))
+        (br $eight)))
+    (block $last
+      (loop $one
+        (br_if $last (i32.ge_u (local.get $i) (local.get $n)))
+        (i32.store16 (local.get $out) (i32x4.extract_lane 0 (call $roundBf16 (v128.load32_zero (local.get $m)))))
+        (local.set $m (i32.add (local.get $m) (i32.const 4)))
+        (local.set $out (i32.add (local.get $out) (i32.const 2)))
+        (local.set $i (i32.add (local.get $i) (i32.const 1)))
+        (br $one))))
+  ;; Each lane's float32 bits rounded to their top 16 (to nearest, ties to even), in the lane's low half.
+  (func $roundBf16 (param $x v128) (result v128)
+    (i32x4.shr_u
+      (i32x4.add (i32x4.add (local.get $x) (i32x4.splat (i32.const 0x7fff)))
+        (v128.and (i32x4.shr_u (local.get $x) (i32.const 16)) (i32x4.splat (i32.const 1))))
+      (i32.const 16)))
+  (func (export "dotBf16One") (param $m i32) (param $rows i32) (param $dim i32) (param $q i32) (param $out i32)
+    (local $r i32) (local $i i32) (local $p i32) (local $qp i32) (local $stride i32) (local $wide i32)
+    (local $ylo v128) (local $yhi v128) (local $x v128) (local $a v128) (local $b v128) (local $c v128) (local $d v128)
+    (local.set $stride (i32.shl (local.get $dim) (i32.const 1)))
+    (local.set $wide (i32.and (local.get $dim) (i32.const -8)))
+    (block $fours
+      (loop $four
+        (br_if $fours (i32.gt_u (i32.add (local.get $r) (i32.const 4)) (local.get $rows)))
+        (local.set $p (i32.add (local.get $m) (i32.mul (local.get $r) (local.get $stride))))
+        (local.set $a (v128.const i64x2 0 0))
+        (local.set $b (v128.const i64x2 0 0))
+        (local.set $c (v128.const i64x2 0 0))
+        (local.set $d (v128.const i64x2 0 0))
+        (local.set $qp (local.get $q))
+        (local.set $i (i32.const 0))
+        (block $end
+          (loop $octet
+            (br_if $end (i32.ge_u (local.get $i) (local.get $wide)))
+            (local.set $ylo (v128.load (local.get $qp)))
+            (local.set $yhi (v128.load offset=16 (local.get $qp)))
+            (local.set $x (v128.load (local.get $p)))
+            (local.set $a (f32x4.add (local.get $a) (f32x4.add
+              (f32x4.mul (i32x4.shl (i32x4.extend_low_i16x8_u (local.get $x)) (i32.const 16)) (local.get $ylo))
+              (f32x4.mul (i32x4.shl (i32x4.extend_high_i16x8_u (local.get $x)) (i32.const 16)) (local.get $yhi)))))
+            (local.set $x (v128.load (i32.add (local.get $p) (local.get $stride))))
+            (local.set $b (f32x4.add (local.get $b) (f32x4.add
+              (f32x4.mul (i32x4.shl (i32x4.extend_low_i16x8_u (local.get $x)) (i32.const 16)) (local.get $ylo))
+              (f32x4.mul (i32x4.shl (i32x4.extend_high_i16x8_u (local.get $x)) (i32.const 16)) (local.get $yhi)))))
+            (local.set $x (v128.load (i32.add (local.get $p) (i32.shl (local.get $stride) (i32.const 1)))))
+            (local.set $c (f32x4.add (local.get $c) (f32x4.add
+              (f32x4.mul (i32x4.shl (i32x4.extend_low_i16x8_u (local.get $x)) (i32.const 16)) (local.get $ylo))
+              (f32x4.mul (i32x4.shl (i32x4.extend_high_i16x8_u (local.get $x)) (i32.const 16)) (local.get $yhi)))))
+            (local.set $x (v128.load (i32.add (local.get $p) (i32.mul (local.get $stride) (i32.const 3)))))
+            (local.set $d (f32x4.add (local.get $d) (f32x4.add
+              (f32x4.mul (i32x4.shl (i32x4.extend_low_i16x8_u (local.get $x)) (i32.const 16)) (local.get $ylo))
+              (f32x4.mul (i32x4.shl (i32x4.extend_high_i16x8_u (local.get $x)) (i32.const 16)) (local.get $yhi)))))
+            (local.set $p (i32.add (local.get $p) (i32.const 16)))
+            (local.set $qp (i32.add (local.get $qp) (i32.const 32)))
+            (local.set $i (i32.add (local.get $i) (i32.const 8)))
+            (br $octet)))
+        (f32.store (i32.add (local.get $out) (i32.shl (local.get $r) (i32.const 2)))
+          (call $restBf16 (local.get $a) (local.get $p) (local.get $qp) (i32.sub (local.get $dim) (local.get $wide))))
+        (f32.store offset=4 (i32.add (local.get $out) (i32.shl (local.get $r) (i32.const 2)))
+          (call $restBf16 (local.get $b) (i32.add (local.get $p) (local.get $stride)) (local.get $qp) (i32.sub (local.get $dim) (local.get $wide))))
+        (f32.store offset=8 (i32.add (local.get $out) (i32.shl (local.get $r) (i32.const 2)))
+          (call $restBf16 (local.get $c) (i32.add (local.get $p) (i32.shl (local.get $stride) (i32.const 1))) (local.get $qp) (i32.sub (local.get $dim) (local.get $wide))))
+        (f32.store offset=12 (i32.add (local.get $out) (i32.shl (local.get $r) (i32.const 2)))
+          (call $restBf16 (local.get $d) (i32.add (local.get $p) (i32.mul (local.get $stride) (i32.const 3))) (local.get $qp) (i32.sub (local.get $dim) (local.get $wide))))
+        (local.set $r (i32.add (local.get $r) (i32.const 4)))
+        (br $four)))
+    (block $done
+      (loop $row
+        (br_if $done (i32.ge_u (local.get $r) (local.get $rows)))
+        (f32.store (i32.add (local.get $out) (i32.shl (local.get $r) (i32.const 2)))
+          (call $restBf16 (v128.const i64x2 0 0) (i32.add (local.get $m) (i32.mul (local.get $r) (local.get $stride))) (local.get $q) (local.get $dim)))
+        (local.set $r (i32.add (local.get $r) (i32.const 1)))
+        (br $row))))
+  ;; The lanes of $sum added, then the $left bfloat16 components at $p times the query's at $qp, one by one.
+  (func $restBf16 (param $sum v128) (param $p i32) (param $qp i32) (param $left i32) (result f32)
+    (local $s f32)
+    (local.set $s (f32.add
+      (f32.add (f32x4.extract_lane 0 (local.get $sum)) (f32x4.extract_lane 1 (local.get $sum)))
+      (f32.add (f32x4.extract_lane 2 (local.get $sum)) (f32x4.extract_lane 3 (local.get $sum)))))
+    (block $done
+      (loop $component
+        (br_if $done (i32.eqz (local.get $left)))
+        (local.set $s (f32.add (local.get $s) (f32.mul
+          (f32.reinterpret_i32 (i32.shl (i32.load16_u (local.get $p)) (i32.const 16))) (f32.load (local.get $qp)))))
+        (local.set $p (i32.add (local.get $p) (i32.const 2)))
         (local.set $qp (i32.add (local.get $qp) (i32.const 4)))
         (local.set $left (i32.sub (local.get $left) (i32.const 1)))
         (br $component)))

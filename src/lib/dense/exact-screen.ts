@@ -1,6 +1,7 @@
 /**
  * An exact search's top k found through a float32 screen: the kernel scores every row in float32 (four lanes
- * per SIMD operation instead of two, and no widening), and only the rows that the screen cannot rule out are
+ * per SIMD operation instead of two, and no widening; one query alone over a bfloat16 copy of the matrix,
+ * half the bytes to read, as its scan waits on memory), and only the rows that the screen cannot rule out are
  * scored as the search scores them (float64, components in order: dotWithRow). The answer is the float64
  * top k itself, bit for bit, because the screen's error is bounded:
  *
@@ -19,11 +20,9 @@
  * tests/lib/dense/exact-screen.test.ts compares both ways on rows made to tie and nearly tie.
  */
 import { selectSmallest, topOfScores, type RankedRows } from '../hits/top-of-scores.ts';
-import type { ExactKernel } from './exact-kernel.ts';
+import { SCREEN_MIN_ROWS, type ExactKernel, type ScreenPrecision } from './exact-kernel.ts';
 import { dotWithRow, type VectorMatrix } from './vector-matrix.ts';
 
-/** Below this many rows the float64 pass is cheap and the sample too small to guess from. */
-export const SCREEN_MIN_ROWS = 16_384;
 /** Every SAMPLE_STEP-th screen score goes into the sample that guesses the threshold. */
 const SAMPLE_STEP = 64;
 /** Beyond this share of the rows, rescoring the candidates one by one costs more than the float64 pass. */
@@ -35,28 +34,46 @@ const U32 = 2 ** -24;
 const U64 = 2 ** -53;
 /** Float32's smallest subnormal spacing, doubled: the absolute error an operation near zero may add. */
 const SUBNORMAL = 2 ** -148;
+/** Bfloat16's relative rounding error (8 significant bits, to nearest), and half its subnormal spacing. */
+const U16 = 2 ** -9;
+const BF16_SUBNORMAL = 2 ** -134;
 
-/** ε: how far a screen score may lie from the float64 score of the same row, or undefined when unbounded here. */
-export function screenError(kernel: ExactKernel, query: Float32Array): number | undefined {
+/**
+ * ε: how far a screen score may lie from the float64 score of the same row, or undefined when unbounded here.
+ * Over the bfloat16 copy, each component is first off by at most 2⁻⁹ of itself (rounding to 8 significant
+ * bits), or 2⁻¹³⁴ below bfloat16's normal range: 2⁻⁹·Σ|aᵢbᵢ| + d·2⁻¹³⁴·‖q‖ more.
+ */
+export function screenError(kernel: ExactKernel, query: Float32Array, precision: ScreenPrecision): number | undefined {
   const rowNorm = kernel.largestNorm;
   let squares = 0;
   for (let i = 0; i < query.length; i++) squares += query[i]! * query[i]!;
-  const product = Math.sqrt(squares) * rowNorm;
+  const queryNorm = Math.sqrt(squares);
+  const product = queryNorm * rowNorm;
   if (!(product < LARGEST_PRODUCT)) return undefined; // NaN, ∞ or too large
   const d = query.length + 2; // the lanes' final additions and the remainder's, counted generously
   const gamma = (u: number) => (d * u) / (1 - d * u);
+  const rounding = precision === 'bfloat16' ? { relative: U16, absolute: d * BF16_SUBNORMAL * queryNorm } : { relative: 0, absolute: 0 };
+  const relative = rounding.relative + gamma(U32) * (1 + rounding.relative) + gamma(U64);
   // The factor covers the rounding of ε's own computation (norms and products in float64).
-  return (gamma(U32) + gamma(U64)) * product * (1 + 2 ** -20) + 2 * d * SUBNORMAL;
+  return (relative * product + (1 + gamma(U32)) * rounding.absolute) * (1 + 2 ** -20) + 2 * d * SUBNORMAL;
 }
 
 /**
- * The top `k` rows of query j of the kernel's last screening pass (`scores`: its float32 scores), each scored
- * in float64 as dotWithRow does, in TopK's order; undefined when the screen cannot answer (see above).
+ * The top `k` rows of query j of the kernel's last screening pass (`scores`: its screen scores, made in
+ * `precision`), each scored in float64 as dotWithRow does, in TopK's order; undefined when the screen
+ * cannot answer (see above).
  */
-export function screenedTop(kernel: ExactKernel, matrix: VectorMatrix, query: Float32Array, scores: Float32Array, j: number, k: number): RankedRows | undefined {
+export function screenedTop(
+  kernel: ExactKernel,
+  matrix: VectorMatrix,
+  query: Float32Array,
+  screen: { scores: Float32Array; j: number; precision: ScreenPrecision },
+  k: number,
+): RankedRows | undefined {
+  const { scores, j, precision } = screen;
   const n = matrix.rows;
   if (n < SCREEN_MIN_ROWS || k <= 0) return undefined;
-  const error = screenError(kernel, query);
+  const error = screenError(kernel, query, precision);
   if (error === undefined) return undefined;
   const guess = sampleGuess(scores, k);
   if (guess === undefined) return undefined;

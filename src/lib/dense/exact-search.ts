@@ -4,8 +4,8 @@
  */
 import type { Hit } from '../types.ts';
 import { hasNaN, topOfScores, type RankedRows } from '../hits/top-of-scores.ts';
-import { exactKernelOf, SCREEN_PASS, type ExactKernel } from './exact-kernel.ts';
-import { screenedTop, SCREEN_MIN_ROWS } from './exact-screen.ts';
+import { exactKernelOf, SCREEN_MIN_ROWS, SCREEN_PASS, type ExactKernel } from './exact-kernel.ts';
+import { screenedTop } from './exact-screen.ts';
 import { dotWithRow, type VectorMatrix } from './vector-matrix.ts';
 
 /** A row of an embedding matrix (or HNSW graph) with its similarity to a query. */
@@ -89,7 +89,8 @@ function screenedTopRows(kernel: ExactKernel, matrix: VectorMatrix, queries: rea
     }
     for (let j = 0; j < count; j++) {
       const query = group[j]!;
-      results.push(screenedTop(kernel, matrix, query, screens[j]!, j, k) ?? topOf(kernel.dotsOne(query), 0));
+      const precision = count === 1 ? kernel.screenOnePrecision : 'float32';
+      results.push(screenedTop(kernel, matrix, query, { scores: screens[j]!, j, precision }, k) ?? topOf(kernel.dotsOne(query), 0));
     }
     next += count;
   }

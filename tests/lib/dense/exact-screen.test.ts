@@ -6,8 +6,8 @@
  */
 import fc from 'fast-check';
 import { expect, test } from 'vitest';
-import { exactKernelOf, SCREEN_PASS } from '../../../src/lib/dense/exact-kernel.ts';
-import { floorFloat32, screenedTop, screenError, SCREEN_MIN_ROWS } from '../../../src/lib/dense/exact-screen.ts';
+import { exactKernelOf, SCREEN_MIN_ROWS, SCREEN_PASS, type ExactKernel, type ScreenPrecision } from '../../../src/lib/dense/exact-kernel.ts';
+import { floorFloat32, screenedTop, screenError } from '../../../src/lib/dense/exact-screen.ts';
 import { exactTopRowsMany } from '../../../src/lib/dense/exact-search.ts';
 import { clusteredVectors, seededRandom } from '../../../src/lib/dense/synthetic-vectors.ts';
 import { dotWithRow, matrixRow, type VectorMatrix } from '../../../src/lib/dense/vector-matrix.ts';
@@ -33,6 +33,35 @@ function inLanes32(matrix: VectorMatrix, row: number, query: Float32Array): numb
   let s = f(f(lanes[0]! + lanes[1]!) + f(lanes[2]! + lanes[3]!));
   for (let i = wide; i < matrix.dim; i++) s = f(s + f(matrix.data[row * matrix.dim + i]! * query[i]!));
   return s;
+}
+
+/** A float32 rounded to bfloat16 as toBf16 rounds it (its top 16 bits, to nearest, ties to even). */
+function bf16(x: number): number {
+  const bits = new Uint32Array(new Float32Array([x]).buffer)[0]!;
+  const rounded = ((bits + 0x7fff + ((bits >>> 16) & 1)) >>> 16) << 16;
+  return new Float32Array(new Uint32Array([rounded >>> 0]).buffer)[0]!;
+}
+
+/** dotBf16One's: the bfloat16 components, four lanes over eight components a step (low four plus high four), the lanes added pairwise, then the rest. */
+function inBf16Lanes(matrix: VectorMatrix, row: number, query: Float32Array): number {
+  const x = (i: number) => bf16(matrix.data[row * matrix.dim + i]!);
+  if (row >= (matrix.rows & ~3)) {
+    let s = 0;
+    for (let i = 0; i < matrix.dim; i++) s = f(s + f(x(i) * query[i]!));
+    return s;
+  }
+  const lanes = [0, 0, 0, 0];
+  const wide = matrix.dim & ~7;
+  for (let o = 0; o < wide; o += 8) for (let l = 0; l < 4; l++) lanes[l] = f(lanes[l]! + f(f(x(o + l) * query[o + l]!) + f(x(o + 4 + l) * query[o + 4 + l]!)));
+  let s = f(f(lanes[0]! + lanes[1]!) + f(lanes[2]! + lanes[3]!));
+  for (let i = wide; i < matrix.dim; i++) s = f(s + f(x(i) * query[i]!));
+  return s;
+}
+
+/** Both screens of one query: over the bfloat16 copy (one query alone) and float32 (a pass of sixteen). */
+function eachScreen(kernel: ExactKernel, query: Float32Array, use: (screen: { scores: Float32Array; j: number; precision: ScreenPrecision }) => void): void {
+  use({ scores: kernel.screenOne(query), j: 0, precision: kernel.screenOnePrecision });
+  use({ scores: kernel.screen(new Array<Float32Array>(SCREEN_PASS).fill(query))[0]!, j: 0, precision: 'float32' });
 }
 
 /** The float64 top k of every row, in TopK's order (score descending, then row). */
@@ -61,7 +90,7 @@ test('sixteen queries and one query: the screen scores are the float32 sums in t
       for (let r = 0; r < rows; r++) {
         group.forEach((query, j) => expect(Object.is(screens[j]![r], inOrder32(matrix, r, query))).toBe(true));
         expect(Object.is(one[r], inLanes32(matrix, r, group[3]!))).toBe(true);
-        const error = screenError(kernel, group[3]!)!;
+        const error = screenError(kernel, group[3]!, 'float32')!;
         expect(Math.abs(one[r]! - dotWithRow(matrix, r, group[3]!))).toBeLessThanOrEqual(error);
       }
     }),
@@ -80,10 +109,33 @@ test('ε bounds the screen on sums that cancel and on values far from 1 (propert
       const query = Float32Array.from({ length: dim }, () => 1 + random() * 1e-3);
       const kernel = exactKernelOf(matrix)!;
       const screen = kernel.screenOne(query);
-      const error = screenError(kernel, query)!;
+      const error = screenError(kernel, query, 'float32')!;
       for (let r = 0; r < 64; r++) expect(Math.abs(screen[r]! - dotWithRow(matrix, r, query))).toBeLessThanOrEqual(error);
     }),
     { numRuns: 100 },
+  );
+});
+
+test('one query over many rows: the bfloat16 screen is its sums in the kernel’s order, within its ε of the float64 scores, also on sums that cancel (property)', () => {
+  fc.assert(
+    fc.property(fc.integer({ min: 1, max: 37 }), fc.integer({ min: -30, max: 30 }), fc.boolean(), fc.integer(), (dim, exponent, cancelling, seed) => {
+      const random = seededRandom(seed);
+      const rows = SCREEN_MIN_ROWS + (seed & 7);
+      const scale = 2 ** exponent;
+      const data = Float32Array.from({ length: rows * dim }, (_, i) => scale * (cancelling ? (i % 2 === 0 ? 1 : -1) * (1 + random() * 1e-3) : random() - 0.5));
+      const matrix: VectorMatrix = { rows, dim, data };
+      const query = Float32Array.from({ length: dim }, () => 1 + random() * 1e-3);
+      const kernel = exactKernelOf(matrix)!;
+      expect(kernel.screenOnePrecision).toBe('bfloat16');
+      const screen = kernel.screenOne(query);
+      const error = screenError(kernel, query, 'bfloat16')!;
+      for (let r = 0; r < rows; r += 97) {
+        expect(Object.is(screen[r], inBf16Lanes(matrix, r, query))).toBe(true);
+        expect(Math.abs(screen[r]! - dotWithRow(matrix, r, query))).toBeLessThanOrEqual(error);
+      }
+      for (const r of [rows - 1, rows - 2, rows - 3]) expect(Object.is(screen[r], inBf16Lanes(matrix, r, query))).toBe(true);
+    }),
+    { numRuns: 20 },
   );
 });
 
@@ -149,12 +201,13 @@ test('rows tied or differing below float32’s resolution: the screened top k is
   for (const [top, seed] of [[300, 1], [1_000, 2]] as const) {
     const matrix = nearTies(top, seed);
     const kernel = exactKernelOf(matrix)!;
-    const scores = kernel.screenOne(query);
-    for (const k of [1, 10, 100, top - 1, top, top + 50]) {
-      const screened = screenedTop(kernel, matrix, query, scores, 0, k);
-      expect(screened, `k ${k} of ${top} near ties`).toBeDefined();
-      expectReference(screened!, matrix, query, k);
-    }
+    eachScreen(kernel, query, (screen) => {
+      for (const k of [1, 10, 100, top - 1, top, top + 50]) {
+        const screened = screenedTop(kernel, matrix, query, screen, k);
+        expect(screened, `k ${k} of ${top} near ties, ${screen.precision}`).toBeDefined();
+        expectReference(screened!, matrix, query, k);
+      }
+    });
   }
 });
 
@@ -170,10 +223,10 @@ test('a row that the float32 screen ranks below another, and float64 above it, i
   const matrix: VectorMatrix = { rows, dim: 3, data };
   const query = Float32Array.from([1, 1, 1]);
   const kernel = exactKernelOf(matrix)!;
-  const scores = kernel.screenOne(query);
+  const scores = kernel.screen(new Array<Float32Array>(SCREEN_PASS).fill(query))[0]!;
   expect(scores[a]).toBeLessThan(scores[b]!);
   expect(dotWithRow(matrix, a, query)).toBeGreaterThan(dotWithRow(matrix, b, query));
-  for (const k of [1, 2, 10]) expectReference(screenedTop(kernel, matrix, query, scores, 0, k)!, matrix, query, k);
+  for (const k of [1, 2, 10]) expectReference(screenedTop(kernel, matrix, query, { scores, j: 0, precision: 'float32' }, k)!, matrix, query, k);
 });
 
 test('exactTopRowsMany over many rows (the screen, and the float64 pass where the screen cannot answer) equals the float64 top k', () => {
@@ -189,7 +242,7 @@ test('exactTopRowsMany over many rows (the screen, and the float64 pass where th
   for (const k of [5_000, matrix.rows + 3]) expectReference(exactTopRowsMany(matrix, [all[0]!], k)[0]!, matrix, all[0]!, k);
   // A query of zeros ties every row at 0: too many candidates, the float64 pass keeps the lower rows.
   const zeros = new Float32Array(12);
-  expect(screenedTop(exactKernelOf(matrix)!, matrix, zeros, exactKernelOf(matrix)!.screenOne(zeros), 0, 10)).toBeUndefined();
+  eachScreen(exactKernelOf(matrix)!, zeros, (screen) => expect(screenedTop(exactKernelOf(matrix)!, matrix, zeros, screen, 10)).toBeUndefined());
   expectReference(exactTopRowsMany(matrix, [zeros, zeros], 10)[1]!, matrix, zeros, 10);
 });
 
@@ -200,8 +253,10 @@ test('a matrix with a value that is not finite, or too large for float32 sums, i
   huge.data[4 * 5] = 1e37;
   const query = Float32Array.from([0.5, -0.25, 0.125, 1]);
   expect(exactKernelOf(withNaN)!.largestNorm).toBeNaN();
-  expect(screenError(exactKernelOf(withNaN)!, query)).toBeUndefined();
-  expect(screenError(exactKernelOf(huge)!, query)).toBeUndefined();
+  for (const precision of ['float32', 'bfloat16'] as const) {
+    expect(screenError(exactKernelOf(withNaN)!, query, precision)).toBeUndefined();
+    expect(screenError(exactKernelOf(huge)!, query, precision)).toBeUndefined();
+  }
   const found = exactTopRowsMany(huge, [query, query], 10);
   expectReference(found[0]!, huge, query, 10);
   // NaN scores go to the heap's order (as before the screen): row 77 is not among a finite top.
