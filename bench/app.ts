@@ -391,6 +391,9 @@ async function learn(page: Page): Promise<void> {
   const trainMs = Number(await done.getAttribute('data-train-ms'));
   report({ step: 'Learn: SciFact train, 10 epochs, training in the worker', value: trainMs, unit: 'ms', goal: 60_000 });
   report({ step: 'Learn: Train pressed → model stored', value: wallMs, unit: 'ms' });
+  // The restart step reopens the address this step leaves: Explore's, as a person returning to it.
+  await views(page).getByRole('button', { name: 'Explore' }).click();
+  await columnsReady(page, 3);
 }
 
 async function restartOnce(session: BrowserSession, url: string, storedBytes: number): Promise<{ session: BrowserSession; ms: number; floorMs: number }> {
