@@ -72,6 +72,15 @@ export function exactTopRowsMany(matrix: VectorMatrix, queries: readonly Float32
 }
 
 /**
+ * The sizes of query batches that take each kind of pass exactTopRowsMany makes over a matrix of `rows`
+ * rows (what a warm-up runs once each): one query alone and a screening pass from SCREEN_MIN_ROWS rows;
+ * below, passes of eight, four and one.
+ */
+export function exactPassSizes(rows: number): readonly number[] {
+  return rows >= SCREEN_MIN_ROWS ? [1, SCREEN_PASS] : [8, 4, 1];
+}
+
+/**
  * Many rows: each query's top k through the float32 screen (exact-screen.ts), SCREEN_PASS queries per pass
  * (the last repeated to fill a pass), one query alone in its own pass; a query the screen cannot answer is
  * scored in float64 over every row, as smaller matrices always are.

@@ -24,7 +24,7 @@ import type { Embedder } from '../dense/embedder.ts';
 import { passageText, queryText, vectorSettings } from '../dense/embedding-text.ts';
 import type { ShippedVectors } from '../dense/shipped-vectors.ts';
 import { denseTopKMany } from '../dense/dense-top-k.ts';
-import { rowIndex } from '../dense/exact-search.ts';
+import { exactPassSizes, rowIndex } from '../dense/exact-search.ts';
 import { HnswIndex } from '../dense/hnsw-index.ts';
 import { dotWithRow, matrixRow, type VectorMatrix } from '../dense/vector-matrix.ts';
 import type { HnswSettings } from '../retrievers/config.ts';
@@ -57,9 +57,6 @@ import type { Hit } from '../types.ts';
 
 /** Depth of `warmSearch`'s searches: an evaluation's (a run's 1,000 hits, one more for the query's own id). */
 const WARM_DEPTH = 1001;
-
-/** Queries per search of `warmSearch`, in turn: exact search's passes of eight, four and one query. */
-const WARM_GROUPS = [8, 4, 1];
 
 /** Progress of opening a dense corpus: model files, reading documents, embedding, HNSW. */
 export type DenseProgress =
@@ -622,10 +619,11 @@ export class DenseCorpusService {
   }
 
   /**
-   * Runs exact search on a few of the corpus's own rows as queries, eight, four and one at a time (each
-   * size is its own pass of the kernel: all get compiled) between other requests, and LEDR's fusion of what they find, once the corpus is open: the
-   * matrix's WebAssembly kernel is made (a copy of the matrix) and the code compiled before real queries
-   * come, so an evaluation's first chunk is not the slowest. Nothing is kept; HNSW search is not warmed.
+   * Runs exact search on a few of the corpus's own rows as queries, in batches of each size that takes its
+   * own kind of pass (exactPassSizes: all get compiled, none runs twice for nothing) between other requests,
+   * and LEDR's fusion of what they find, once the corpus is open: the matrix's WebAssembly kernel is made (a
+   * copy of the matrix) and the code compiled before real queries come, so an evaluation's first chunk is
+   * not the slowest. Nothing is kept; HNSW search is not warmed.
    */
   async warmSearch(collectionId: string, options: { queries?: number; k?: number } = {}): Promise<number> {
     const corpus = this.corpora.get(collectionId);
@@ -634,8 +632,9 @@ export class DenseCorpusService {
     const count = Math.min(vectors.rows, options.queries ?? 16);
     let ran = 0;
     let step = 0;
+    const sizes = exactPassSizes(vectors.rows);
     while (ran < count) {
-      const size = WARM_GROUPS[step++ % WARM_GROUPS.length]!;
+      const size = sizes[step++ % sizes.length]!;
       const queries = Array.from({ length: Math.min(size, count - ran) }, (_, i) => matrixRow(vectors, ran + i));
       const found = denseTopKMany(vectors, queries, options.k ?? WARM_DEPTH);
       packHits(found);
