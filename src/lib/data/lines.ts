@@ -256,7 +256,7 @@ export async function* readDecodedLineBatches(source: ByteSource, options: ReadL
     if (region.carried !== undefined) lineByLine(counter.next(region.carried));
     const decoded = region.body === undefined ? undefined : decodedBody(region.body);
     if (decoded === undefined) {
-      for (const raw of counter.lines({ ...(region.body === undefined ? {} : { body: region.body }) })) lineByLine(raw);
+      if (region.body !== undefined) for (const raw of counter.lines({ body: region.body })) lineByLine(raw);
     } else {
       // Newlines and CRs are one byte and one unit, so the body's difference is its lines' (but for a BOM, below).
       utf8Surplus += region.body!.length - decoded.length;
