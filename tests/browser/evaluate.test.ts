@@ -455,7 +455,7 @@ describe.skipIf(skipNoModel)('Evaluate dashboard (SciFact test, BM25 | GloVe | L
     const { page, context, errors } = session;
     // 300 queries take well under a second, faster than a click: the BM25 and dense workers hold the queries
     // they are asked to rank (comlink's calls of searchManyPacked and searchPacked) from just before Run until
-    // Cancel has been pressed, so both columns ranked side by side are still running then however long the
+    // the cancel has stopped both columns, so both are still running when Cancel is pressed however long the
     // screenshot before it takes. Their other calls (opening the index and vectors) are answered as usual. A
     // worker started after Run starts holding.
     const rankings = { '**/assets/bm25.worker-*.js': 'searchManyPacked', '**/assets/dense.worker-*.js': 'searchPacked' };
@@ -494,15 +494,16 @@ describe.skipIf(skipNoModel)('Evaluate dashboard (SciFact test, BM25 | GloVe | L
     const held = async () => Promise.all(gatedWorkers().map(async (worker) => [/bm25/.test(worker.url()) ? 'bm25' : 'dense', await worker.evaluate(() => (self as unknown as Gated).__rpRankGate.held())] as const));
     await expect.poll(async () => (await held()).filter(([, count]) => count > 0).map(([name]) => name).sort(), { timeout: 60_000 }).toEqual(['bm25', 'dense']);
     await cancel.click();
-    holding = false;
-    for (const worker of gatedWorkers()) await worker.evaluate(() => (self as unknown as Gated).__rpRankGate.release());
-    for (const script of Object.keys(rankings)) await context.unroute(script);
-    await page.getByText('Evaluation cancelled; the columns finished before are kept.').waitFor();
-    await page.getByTestId('evaluate-progress').waitFor({ state: 'detached' });
-    // The cancel stopped the column beside it too, and the third column never started.
+    // Both stop at once, while their workers still hold the queries sent: neither waits for a worker to
+    // answer, so the dense column cannot finish and let the third column start before the cancel reaches it.
     await expect.poll(async () => (await page.locator('.tray .job[data-status="cancelled"] .title').allTextContents()).sort()).toEqual(
       expect.arrayContaining(['Evaluating 1 · BM25 (k1 0.9, b 0.4) · 300 queries', 'Evaluating 2 · Dense: glove-100d-sif · 300 queries']),
     );
+    await page.getByText('Evaluation cancelled; the columns finished before are kept.').waitFor();
+    await page.getByTestId('evaluate-progress').waitFor({ state: 'detached' });
+    holding = false;
+    for (const worker of gatedWorkers()) await worker.evaluate(() => (self as unknown as Gated).__rpRankGate.release());
+    for (const script of Object.keys(rankings)) await context.unroute(script);
     const evaluating = Object.keys(await page.evaluate(() => window.__rpEvalJobs)).filter((t) => t.startsWith('Evaluating'));
     expect(evaluating.filter((t) => !t.includes('k1 1.2')).sort()).toEqual(['Evaluating 1 · BM25 (k1 0.9, b 0.4) · 300 queries', 'Evaluating 2 · Dense: glove-100d-sif · 300 queries']);
     // The stored results are still shown.

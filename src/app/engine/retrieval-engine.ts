@@ -209,7 +209,8 @@ export class RetrievalEngine {
 
   /**
    * Ranks every query with a column, `chunkSize` queries per worker call, reporting progress after each
-   * chunk and stopping between chunks when `signal` aborts. Hits carry no parts. Queries need ids.
+   * chunk and rejecting as soon as `signal` aborts (the chunks already sent finish in the worker, unread).
+   * Hits carry no parts. Queries need ids.
    */
   async rankQueries(
     collectionId: string,
@@ -245,7 +246,8 @@ export class RetrievalEngine {
     fill();
     while (inFlight.length > 0) {
       const { chunk, start, rankings: pending } = inFlight.shift()!;
-      const rankings = await pending;
+      // A cancel stops the wait at once: a chunk held in a busy worker must not keep the column running.
+      const rankings = await raceAbort(pending, options.signal);
       chunk.forEach((query, i) => {
         const hits = rankings[i];
         if (hits === undefined) missing.push(query.id);

@@ -256,6 +256,26 @@ describe('RetrievalEngine: many queries', () => {
     expect(bm25.searches).toHaveLength(5);
   });
 
+  it('rejects as soon as cancelled while a chunk is still with a busy worker (a column beside it stops at once)', async () => {
+    const { bm25, engine } = setup();
+    await engine.prepare(C, defaultRetriever('bm25'));
+    // The worker holds every chunk sent (four are in flight at a time) until the end of the test.
+    const held = new Gate();
+    const search = bm25.search.bind(bm25);
+    let sent = 0;
+    bm25.search = async (...args) => {
+      sent += 1;
+      await held.wait();
+      return search(...args);
+    };
+    const controller = new AbortController();
+    const ranking = engine.rankQueries(C, defaultRetriever('bm25'), queries, { chunkSize: 10, signal: controller.signal });
+    await expect.poll(() => sent).toBe(4);
+    controller.abort(new DOMException('stop', 'AbortError'));
+    await expect(ranking).rejects.toThrow('stop');
+    held.open();
+  });
+
   it('over backends answering as rows, BM25, dense and LEDR runs are rows of the hits runs (LEDR reusing BM25\'s rows)', async () => {
     const bm25 = new FakeRowsBm25();
     const dense = new FakeRowsDense();
