@@ -1,5 +1,5 @@
 /**
- * `npm run -s bench:app [-- --json] [-- --skip-build] [-- --skip-large] [-- --only=first-visit,evaluate,typed,learn,restart,large] [-- --first-visits=3] [-- --restarts=5] [-- --large=100 [--evaluate-only | --import-only]]`: the playground as a person meets it.
+ * `npm run -s bench:app [-- --json] [-- --skip-build] [-- --skip-large] [-- --only=first-visit,evaluate,typed,learn,restart,large] [-- --first-visits=3] [-- --restarts=5] [-- --large=100 [--evaluate-only | --import-only | --ready-only]]`: the playground as a person meets it.
  * Builds the app, serves the build with `vite preview`, and drives Debian's chromium (fresh profile) through
  * issue 9's table: the first visit on the starter collection, SciFact downloaded from a local hub, an
  * evaluation of the three default columns over the 300 test queries, typed queries re-ranked, a query-
@@ -139,6 +139,8 @@ function distSizes(dir: string): { total: number; largest: { path: string; bytes
 const LARGE_COPIES = wholeArg('--large', 10);
 /** `--import-only`: the large step stops after its import (timing the import alone takes a minute, the whole step several). */
 const LARGE_IMPORT_ONLY = args.has('--import-only');
+/** `--ready-only`: the large step stops once Explore is ready, after printing where that time went (`printReadyBreakdown`). */
+const LARGE_READY_ONLY = args.has('--ready-only');
 
 /**
  * SciFact ×`copies` with new ids and its test queries and judgments (on the first copy's ids), written as
@@ -308,6 +310,81 @@ async function printBreakdown(page: Page): Promise<void> {
   }
 }
 
+/** Waits until a BM25 index of a local collection is in the `indexes` table (its keys only are read). */
+async function bm25IndexStored(page: Page): Promise<void> {
+  await page.evaluate(KEEP_NAMES_SHIM);
+  const found = () =>
+    page.evaluate(async () => {
+      const db = await new Promise<IDBDatabase>((resolve, reject) => {
+        const request = indexedDB.open('retrieval-playground');
+        request.onsuccess = () => resolve(request.result);
+        request.onerror = () => reject(request.error);
+      });
+      try {
+        const keys = await new Promise<IDBValidKey[]>((resolve, reject) => {
+          const request = db.transaction('indexes', 'readonly').objectStore('indexes').getAllKeys();
+          request.onsuccess = () => resolve(request.result);
+          request.onerror = () => reject(request.error);
+        });
+        return keys.some((key) => typeof key === 'string' && key.startsWith('local/') && key.includes('|bm25|'));
+      } finally {
+        db.close();
+      }
+    });
+  const deadline = performance.now() + 600_000;
+  while (!(await found())) {
+    if (performance.now() > deadline) throw new Error('the BM25 index of the large collection was not stored within 10 minutes');
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+}
+
+/** Notes (in the page, every 10 ms) when each Explore column first says it is ready, for `printReadyBreakdown`. */
+async function watchColumns(page: Page): Promise<void> {
+  await page.evaluate(KEEP_NAMES_SHIM);
+  await page.evaluate(() => {
+    const readyAt: Record<string, number> = {};
+    window.__rpColumnsReadyAt = readyAt;
+    const timer = setInterval(() => {
+      const cards = [...document.querySelectorAll<HTMLElement>('article.column')];
+      cards.forEach((card, i) => {
+        const name = `column ${i + 1} ready (${card.getAttribute('aria-label') ?? card.dataset['kind'] ?? '?'})`;
+        if (card.dataset['status'] === 'ready') readyAt[name] ??= performance.timeOrigin + performance.now();
+      });
+      if (cards.length > 0 && Object.keys(readyAt).length === cards.length) clearInterval(timer);
+    }, 10);
+  });
+}
+
+/**
+ * Where the time to Explore ready went, printed (not figures): the workers' phase measures of the open
+ * (src/lib/services/phase-times.ts: each phase's summed time, and the span from the job's start to its end),
+ * in ms from the Explore click (`openedAt`, this process's clock, matched to the page's by the time origins).
+ */
+async function printReadyBreakdown(page: Page, openedAt: number): Promise<void> {
+  const clickedAt = performance.timeOrigin + openedAt;
+  const parts: Array<{ name: string; start: number; end: number; ms: number }> = [];
+  for (const worker of page.workers()) {
+    await worker.evaluate(KEEP_NAMES_SHIM).catch(() => undefined);
+    const measures = await worker
+      .evaluate(() =>
+        performance.getEntriesByType('measure').map((entry) => ({
+          name: entry.name,
+          start: performance.timeOrigin + entry.startTime,
+          end: performance.timeOrigin + entry.startTime + entry.duration,
+          ms: ((entry as PerformanceMeasure).detail as { ms?: number } | null)?.ms ?? entry.duration,
+        })),
+      )
+      .catch(() => []);
+    parts.push(...measures.filter((part) => part.end >= clickedAt).map((part) => ({ ...part, start: part.start - clickedAt, end: part.end - clickedAt })));
+  }
+  const columns = await page.evaluate(() => window.__rpColumnsReadyAt ?? {});
+  for (const [name, at] of Object.entries(columns)) parts.push({ name, start: at - clickedAt, end: at - clickedAt, ms: 0 });
+  console.log('  breakdown of ready (workers\' phases; ms from the click: job start → end, time in the phase):');
+  for (const part of parts.sort((a, b) => a.start - b.start || a.name.localeCompare(b.name))) {
+    console.log(`    ${part.name.padEnd(40)} ${format(part.start).padStart(7)} → ${format(part.end).padStart(7)}  ${format(part.ms).padStart(7)}`);
+  }
+}
+
 /**
  * tsx compiles with esbuild's keepNames, which wraps the inner functions of functions run in the page in a
  * `__name` helper that exists only in Node: the page gets a no-op one.
@@ -317,6 +394,7 @@ const KEEP_NAMES_SHIM = 'globalThis.__name ??= (fn) => fn';
 declare global {
   interface Window {
     __rpBenchClick?: number;
+    __rpColumnsReadyAt?: Record<string, number>;
   }
 }
 
@@ -537,9 +615,13 @@ async function largeImport(session: BrowserSession, appUrl: string): Promise<voi
       if (LARGE_IMPORT_ONLY) return;
       await views(page).getByRole('button', { name: 'Explore' }).click();
       const opened = performance.now();
+      if (LARGE_READY_ONLY) await watchColumns(page);
       await columnsReadyIn(page, 3, { timeout: 1_800_000, interval: 10 });
       report({ step: large ? `  ${label}: then Explore ready (BM25 index + dense embedding + first ranking)` : '  then Explore ready (BM25 index + dense embedding)', value: performance.now() - opened, unit: 'ms', goal: large ? 40_000 : 10_000 });
-      if (!large) return;
+      // The BM25 worker stores a built index after its answer: what is stored is measured once it is.
+      await bm25IndexStored(page);
+      if (!json) await printReadyBreakdown(page, opened);
+      if (!large || LARGE_READY_ONLY) return;
       const stored = await page.evaluate(async () => (await navigator.storage.estimate()).usage ?? 0);
       report({ step: `  ${label}: stored (documents, BM25 index, vectors)`, value: (stored - usedBefore) / MB, unit: 'MB' });
       report({ step: `  ${label}: stored bytes per corpus byte`, value: (stored - usedBefore) / files.corpusBytes, unit: 'ratio' });
@@ -554,7 +636,7 @@ async function largeImport(session: BrowserSession, appUrl: string): Promise<voi
       if (!args.has('--evaluate-only')) await typedQueries(page, judged.slice(0, 20).map((query) => query.text), `  ${label}: typed query`);
       await evaluate(page, undefined, `  ${label}: evaluate 3 default columns × 300 test queries`, 5000);
     });
-    if (!large || LARGE_IMPORT_ONLY) return;
+    if (!large || LARGE_IMPORT_ONLY || LARGE_READY_ONLY) return;
     report({ step: `  ${label}: peak JavaScript heap of the page (main thread)`, value: memory.heapBytes / MB, unit: 'MB', goal: 1000 });
     if (memory.rendererBytes > 0) report({ step: `  ${label}: peak resident memory of the renderer (page, workers, WASM)`, value: memory.rendererBytes / MB, unit: 'MB' });
   } finally {

@@ -52,7 +52,36 @@ export interface DecodedIndex {
 
 const align4 = (offset: number) => (offset + 3) & ~3;
 
-export function encodeBm25Index(parts: Bm25IndexParts, settings: Record<string, unknown>): ArrayBuffer {
+/**
+ * Where everything goes in the stored form of an index: the encoded header and string sections and the
+ * total size, computed before a byte is copied (so the size is known before the buffer is written).
+ */
+export interface Bm25IndexLayout {
+  headerBytes: Uint8Array;
+  termOrder: Uint32Array;
+  docIds: Uint8Array;
+  terms: Uint8Array;
+  /** Byte length of the stored form. */
+  size: number;
+}
+
+/** The sections of `parts` in their stored order. */
+function sectionsOf(parts: Bm25IndexParts, layout: Bm25IndexLayout): ArrayBufferView[] {
+  return [
+    parts.docLengths,
+    parts.starts,
+    parts.docs,
+    parts.overflowAt,
+    parts.overflowFreq,
+    layout.termOrder,
+    parts.norms,
+    parts.freqs,
+    layout.docIds,
+    layout.terms,
+  ];
+}
+
+export function bm25IndexLayout(parts: Bm25IndexParts, settings: Record<string, unknown>): Bm25IndexLayout {
   const encoder = new TextEncoder();
   const docIds = encoder.encode(JSON.stringify(parts.docIds));
   const terms = encoder.encode(JSON.stringify(parts.terms));
@@ -67,35 +96,53 @@ export function encodeBm25Index(parts: Bm25IndexParts, settings: Record<string, 
     docIdsBytes: docIds.length,
     termsBytes: terms.length,
   };
-  const headerBytes = encoder.encode(JSON.stringify(header));
-  const sections: ArrayBufferView[] = [
-    parts.docLengths,
-    parts.starts,
-    parts.docs,
-    parts.overflowAt,
-    parts.overflowFreq,
-    termOrderOf(parts.terms),
-    parts.norms,
-    parts.freqs,
-    docIds,
-    terms,
-  ];
-  let size = align4(16 + headerBytes.length);
-  for (const section of sections) size = align4(size + section.byteLength);
+  const layout: Bm25IndexLayout = { headerBytes: encoder.encode(JSON.stringify(header)), termOrder: termOrderOf(parts.terms), docIds, terms, size: 0 };
+  let size = align4(16 + layout.headerBytes.length);
+  for (const section of sectionsOf(parts, layout)) size = align4(size + section.byteLength);
+  layout.size = size;
+  return layout;
+}
 
-  const buffer = new ArrayBuffer(size);
-  const bytes = new Uint8Array(buffer);
-  bytes.set(encoder.encode(MAGIC), 0);
-  const view = new DataView(buffer);
-  view.setUint32(8, BM25_INDEX_FORMAT_VERSION, true);
-  view.setUint32(12, headerBytes.length, true);
-  bytes.set(headerBytes, 16);
-  let offset = align4(16 + headerBytes.length);
-  for (const section of sections) {
+export function encodeBm25Index(parts: Bm25IndexParts, settings: Record<string, unknown>): ArrayBuffer {
+  const layout = bm25IndexLayout(parts, settings);
+  const { buffer, bytes } = startBuffer(layout);
+  let offset = align4(16 + layout.headerBytes.length);
+  for (const section of sectionsOf(parts, layout)) {
     bytes.set(new Uint8Array(section.buffer, section.byteOffset, section.byteLength), offset);
     offset = align4(offset + section.byteLength);
   }
   return buffer;
+}
+
+/**
+ * `encodeBm25Index` of a laid-out index, one section at a time with `pause()` before each, so a worker
+ * answers searches while it stores its index. `parts()` is asked again after every pause: its arrays may be
+ * views into kernel memory, which a search may grow (and so move).
+ */
+export async function encodeBm25IndexInSteps(parts: () => Bm25IndexParts, layout: Bm25IndexLayout, pause: () => Promise<void>): Promise<ArrayBuffer> {
+  const { buffer, bytes } = startBuffer(layout);
+  let offset = align4(16 + layout.headerBytes.length);
+  const count = sectionsOf(parts(), layout).length;
+  for (let s = 0; s < count; s++) {
+    await pause();
+    const section = sectionsOf(parts(), layout)[s]!;
+    bytes.set(new Uint8Array(section.buffer, section.byteOffset, section.byteLength), offset);
+    offset = align4(offset + section.byteLength);
+  }
+  if (offset !== layout.size) throw new Error(`encoded ${offset} bytes of an index laid out as ${layout.size}`);
+  return buffer;
+}
+
+/** A buffer of the layout's size with the magic, version and header written. */
+function startBuffer(layout: Bm25IndexLayout): { buffer: ArrayBuffer; bytes: Uint8Array } {
+  const buffer = new ArrayBuffer(layout.size);
+  const bytes = new Uint8Array(buffer);
+  bytes.set(new TextEncoder().encode(MAGIC), 0);
+  const view = new DataView(buffer);
+  view.setUint32(8, BM25_INDEX_FORMAT_VERSION, true);
+  view.setUint32(12, layout.headerBytes.length, true);
+  bytes.set(layout.headerBytes, 16);
+  return { buffer, bytes };
 }
 
 function readHeader(buffer: ArrayBuffer): { version: number; header: Header; offset: number } {

@@ -159,6 +159,24 @@ export class Bm25WasmIndex {
 
   /** The index's arrays, copied out of kernel memory (for serializing). */
   toParts(): Bm25IndexParts {
+    const view = this.partsView();
+    return {
+      ...view,
+      docLengths: view.docLengths.slice(),
+      norms: view.norms.slice(),
+      starts: view.starts.slice(),
+      docs: view.docs.slice(),
+      freqs: view.freqs.slice(),
+      overflowAt: view.overflowAt.slice(),
+      overflowFreq: view.overflowFreq.slice(),
+    };
+  }
+
+  /**
+   * The index's arrays as views into kernel memory, not copied: valid until the kernel's memory grows (a
+   * search may grow it), so read them at once and ask again after yielding.
+   */
+  partsView(): Bm25IndexParts {
     const { kernel } = this;
     const k = kernel.exports;
     const numDocs = this.numDocs;
@@ -167,13 +185,13 @@ export class Bm25WasmIndex {
     return {
       docIds: this.docIds,
       terms: this.terms,
-      docLengths: kernel.u32(k.indexDocLengths(), numDocs).slice(),
-      norms: kernel.u8(k.indexNorms(), numDocs).slice(),
-      starts: kernel.u32(k.indexStarts(), this.numTerms + 1).slice(),
-      docs: kernel.u32(k.indexDocs(), numPostings).slice(),
-      freqs: kernel.u8(k.indexFreqs(), numPostings).slice(),
-      overflowAt: kernel.u32(k.indexOverflowAt(), numOverflow).slice(),
-      overflowFreq: kernel.u32(k.indexOverflowFreq(), numOverflow).slice(),
+      docLengths: kernel.u32(k.indexDocLengths(), numDocs),
+      norms: kernel.u8(k.indexNorms(), numDocs),
+      starts: kernel.u32(k.indexStarts(), this.numTerms + 1),
+      docs: kernel.u32(k.indexDocs(), numPostings),
+      freqs: kernel.u8(k.indexFreqs(), numPostings),
+      overflowAt: kernel.u32(k.indexOverflowAt(), numOverflow),
+      overflowFreq: kernel.u32(k.indexOverflowFreq(), numOverflow),
       docCount: this.docCount,
       sumTotalTermFreq: this.sumTotalTermFreq,
     };

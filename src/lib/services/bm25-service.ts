@@ -29,9 +29,10 @@ import type { PrfResult } from '../prf/prf-result.ts';
 import type { RankQuery } from '../retrievers/ranking.ts';
 import { searchRm3 } from '../prf/rm3.ts';
 import type { Doc, Hit, Run } from '../types.ts';
-import { BM25_INDEX_FORMAT_VERSION, decodeBm25Index, encodeBm25Index } from '../bm25-wasm/index-codec.ts';
+import { BM25_INDEX_FORMAT_VERSION, bm25IndexLayout, decodeBm25Index, encodeBm25Index, encodeBm25IndexInSteps } from '../bm25-wasm/index-codec.ts';
 import { Bm25WasmBuilder } from '../bm25-wasm/wasm-builder.ts';
 import { Bm25WasmIndex } from '../bm25-wasm/wasm-index.ts';
+import { PhaseTimes } from './phase-times.ts';
 
 export const BM25_INDEX_KIND = 'bm25';
 
@@ -128,6 +129,12 @@ export interface Bm25ServiceOptions {
    * URL): the WordPiece vocabulary. Without it only the built-in analyzers can be used.
    */
   loadAnalyzerFile?: (file: string) => Promise<string>;
+  /**
+   * `after-warm-up`: a built index answers `openIndex` as soon as it is built, then `warmSearch` runs and
+   * the index is stored in steps that let searches in (its build's lock held until it is stored, so another
+   * tab still waits and loads it); `stored()` says when. Default `before-answer`: stored, then answered.
+   */
+  store?: 'before-answer' | 'after-warm-up';
 }
 
 interface OpenIndex {
@@ -153,8 +160,12 @@ export class Bm25Service {
   /** Opens waiting for another tab's build of the same index (cancel stops the wait too). */
   private readonly waiting = new Set<AbortController>();
   private readonly analyzers: AnalyzerLoader;
+  private readonly storeAfterWarmUp: boolean;
+  /** Built indexes being stored after their answer (`store: 'after-warm-up'`), by collection. */
+  private readonly storing = new Map<string, Promise<void>>();
 
   constructor(options: Bm25ServiceOptions) {
+    this.storeAfterWarmUp = options.store === 'after-warm-up';
     this.db = options.db;
     this.loadKernel = options.loadKernel;
     this.batchSize = options.batchSize ?? 1000;
@@ -241,28 +252,39 @@ export class Bm25Service {
     if (signal?.aborted) stopWaiting();
     signal?.addEventListener('abort', stopWaiting);
     this.waiting.add(wait);
-    return withWorkLock(
+    // Resolved with the answer; with `store: 'after-warm-up'` before the lock's work (the store) is done.
+    let answer!: (info: IndexInfo) => void;
+    const answered = new Promise<IndexInfo>((resolve) => (answer = resolve));
+    const locked = withWorkLock(
       this.locks,
       lockNames.index(indexRowKey(spec)),
       async () => {
         // Another tab built and stored it while this one waited for the lock.
         if (waited && !request.rebuild) {
           const stored = await tryStored(await findIndex(this.db, spec));
-          if (typeof stored === 'object') return stored;
+          if (typeof stored === 'object') return answer(stored);
         }
-        const index = await this.build(request.collectionId, settings, analyzer, onProgress, signal);
+        const phases = new PhaseTimes('bm25 build');
+        const index = await this.build(request.collectionId, settings, analyzer, onProgress, signal, phases);
         const buildMs = performance.now() - started;
+        const about = { source: 'built' as const, ...(rebuildReason === undefined ? {} : { rebuildReason }), buildMs, builtAt: Date.now() };
+        if (this.storeAfterWarmUp) {
+          const layout = bm25IndexLayout(index.partsView(), spec.settings);
+          const info = this.keep(request.collectionId, index, settings, analyzer, { ...about, storedBytes: layout.size, openMs: performance.now() - started });
+          const storing = this.storeLater(request.collectionId, spec, index, layout, buildMs, phases);
+          this.storing.set(request.collectionId, storing);
+          answer(info);
+          await storing;
+          return;
+        }
         onProgress?.({ phase: 'saving', docsDone: index.numDocs, docsTotal: index.numDocs, docsPerSecond: 0, elapsedMs: buildMs });
+        let since = performance.now();
         const data = encodeBm25Index(index.toParts(), spec.settings);
+        since = phases.add('encode', since);
         await saveIndex(this.db, spec, data, buildMs);
-        return this.keep(request.collectionId, index, settings, analyzer, {
-          source: 'built',
-          ...(rebuildReason === undefined ? {} : { rebuildReason }),
-          storedBytes: data.byteLength,
-          buildMs,
-          builtAt: Date.now(),
-          openMs: performance.now() - started,
-        });
+        phases.add('store', since);
+        phases.publish();
+        answer(this.keep(request.collectionId, index, settings, analyzer, { ...about, storedBytes: data.byteLength, openMs: performance.now() - started }));
       },
       {
         signal: wait.signal,
@@ -274,6 +296,44 @@ export class Bm25Service {
       signal?.removeEventListener('abort', stopWaiting);
       this.waiting.delete(wait);
     });
+    // A store after the answer that fails is `stored()`'s rejection, not this open's.
+    return Promise.race([answered, locked.then(() => answered)]);
+  }
+
+  /**
+   * Stores a built index after its answer: once `warmSearch` has run (the first searches come first), in
+   * steps that each copy one section and then let waiting requests in. A failure is `stored()`'s: the
+   * index stays open unstored (the next visit builds it again).
+   */
+  private async storeLater(collectionId: string, spec: IndexSpec, index: Bm25WasmIndex, layout: ReturnType<typeof bm25IndexLayout>, buildMs: number, phases: PhaseTimes): Promise<void> {
+    await nextTask();
+    await this.warmSearch(collectionId);
+    let since = performance.now();
+    // Each section is copied on its own turn; the time between them is other requests', not the store's.
+    let encodeMs = 0;
+    const data = await encodeBm25IndexInSteps(
+      () => index.partsView(),
+      layout,
+      async () => {
+        encodeMs += performance.now() - since;
+        await nextTask();
+        since = performance.now();
+      },
+    );
+    encodeMs += performance.now() - since;
+    phases.add('encode (after the answer)', performance.now() - encodeMs);
+    since = performance.now();
+    await saveIndex(this.db, spec, data, buildMs);
+    phases.add('store (after the answer)', since);
+    phases.publish();
+  }
+
+  /**
+   * Settles when the index built by the last `openIndex` of this collection is stored (at once when it
+   * was stored before its answer, or loaded); rejects when that store failed.
+   */
+  async stored(collectionId: string): Promise<void> {
+    await this.storing.get(collectionId);
   }
 
   /** The open index as the TypeScript reference's plain data, with its analyzer (query-augmentation training reads both). */
@@ -295,6 +355,7 @@ export class Bm25Service {
     analyzer: Analyzer,
     onProgress: ((progress: IndexProgress) => void) | undefined,
     signal: AbortSignal | undefined,
+    phases: PhaseTimes,
   ): Promise<Bm25WasmIndex> {
     this.job?.abort(new DOMException('superseded by a new build', 'AbortError'));
     const job = new AbortController();
@@ -307,7 +368,9 @@ export class Bm25Service {
       // Term numbers instead of term strings where the analyzer offers them: no string lookup per token.
       const numbering = analyzer.termNumbers !== undefined && analyzer.term !== undefined ? { termNumbers: analyzer.termNumbers.bind(analyzer), term: analyzer.term.bind(analyzer) } : undefined;
       const started = performance.now();
+      let since = started;
       for await (const batch of readDocumentColumns(this.db, collectionId, { batchSize: this.batchSize, signal: job.signal })) {
+        since = phases.add('read', since);
         job.signal.throwIfAborted();
         const { ids, titles, texts } = batch;
         for (let i = 0; i < ids.length; i++) {
@@ -315,6 +378,7 @@ export class Bm25Service {
           if (numbering !== undefined) builder.addNumbered(ids[i]!, numbering.termNumbers(text), numbering);
           else builder.add(ids[i]!, analyzer.analyze(text));
         }
+        since = phases.add('analyze+add', since);
         const elapsedMs = performance.now() - started;
         onProgress?.({
           phase: 'indexing',
@@ -326,7 +390,7 @@ export class Bm25Service {
       }
       job.signal.throwIfAborted();
       if (builder.size !== docsTotal) throw new Error(`collection ${collectionId}: expected ${docsTotal} documents, found ${builder.size}`);
-      return builder.build();
+      return await phases.time('index build', () => builder.build());
     } finally {
       signal?.removeEventListener('abort', stop);
       if (this.job === job) this.job = undefined;
@@ -510,6 +574,11 @@ export class Bm25Service {
   close(collectionId: string): void {
     this.open.delete(collectionId);
   }
+}
+
+/** A macrotask later: messages waiting in the worker's queue are answered first. */
+function nextTask(): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, 0));
 }
 
 /** Hits the packed arrays of `searchManyPacked` hold before they grow (an evaluation's chunk: 50 × 1,000). */

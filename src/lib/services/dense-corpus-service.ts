@@ -37,7 +37,8 @@ import {
   type Candidates,
   type PackedHits,
 } from '../hits/packed-hits.ts';
-import { loadQueries, readDocumentBatches } from '../storage/collections.ts';
+import { loadQueries } from '../storage/collections.ts';
+import { readDocumentColumns } from '../storage/documents.ts';
 import type { EmbeddingSetRow, PlaygroundDatabase } from '../storage/db.ts';
 import {
   appendEmbeddingChunk,
@@ -54,6 +55,7 @@ import { graphFileName } from '../storage/hnsw-files.ts';
 import { findIndex, indexRowKey, saveIndex, type IndexSpec } from '../storage/index-store.ts';
 import { defaultLocks, lockNames, withWorkLock, type WorkLocks } from '../storage/work-locks.ts';
 import type { Hit } from '../types.ts';
+import { PhaseTimes } from './phase-times.ts';
 
 /** Depth of `warmSearch`'s searches: an evaluation's (a run's 1,000 hits, one more for the query's own id). */
 const WARM_DEPTH = 1001;
@@ -133,6 +135,8 @@ interface Corpus {
   rowOf: Map<string, number>;
   vectors: VectorMatrix;
   graphs: Map<string, HnswIndex>;
+  /** A search has run on it (the first one's time is published, phase-times.ts). */
+  searched?: boolean;
 }
 
 /** The set a collection's corpus vectors go to, and what it must contain. */
@@ -268,7 +272,11 @@ export class DenseCorpusService {
     let loading = this.loading.get(fingerprint);
     if (loading === undefined) {
       loading = this.loadOrEmbed(set, onProgress, signal).then(({ ids, vectors, info }) => {
-        const corpus: Corpus = { key: fingerprint, collectionId, ids, rowOf: rowIndex(ids), vectors, graphs: new Map() };
+        const phases = new PhaseTimes('dense open');
+        const rowOf = rowIndex(ids);
+        phases.add('row index', phases.started);
+        phases.publish();
+        const corpus: Corpus = { key: fingerprint, collectionId, ids, rowOf, vectors, graphs: new Map() };
         this.corpora.set(collectionId, corpus);
         return { corpus, info };
       });
@@ -301,7 +309,11 @@ export class DenseCorpusService {
       // Embedded now: the model is here, so its queries are stored with it (a restart right after finds
       // them); vectors stored before query sets existed get theirs in the background.
       if (corpus.info.fromCache) this.fillQueriesLater(querySet);
-      else await this.fillQueries(querySet);
+      else {
+        const phases = new PhaseTimes('dense open');
+        await phases.time('query vectors', () => this.fillQueries(querySet));
+        phases.publish();
+      }
     }
     return corpus;
   }
@@ -478,8 +490,14 @@ export class DenseCorpusService {
     };
     // Each chunk starts at the batch size the previous one ended with, not at the sizer's first guess.
     let batchSize: number | undefined;
-    for await (const rows of readDocumentBatches(this.db, set.spec.collectionId, { batchSize: chunkSize, fromOrd: row.done, signal })) {
-      const texts = rows.map((doc) => passageText(doc, spec));
+    const phases = new PhaseTimes('dense embed');
+    let since = performance.now();
+    // Columns, not a row object per document: only each text is made.
+    for await (const columns of readDocumentColumns(this.db, set.spec.collectionId, { batchSize: chunkSize, fromOrd: row.done, signal })) {
+      since = phases.add('read', since);
+      const chunkIds = columns.ids;
+      const texts = chunkIds.map((id, i) => passageText({ id, title: columns.titles[i]!, text: columns.texts[i]! }, spec));
+      since = phases.add('passage text', since);
       const chunkStart = performance.now();
       const base = embedded;
       const vectors = await this.embedder.embed(texts, {
@@ -493,22 +511,26 @@ export class DenseCorpusService {
         },
       });
       const ms = performance.now() - chunkStart;
+      since = phases.add('embed', since);
       embedMs += ms;
       signal.throwIfAborted();
-      const chunkIds = rows.map((doc) => doc.id);
       pending.ids.push(...chunkIds);
       pending.vectors.push(vectors);
       pending.embedMs += ms;
-      embedded += rows.length;
+      embedded += chunkIds.length;
       parts.push(vectors);
       for (const id of chunkIds) ids.push(id);
       if (performance.now() - lastCheckpoint >= checkpointMs) await checkpoint();
+      since = phases.add('checkpoint', since);
     }
     await checkpoint();
     if (writing !== undefined) row = await writing;
+    since = phases.add('last checkpoint', since);
     if (row.done < total) throw new Error(`${set.label} changed while it was embedded: ${row.done} of ${total} documents found (was it deleted?)`);
     const dim = row.dimensions;
     const vectors = concatRows(parts, dim);
+    phases.add('concat', since);
+    phases.publish();
     const newDocs = total - resumedFrom;
     const docsPerSecond = embedMs > 0 ? (newDocs * 1000) / embedMs : undefined;
     return {
@@ -633,7 +655,9 @@ export class DenseCorpusService {
     let ran = 0;
     let step = 0;
     const sizes = exactPassSizes(vectors.rows);
+    const phases = new PhaseTimes('dense warm-up');
     while (ran < count) {
+      const since = performance.now();
       const size = sizes[step++ % sizes.length]!;
       const queries = Array.from({ length: Math.min(size, count - ran) }, (_, i) => matrixRow(vectors, ran + i));
       const found = denseTopKMany(vectors, queries, options.k ?? WARM_DEPTH);
@@ -641,10 +665,12 @@ export class DenseCorpusService {
       // LEDR's candidates are scored by scoreRows' dot products.
       const { rows } = found[0]!;
       Float64Array.from(rows, (row) => dotWithRow(vectors, row, queries[0]!));
+      phases.add(`pass of ${queries.length} (${step})`, since);
       ran += queries.length;
       await new Promise((resolve) => setTimeout(resolve, 0));
       if (this.corpora.get(collectionId) !== corpus) break;
     }
+    phases.publish();
     return ran;
   }
 
@@ -658,8 +684,16 @@ export class DenseCorpusService {
       if (graph === undefined) throw new Error('no HNSW index is open for these settings: call open first');
       graph.setEfSearch(options.hnsw.efSearch);
     }
+    const since = performance.now();
     const found = denseTopKMany(corpus.vectors, vectors.map((vector, i) => (texts[i]!.trim() === '' ? undefined : vector)), k, graph);
-    return packHits(found);
+    const packed = packHits(found);
+    if (!corpus.searched) {
+      corpus.searched = true;
+      const phases = new PhaseTimes('dense first search');
+      phases.add(`${texts.length} queries`, since);
+      phases.publish();
+    }
+    return packed;
   }
 
   /** `searchPacked` with document ids. */

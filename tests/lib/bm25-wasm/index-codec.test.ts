@@ -4,8 +4,10 @@ import { searchBm25 } from '../../../src/lib/bm25/bm25-search.ts';
 import {
   BM25_INDEX_FORMAT_VERSION,
   IndexFormatError,
+  bm25IndexLayout,
   decodeBm25Index,
   encodeBm25Index,
+  encodeBm25IndexInSteps,
 } from '../../../src/lib/bm25-wasm/index-codec.ts';
 import { partsFromBm25Index, termOrderOf } from '../../../src/lib/bm25-wasm/index-parts.ts';
 import { Bm25WasmBuilder } from '../../../src/lib/bm25-wasm/wasm-builder.ts';
@@ -28,6 +30,31 @@ async function builtIndex(): Promise<Bm25WasmIndex> {
 }
 
 describe('stored BM25 index (index-codec)', () => {
+  it('encodes the same bytes in steps, from views into kernel memory asked again after each pause, to the size laid out first', async () => {
+    const index = await builtIndex();
+    const whole = encodeBm25Index(index.toParts(), SETTINGS);
+    const layout = bm25IndexLayout(index.partsView(), SETTINGS);
+    expect(layout.size).toBe(whole.byteLength);
+    let asked = 0;
+    let pauses = 0;
+    const stepped = await encodeBm25IndexInSteps(
+      () => {
+        asked++;
+        return index.partsView();
+      },
+      layout,
+      async () => {
+        pauses++;
+        // Other work meanwhile: a search on the same kernel.
+        index.search({ terms: ['cell'] }, { k: 10, params: { k1: 0.9, b: 0.4 } });
+        await Promise.resolve();
+      },
+    );
+    expect(new Uint8Array(stepped)).toEqual(new Uint8Array(whole));
+    expect(pauses).toBe(10);
+    expect(asked).toBe(pauses + 1);
+  });
+
   it('round-trips every array, string and statistic', async () => {
     const index = await builtIndex();
     const buffer = encodeBm25Index(index.toParts(), SETTINGS);

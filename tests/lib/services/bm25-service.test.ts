@@ -204,6 +204,32 @@ describe('Bm25Service (the BM25 worker) over IndexedDB', () => {
     expectReferenceResults(service, { k: 10 });
   });
 
+  it("with store 'after-warm-up' answers a build first, searches while it stores, then stores the index it answered with", async () => {
+    const service = new Bm25Service({ db, loadKernel: kernelModule, store: 'after-warm-up' });
+    const events: string[] = [];
+    const written = () => void events.push('stored');
+    db.indexes.hook('creating', written);
+    db.indexes.hook('updating', written);
+    onTestFinished(() => {
+      db.indexes.hook('creating').unsubscribe(written);
+      db.indexes.hook('updating').unsubscribe(written);
+    });
+    const progress: IndexProgress[] = [];
+    const info = await service.openIndex({ collectionId: COLLECTION, rebuild: true }, (p) => progress.push(p));
+    events.push('answered');
+    expect(info.source).toBe('built');
+    expect(progress.some((p) => p.phase === 'saving')).toBe(false);
+    expectReferenceResults(service, { k: 10 });
+    await service.stored(COLLECTION);
+    expect(events).toEqual(['answered', 'stored']);
+    const [row] = await storedRow();
+    expect(row!.bytes).toBe(info.storedBytes);
+    expect(row!.data.byteLength).toBe(info.storedBytes);
+    const loaded = newService();
+    expect((await loaded.openIndex({ collectionId: COLLECTION })).source).toBe('stored');
+    expectReferenceResults(loaded);
+  });
+
   it('explains a hit with the score the search gave it', async () => {
     const service = newService();
     await service.openIndex({ collectionId: COLLECTION });
