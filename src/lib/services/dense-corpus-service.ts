@@ -132,11 +132,14 @@ interface Corpus {
   key: string;
   collectionId: string;
   ids: string[];
-  rowOf: Map<string, number>;
+  /** Row of each id, made when first needed (`score`): half a million ids take a while, and ranking needs none. */
+  rowOf?: Map<string, number>;
   vectors: VectorMatrix;
   graphs: Map<string, HnswIndex>;
-  /** A search has run on it (the first one's time is published, phase-times.ts). */
-  searched?: boolean;
+  /** Settles after the first search on it (whose time is published, phase-times.ts). */
+  searched: Promise<void>;
+  markSearched: () => void;
+  searchedAt?: number;
 }
 
 /** The set a collection's corpus vectors go to, and what it must contain. */
@@ -272,11 +275,9 @@ export class DenseCorpusService {
     let loading = this.loading.get(fingerprint);
     if (loading === undefined) {
       loading = this.loadOrEmbed(set, onProgress, signal).then(({ ids, vectors, info }) => {
-        const phases = new PhaseTimes('dense open');
-        const rowOf = rowIndex(ids);
-        phases.add('row index', phases.started);
-        phases.publish();
-        const corpus: Corpus = { key: fingerprint, collectionId, ids, rowOf, vectors, graphs: new Map() };
+        let markSearched!: () => void;
+        const searched = new Promise<void>((resolve) => (markSearched = resolve));
+        const corpus: Corpus = { key: fingerprint, collectionId, ids, vectors, graphs: new Map(), searched, markSearched };
         this.corpora.set(collectionId, corpus);
         return { corpus, info };
       });
@@ -645,11 +646,16 @@ export class DenseCorpusService {
    * own kind of pass (exactPassSizes: all get compiled, none runs twice for nothing) between other requests,
    * and LEDR's fusion of what they find, once the corpus is open: the matrix's WebAssembly kernel is made (a
    * copy of the matrix) and the code compiled before real queries come, so an evaluation's first chunk is
-   * not the slowest. Nothing is kept; HNSW search is not warmed.
+   * not the slowest. Nothing is kept; HNSW search is not warmed. It begins after the corpus's first search
+   * (the columns' first ranking, which makes the kernel too, goes first) or `waitForSearchMs` (default 2 s).
    */
-  async warmSearch(collectionId: string, options: { queries?: number; k?: number } = {}): Promise<number> {
+  async warmSearch(collectionId: string, options: { queries?: number; k?: number; waitForSearchMs?: number } = {}): Promise<number> {
     const corpus = this.corpora.get(collectionId);
     if (corpus === undefined) return 0;
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    await Promise.race([corpus.searched, new Promise((resolve) => (timer = setTimeout(resolve, options.waitForSearchMs ?? 2000)))]);
+    clearTimeout(timer);
+    if (this.corpora.get(collectionId) !== corpus) return 0;
     const { vectors } = corpus;
     const count = Math.min(vectors.rows, options.queries ?? 16);
     let ran = 0;
@@ -687,13 +693,18 @@ export class DenseCorpusService {
     const since = performance.now();
     const found = denseTopKMany(corpus.vectors, vectors.map((vector, i) => (texts[i]!.trim() === '' ? undefined : vector)), k, graph);
     const packed = packHits(found);
-    if (!corpus.searched) {
-      corpus.searched = true;
-      const phases = new PhaseTimes('dense first search');
-      phases.add(`${texts.length} queries`, since);
-      phases.publish();
-    }
+    this.searchedOnce(corpus, since, texts.length);
     return packed;
+  }
+
+  /** Marks the corpus searched; the first search's time is published (phase-times.ts). */
+  private searchedOnce(corpus: Corpus, since: number, queries: number): void {
+    if (corpus.searchedAt !== undefined) return;
+    corpus.searchedAt = performance.now();
+    const phases = new PhaseTimes('dense first search');
+    phases.add(`${queries} queries`, since);
+    phases.publish();
+    corpus.markSearched();
   }
 
   /** `searchPacked` with document ids. */
@@ -718,7 +729,9 @@ export class DenseCorpusService {
 
   /** Similarity of each text to each of its candidates (NaN for ids without a vector). */
   async score(collectionId: string, texts: readonly string[], candidates: Candidates): Promise<Float64Array[]> {
-    const packed = packCandidates(candidates, this.corpus(collectionId).rowOf);
+    const corpus = this.corpus(collectionId);
+    corpus.rowOf ??= rowIndex(corpus.ids);
+    const packed = packCandidates(candidates, corpus.rowOf);
     return unpackScores(packed.offsets, await this.scoreRows(collectionId, texts, packed));
   }
 

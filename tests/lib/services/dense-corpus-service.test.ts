@@ -248,6 +248,22 @@ describe('DenseCorpusService', () => {
     expect(embedder.calls.slice(1)).toEqual([texts]);
   });
 
+  it('begins its warm-up after the first search (the columns\' first ranking goes first), or after waitForSearchMs without one', async () => {
+    const service = new DenseCorpusService({ db, embedder: new TrigramEmbedder(), locks: null });
+    await service.open(EXACT);
+    let warmed: number | undefined;
+    const warming = service.warmSearch(C, { queries: 6, k: 3, waitForSearchMs: 600_000 }).then((ran) => (warmed = ran));
+    for (let turn = 0; turn < 5; turn++) await new Promise((resolve) => setTimeout(resolve, 0));
+    expect(warmed).toBeUndefined();
+    await service.search(C, ['stale bread loaf'], 5, { search: 'exact', hnsw: DEFAULT_HNSW });
+    await warming;
+    expect(warmed).toBe(6);
+    // Without a search it begins once the wait is over.
+    const other = new DenseCorpusService({ db, embedder: new TrigramEmbedder(), locks: null });
+    await other.open(EXACT);
+    expect(await other.warmSearch(C, { queries: 6, k: 3, waitForSearchMs: 0 })).toBe(6);
+  });
+
   it('warms exact search on the corpus’s own rows without changing a result', async () => {
     const service = new DenseCorpusService({ db, embedder: new TrigramEmbedder(), locks: null });
     await service.open(EXACT);
