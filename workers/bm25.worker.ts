@@ -33,6 +33,8 @@ const api = {
     return info;
   },
   cancel: () => service.cancel(),
+  /** Settles when the index the last open of this collection built is stored (it is stored after the answer). */
+  stored: (collectionId: string) => service.stored(collectionId),
   info: (collectionId: string) => service.info(collectionId),
   analyze: (collectionId: string, text: string) => service.analyze(collectionId, text),
   parseQuery: (collectionId: string, text: string) => service.parseQuery(collectionId, text),

@@ -295,8 +295,11 @@ export class DenseWorkers implements DenseBackend {
 
   /** Every text in one worker call; rankings cross as typed arrays, rows of the corpus's ids. */
   async searchRows(collectionId: string, settings: DenseSettings, texts: readonly string[], k: number): Promise<RowRanking[]> {
-    const { ids } = await this.table(collectionId, settings);
-    const packed = await this.query(settings, (api) => api.searchPacked(collectionId, [...texts], k, { search: settings.search, hnsw: { ...settings.hnsw } }));
+    // The ids are fetched (once) while the worker searches: a large corpus's take a while to cross.
+    const [{ ids }, packed] = await Promise.all([
+      this.table(collectionId, settings),
+      this.query(settings, (api) => api.searchPacked(collectionId, [...texts], k, { search: settings.search, hnsw: { ...settings.hnsw } })),
+    ]);
     return rowRankings(packed, ids);
   }
 
@@ -313,7 +316,16 @@ export class DenseWorkers implements DenseBackend {
     const key = `${workerKey(settings)}|${collectionId}`;
     let table = this.tables.get(key);
     if (table === undefined) {
-      table = this.query(settings, (api) => api.docIds(collectionId)).then((ids) => ({ ids, rowOf: new Map(ids.map((id, row) => [id, row])) }));
+      table = this.query(settings, (api) => api.docIds(collectionId)).then((ids) => {
+        // Made when a score needs it: ranking needs only the ids, and half a million rows take a while.
+        let rowOf: Map<string, number> | undefined;
+        return {
+          ids,
+          get rowOf() {
+            return (rowOf ??= new Map(ids.map((id, row) => [id, row])));
+          },
+        };
+      });
       this.tables.set(key, table);
       table.catch(() => this.tables.delete(key));
     }
