@@ -17,8 +17,8 @@ import { loadAnalyzerFile } from './app-files.ts';
 import { withOrderedProgress } from './ordered-progress.ts';
 import './policy-violations.ts';
 
-// A built index answers first and is stored after its warm-up: the first ranking does not wait for the write.
-const service = new Bm25Service({ db: database(), loadKernel: () => fetchBm25Kernel(), loadAnalyzerFile, store: 'after-warm-up' });
+// A built index answers first and is stored just after: the first ranking does not wait for the write.
+const service = new Bm25Service({ db: database(), loadKernel: () => fetchBm25Kernel(), loadAnalyzerFile, store: 'after-answer' });
 
 const api = {
   /** Answers as soon as the worker's event loop is free (the page's liveness check). */
@@ -27,9 +27,9 @@ const api = {
   warm: () => service.warm(),
   async openIndex(request: OpenIndexRequest, onProgress?: (progress: IndexProgress) => void) {
     const info = await withOrderedProgress(onProgress, (report) => service.openIndex(request, report));
-    // After the answer has gone out: searches come next (bm25-service.ts, warmSearch; a built index's store warms it).
-    if (info.source === 'stored') setTimeout(() => void service.warmSearch(request.collectionId).catch(() => undefined), 0);
-    else service.stored(request.collectionId).catch((error: unknown) => console.warn(`the BM25 index of ${request.collectionId} was not stored (it is built again next time)`, error));
+    // After the answer has gone out: searches come next (bm25-service.ts, warmSearch).
+    setTimeout(() => void service.warmSearch(request.collectionId).catch(() => undefined), 0);
+    if (info.source === 'built') service.stored(request.collectionId).catch((error: unknown) => console.warn(`the BM25 index of ${request.collectionId} was not stored (it is built again next time)`, error));
     return info;
   },
   cancel: () => service.cancel(),

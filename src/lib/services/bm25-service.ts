@@ -130,11 +130,11 @@ export interface Bm25ServiceOptions {
    */
   loadAnalyzerFile?: (file: string) => Promise<string>;
   /**
-   * `after-warm-up`: a built index answers `openIndex` as soon as it is built, then `warmSearch` runs and
-   * the index is stored in steps that let searches in (its build's lock held until it is stored, so another
-   * tab still waits and loads it); `stored()` says when. Default `before-answer`: stored, then answered.
+   * `after-answer`: a built index answers `openIndex` as soon as it is built, then is stored in steps that
+   * let searches in (its build's lock held until it is stored, so another tab still waits and loads it);
+   * `stored()` says when. Default `before-answer`: stored, then answered.
    */
-  store?: 'before-answer' | 'after-warm-up';
+  store?: 'before-answer' | 'after-answer';
 }
 
 interface OpenIndex {
@@ -160,12 +160,12 @@ export class Bm25Service {
   /** Opens waiting for another tab's build of the same index (cancel stops the wait too). */
   private readonly waiting = new Set<AbortController>();
   private readonly analyzers: AnalyzerLoader;
-  private readonly storeAfterWarmUp: boolean;
-  /** Built indexes being stored after their answer (`store: 'after-warm-up'`), by collection. */
+  private readonly storeAfterAnswer: boolean;
+  /** Built indexes being stored after their answer (`store: 'after-answer'`), by collection. */
   private readonly storing = new Map<string, Promise<void>>();
 
   constructor(options: Bm25ServiceOptions) {
-    this.storeAfterWarmUp = options.store === 'after-warm-up';
+    this.storeAfterAnswer = options.store === 'after-answer';
     this.db = options.db;
     this.loadKernel = options.loadKernel;
     this.batchSize = options.batchSize ?? 1000;
@@ -252,7 +252,7 @@ export class Bm25Service {
     if (signal?.aborted) stopWaiting();
     signal?.addEventListener('abort', stopWaiting);
     this.waiting.add(wait);
-    // Resolved with the answer; with `store: 'after-warm-up'` before the lock's work (the store) is done.
+    // Resolved with the answer; with `store: 'after-answer'` before the lock's work (the store) is done.
     let answer!: (info: IndexInfo) => void;
     const answered = new Promise<IndexInfo>((resolve) => (answer = resolve));
     const locked = withWorkLock(
@@ -268,10 +268,10 @@ export class Bm25Service {
         const index = await this.build(request.collectionId, settings, analyzer, onProgress, signal, phases);
         const buildMs = performance.now() - started;
         const about = { source: 'built' as const, ...(rebuildReason === undefined ? {} : { rebuildReason }), buildMs, builtAt: Date.now() };
-        if (this.storeAfterWarmUp) {
+        if (this.storeAfterAnswer) {
           const layout = bm25IndexLayout(index.partsView(), spec.settings);
           const info = this.keep(request.collectionId, index, settings, analyzer, { ...about, storedBytes: layout.size, openMs: performance.now() - started });
-          const storing = this.storeLater(request.collectionId, spec, index, layout, buildMs, phases);
+          const storing = this.storeLater(spec, index, layout, buildMs, phases);
           this.storing.set(request.collectionId, storing);
           answer(info);
           await storing;
@@ -301,13 +301,11 @@ export class Bm25Service {
   }
 
   /**
-   * Stores a built index after its answer: once `warmSearch` has run (the first searches come first), in
-   * steps that each copy one section and then let waiting requests in. A failure is `stored()`'s: the
-   * index stays open unstored (the next visit builds it again).
+   * Stores a built index after its answer, in steps that each copy one section and then let waiting
+   * requests in (the first searches, the warm-up's slices). A failure is `stored()`'s: the index stays
+   * open unstored (the next visit builds it again).
    */
-  private async storeLater(collectionId: string, spec: IndexSpec, index: Bm25WasmIndex, layout: ReturnType<typeof bm25IndexLayout>, buildMs: number, phases: PhaseTimes): Promise<void> {
-    await nextTask();
-    await this.warmSearch(collectionId);
+  private async storeLater(spec: IndexSpec, index: Bm25WasmIndex, layout: ReturnType<typeof bm25IndexLayout>, buildMs: number, phases: PhaseTimes): Promise<void> {
     let since = performance.now();
     // Each section is copied on its own turn; the time between them is other requests', not the store's.
     let encodeMs = 0;

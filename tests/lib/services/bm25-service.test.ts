@@ -204,8 +204,8 @@ describe('Bm25Service (the BM25 worker) over IndexedDB', () => {
     expectReferenceResults(service, { k: 10 });
   });
 
-  it("with store 'after-warm-up' answers a build first, searches while it stores, then stores the index it answered with", async () => {
-    const service = new Bm25Service({ db, loadKernel: kernelModule, store: 'after-warm-up' });
+  it("with store 'after-answer' answers a build first, searches while it stores, then stores the index it answered with", async () => {
+    const service = new Bm25Service({ db, loadKernel: kernelModule, store: 'after-answer' });
     const events: string[] = [];
     const written = () => void events.push('stored');
     db.indexes.hook('creating', written);
