@@ -8,7 +8,8 @@ import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { preview } from 'vite';
 import { settled } from '../tests/browser/app-page.ts';
-import { launch, waitInPage } from '../tests/browser/harness.ts';
+import { metricsFresh } from '../tests/browser/app-page.ts';
+import { launch } from '../tests/browser/harness.ts';
 import { repoRoot } from '../tests/shared-dir.ts';
 
 const OUT = join(repoRoot, 'docs', 'screenshots');
@@ -61,7 +62,7 @@ try {
 
   await views.getByRole('button', { name: 'Evaluate' }).click();
   await page.getByRole('button', { name: 'Run evaluation (3 columns)' }).click();
-  await waitInPage(page, () => document.querySelectorAll('[data-testid="metrics-table"] tr[data-status="fresh"]').length === 3, null, { timeout: 120_000 });
+  await metricsFresh(page, 3);
   await page.waitForTimeout(1500);
   await shoot(page, 'evaluate');
 

@@ -5,23 +5,26 @@
  * only wires it to the worker's realm. One run at a time; `cancel` stops it within a step.
  *
  * Page side (src/app/learn/learn-run.svelte.ts, through a WorkerHost of src/app/workers):
- *   const result = await host.call((api) => api.train(request, Comlink.proxy((event) => show(event))));
+ *   const result = await host.call((api) => api.train(request, Comlink.proxy((event) => show(event)), appModelSource()));
  *   await host.call((api) => api.cancel());
  */
 import * as Comlink from 'comlink';
 import { fetchBm25Kernel } from '../src/lib/bm25-wasm/kernel-url.ts';
 import { AugmentTrainingService, type LearnEvent, type LearnRequest, type LearnResult } from '../src/lib/services/augment-training-service.ts';
 import { Bm25Service } from '../src/lib/services/bm25-service.ts';
+import type { ModelSourceConfig } from '../src/lib/dense/model-source.ts';
 import { database } from '../src/lib/storage/db.ts';
 import { loadAnalyzerFile } from './app-files.ts';
 import { appEncoderSources } from './encoder-sources.ts';
 import './policy-violations.ts';
 
 const db = database();
+/** Where a transformer encoder loads from: the page's, given with each run. */
+let modelSource: ModelSourceConfig = { localModelPath: `${import.meta.env.BASE_URL}models/` };
 const service = new AugmentTrainingService({
   db,
   bm25: new Bm25Service({ db, loadKernel: () => fetchBm25Kernel(), loadAnalyzerFile }),
-  encoders: appEncoderSources,
+  encoders: appEncoderSources(() => modelSource),
 });
 let running: AbortController | undefined;
 
@@ -29,7 +32,8 @@ const api = {
   /** Answers as soon as the worker's event loop is free (training yields after every step). */
   ping: () => true,
   /** Trains and stores the model; every report goes to `onEvent`, the last one handled before this answers. */
-  async train(request: LearnRequest, onEvent: (event: LearnEvent) => unknown): Promise<LearnResult> {
+  async train(request: LearnRequest, onEvent: (event: LearnEvent) => unknown, source: ModelSourceConfig): Promise<LearnResult> {
+    modelSource = source;
     running?.abort(new DOMException('superseded by a new training run', 'AbortError'));
     const controller = new AbortController();
     running = controller;

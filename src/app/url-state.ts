@@ -368,6 +368,35 @@ export function decodeRetriever(raw: string): RetrieverConfig {
 
 // ---- The whole state ----
 
+/**
+ * A `col=` value as this module writes it. An address rewritten by `URLSearchParams` (a script's
+ * `url.searchParams.set(…)`) has every `;` and `=` percent-encoded, and each field's value decoded once more:
+ * the value is decoded and its fields encoded again. A Re-rank column's first stage (`fs`) takes the fields
+ * after it up to the column's own `qt`/`tuned`; a value holding `;` itself cannot be told apart and splits.
+ */
+function columnValue(raw: string): string {
+  if (raw.includes(';') || !/%3B/i.test(raw)) return raw;
+  const [kind = '', ...pieces] = decodeComponent(raw).split(';');
+  const field = (piece: string) => {
+    const eq = piece.indexOf('=');
+    return eq < 0 ? piece : `${piece.slice(0, eq)}=${encodeComponent(piece.slice(eq + 1))}`;
+  };
+  const fields: string[] = [];
+  for (let i = 0; i < pieces.length; i++) {
+    const piece = pieces[i]!;
+    if (!piece.startsWith('fs=')) {
+      fields.push(field(piece));
+      continue;
+    }
+    const end = pieces.findIndex((later, j) => j > i && (later.startsWith('qt=') || later.startsWith('tuned=')));
+    const stop = end < 0 ? pieces.length : end;
+    fields.push(field(pieces.slice(i, stop).join(';')));
+    i = stop - 1;
+  }
+  return [kind, ...fields].join(';');
+}
+
+
 /** The search part of the address (with its leading `?`), `others` appended as they were. */
 export function encodeUrlState(state: UrlState, others: readonly string[] = []): string {
   const parts: string[] = [`view=${state.view}`];
@@ -397,13 +426,14 @@ export function decodeUrlState(search: string): DecodedUrl {
     if (part === '') continue;
     const eq = part.indexOf('=');
     const key = eq < 0 ? part : part.slice(0, eq);
-    const raw = eq < 0 ? '' : part.slice(eq + 1);
+    const rawValue = eq < 0 ? '' : part.slice(eq + 1);
     if (!KNOWN_KEYS.has(key)) {
       others.push(part);
       continue;
     }
     if (key === 'col') {
       try {
+        const raw = columnValue(rawValue);
         const column = decodeRetriever(raw);
         const edit = column.kind === 'bm25' ? decodeTermEdit(raw) : undefined;
         const tunedBy = decodeTuned(raw);
@@ -417,7 +447,7 @@ export function decodeUrlState(search: string): DecodedUrl {
     }
     let value: string;
     try {
-      value = decodeComponent(raw);
+      value = decodeComponent(rawValue);
     } catch {
       problems.push(`the value of "${key}" is not properly encoded`);
       continue;

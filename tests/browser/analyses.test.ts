@@ -27,8 +27,8 @@ import { overlapMatrix, pairOf } from '../../src/lib/run-analysis/overlap-matrix
 import type { Qrels, Run } from '../../src/lib/types.ts';
 import { skipWithout } from '../requirements.ts';
 import { repoRoot } from '../shared-dir.ts';
-import { settled } from './app-page.ts';
-import { launch, screenshot, waitInPage, type BrowserSession } from './harness.ts';
+import { metricsFresh, settled } from './app-page.ts';
+import { launch, screenshot, type BrowserSession } from './harness.ts';
 
 const MODEL = 'local/glove-100d-sif';
 const modelBuilt = existsSync(join(MODELS_DIR, MODEL, 'config.json'));
@@ -118,7 +118,7 @@ describe.skipIf(skipNoModel)('judged@10, judged only and the analyses (starter c
     const { page, errors } = session;
     await views(page).getByRole('button', { name: 'Evaluate' }).click();
     await page.getByRole('button', { name: 'Run evaluation (3 columns)' }).click();
-    await waitInPage(page, () => document.querySelectorAll('[data-testid="metrics-table"] tr[data-status="fresh"]').length === 3, null, { timeout: 300_000 });
+    await metricsFresh(page, 3, { timeout: 300_000 });
     for (const position of [1, 2, 3]) runs.set(position, await exportedRun(page, position));
     for (const [position, run] of runs) {
       const coverage = judgedAtK(run, qrels, 10);

@@ -43,6 +43,11 @@ export async function columnsReady(page: Page, columns: number, { timeout = 240_
   );
 }
 
+/** Waits until the Evaluate dashboard shows `count` rows of current results (evaluated, or read from storage). */
+export async function metricsFresh(page: Page, count: number, { timeout = 120_000 } = {}): Promise<void> {
+  await waitInPage(page, (n) => document.querySelectorAll('[data-testid="metrics-table"] tr[data-status="fresh"]').length === n, count, { timeout });
+}
+
 /**
  * Waits until every Explore column has ranked the query in the box (no build, debounce or ranking pending),
  * checked every `interval` ms (bench:app times with it: 10).

@@ -18,8 +18,8 @@ import { afterAll, beforeAll, describe, expect, inject, test } from 'vitest';
 import { ensureModels } from '../lib/dense/models-fixture.ts';
 import { cliStdout } from '../cli/run-cli.ts';
 import { tempDir } from '../temp-dir.ts';
-import { columnsReady, launchOnStarter, rows } from './app-page.ts';
-import { ARTIFACTS_DIR, screenshot, waitInPage, type BrowserSession } from './harness.ts';
+import { columnsReady, launchOnStarter, metricsFresh, rows } from './app-page.ts';
+import { ARTIFACTS_DIR, screenshot, type BrowserSession } from './harness.ts';
 import { importSynthetic, writeSynthetic } from './synthetic-files.ts';
 
 const QID = 'q0-1';
@@ -138,7 +138,7 @@ describe('Augmented BM25 column (synthetic collection, a model made by the comma
     const { page, errors } = session;
     await views(page).getByRole('button', { name: 'Evaluate' }).click();
     await page.getByRole('button', { name: 'Run evaluation (4 columns)' }).click();
-    await waitInPage(page, () => document.querySelectorAll('[data-testid="metrics-table"] tr[data-status="fresh"]').length === 4, null, { timeout: 240_000 });
+    await metricsFresh(page, 4, { timeout: 240_000 });
     const row = page.locator('[data-testid="metrics-table"] tr[data-column="4"]');
     expect(await row.getByTestId('held-out-note').textContent()).toBe(`measured on ${evalReport.queries_from}; not tested against the baseline`);
     expect(await row.locator('td[data-measure="ndcg_cut_10"] .figure').textContent()).toBe(evalReport.metrics['ndcg_cut_10']!.toFixed(4));

@@ -26,7 +26,7 @@ import type { Qrels, Query, Run } from '../../src/lib/types.ts';
 import type { Doc } from '../../src/lib/types.ts';
 import { skipWithout } from '../requirements.ts';
 import { shared } from '../shared-dir.ts';
-import { columnsReady } from './app-page.ts';
+import { columnsReady, metricsFresh } from './app-page.ts';
 import { ARTIFACTS_DIR, fetchRouted, launch, screenshot, waitInPage, type BrowserSession } from './harness.ts';
 import { startHubServer, type HubServer } from './hub-server.ts';
 
@@ -100,10 +100,6 @@ function rowValues(page: Page, position: number): Promise<string[]> {
 
 const views = (page: Page) => page.getByRole('navigation', { name: 'Views' });
 
-async function allFresh(page: Page, count: number): Promise<void> {
-  await waitInPage(page, (n) => document.querySelectorAll('[data-testid="metrics-table"] tr[data-status="fresh"]').length === n, count, { timeout: 600_000 });
-}
-
 beforeAll(async () => {
   appUrl = inject('appUrl');
   const scifact = await loadDataset(shared('beir', 'scifact'), { splits: ['test'] });
@@ -174,7 +170,7 @@ describe.skipIf(skipNoModel)('Evaluate dashboard (SciFact test, BM25 | GloVe | L
     await page.getByRole('button', { name: 'Run evaluation (3 columns)' }).click();
     // An evaluation takes about two seconds now: the tray's cancel buttons are checked from the record, the
     // dashboard's progress bar in the cancel test below, where a slowed worker holds it on screen.
-    await allFresh(page, 3);
+    await metricsFresh(page, 3, { timeout: 600_000 });
     await page.getByTestId('evaluate-progress').waitFor({ state: 'detached' });
     console.log(`[evaluate] three columns × 300 queries ranked, evaluated and stored: ${Date.now() - started} ms`);
     const steps = await page.evaluate(() => window.__rpEvalSteps);
@@ -405,7 +401,7 @@ describe.skipIf(skipNoModel)('Evaluate dashboard (SciFact test, BM25 | GloVe | L
     const { page, errors } = session;
     await page.reload();
     const started = Date.now();
-    await allFresh(page, 3);
+    await metricsFresh(page, 3, { timeout: 600_000 });
     console.log(`[evaluate] reload to the three stored results on screen: ${Date.now() - started} ms`);
     expect(await page.getByTestId('stored-note').textContent()).toContain('3 results read from this browser\'s storage (not ranked again)');
     expect(await rowValues(page, 1)).toEqual(shown4(cli.get('bm25')!.report));
@@ -433,7 +429,7 @@ describe.skipIf(skipNoModel)('Evaluate dashboard (SciFact test, BM25 | GloVe | L
     expect(await row.textContent()).toContain('stale');
     await screenshot(page, 'evaluate-stale');
     await page.getByRole('button', { name: 'Run evaluation (1 column)' }).click();
-    await allFresh(page, 3);
+    await metricsFresh(page, 3, { timeout: 600_000 });
     const expected = await cliRun('bm25-k1.2', cliSettings('bm25', 1.2));
     expect(await rowValues(page, 1)).toEqual(shown4(expected.report));
     expect(await rowValues(page, 1)).not.toEqual(shown4(cli.get('bm25')!.report));
@@ -446,7 +442,7 @@ describe.skipIf(skipNoModel)('Evaluate dashboard (SciFact test, BM25 | GloVe | L
     await bm25Column.getByLabel('k1', { exact: true }).fill('0.9');
     await expect.poll(() => bm25Column.locator('h2').textContent()).toBe('BM25 (k1 0.9, b 0.4)');
     await views(page).getByRole('button', { name: 'Evaluate' }).click();
-    await allFresh(page, 3);
+    await metricsFresh(page, 3, { timeout: 600_000 });
     expect(await rowValues(page, 1)).toEqual(shown4(cli.get('bm25')!.report));
     expect(errors).toEqual([]);
   });
@@ -480,7 +476,7 @@ describe.skipIf(skipNoModel)('Evaluate dashboard (SciFact test, BM25 | GloVe | L
     type Gated = { __rpRankGate: { holding: boolean; held(): number; release(): void } };
     const gatedWorkers = () => page.workers().filter((worker) => /\/(bm25|dense)\.worker/.test(worker.url()));
     await page.reload();
-    await allFresh(page, 3);
+    await metricsFresh(page, 3, { timeout: 600_000 });
     holding = true;
     for (const worker of gatedWorkers()) await worker.evaluate(() => void ((self as unknown as Gated).__rpRankGate.holding = true));
     await page.getByRole('button', { name: 'Run all again' }).click();
@@ -507,7 +503,7 @@ describe.skipIf(skipNoModel)('Evaluate dashboard (SciFact test, BM25 | GloVe | L
     const evaluating = Object.keys(await page.evaluate(() => window.__rpEvalJobs)).filter((t) => t.startsWith('Evaluating'));
     expect(evaluating.filter((t) => !t.includes('k1 1.2')).sort()).toEqual(['Evaluating 1 · BM25 (k1 0.9, b 0.4) · 300 queries', 'Evaluating 2 · Dense: glove-100d-sif · 300 queries']);
     // The stored results are still shown.
-    await allFresh(page, 3);
+    await metricsFresh(page, 3, { timeout: 600_000 });
     expect(await rowValues(page, 1)).toEqual(shown4(cli.get('bm25')!.report));
     expect(await rowValues(page, 2)).toEqual(shown4(cli.get('dense')!.report));
     expect(errors).toEqual([]);

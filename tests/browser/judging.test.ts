@@ -15,8 +15,8 @@ import { strFromU8, unzipSync } from 'fflate';
 import type { Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, expect, inject, test } from 'vitest';
 import { queryMetrics } from '../../src/app/engine/query-metrics.ts';
-import { launchOnStarter, settled } from './app-page.ts';
-import { screenshot, waitInPage, type BrowserSession } from './harness.ts';
+import { launchOnStarter, metricsFresh, settled } from './app-page.ts';
+import { screenshot, type BrowserSession } from './harness.ts';
 
 let session: BrowserSession;
 let appUrl: string;
@@ -211,7 +211,7 @@ test('Evaluate follows the judgments: a changed grade changes its metrics withou
   await panel(page).waitFor({ state: 'detached' });
   await views.getByRole('button', { name: 'Evaluate' }).click();
   await page.getByRole('button', { name: 'Run evaluation (3 columns)' }).click();
-  await waitInPage(page, () => document.querySelectorAll('[data-testid="metrics-table"] tr[data-status="fresh"]').length === 3, null, { timeout: 120_000 });
+  await metricsFresh(page, 3);
   const before = Number(await figure(2, 'ndcg_cut_10'));
 
   // In Explore, q1's best document for the dense column is judged 0 instead of 3.
@@ -353,7 +353,7 @@ test('"Judge these" on a column\'s unjudged documents judges exactly those', asy
   await expect.poll(() => page.locator('[data-testid="metrics-table"] tr[data-status="stale"]').count()).toBe(3);
   expect(await page.getByTestId('stale-note').textContent()).toContain('other judged queries');
   await page.getByRole('button', { name: 'Run evaluation (3 columns)' }).click();
-  await waitInPage(page, () => document.querySelectorAll('[data-testid="metrics-table"] tr[data-status="fresh"]').length === 3, null, { timeout: 120_000 });
+  await metricsFresh(page, 3);
   expect(await page.locator('[data-testid="metrics-table"] tr[data-column="1"] td.num').first().textContent()).toBe('3');
   expect(errors).toEqual([]);
 });

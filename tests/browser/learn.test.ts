@@ -7,13 +7,16 @@
  * column" adds an Augmented BM25 column to Explore; a model trained with the frozen transformer local/tiny-bert
  * (rows trained refused) and its column. Screenshots of the view in both themes.
  */
-import { readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, test } from 'vitest';
 import { parseModelFile } from '../../src/lib/augment/model-file.ts';
 import { holdOutShare } from '../../src/lib/augment/splits.ts';
 import { judgedQueries } from '../../src/lib/data/beir.ts';
+import { repoRoot } from '../shared-dir.ts';
 import { tempDir } from '../temp-dir.ts';
 import { syntheticCollection } from '../lib/augment/synthetic.ts';
 import { columnsReady, launchOnStarter, rows } from './app-page.ts';
@@ -198,5 +201,39 @@ describe('Learn view (synthetic collection: no word shared by a query and its do
     await column.getByTestId('expanded-query').waitFor({ timeout: 120_000 });
     expect(await column.textContent()).not.toMatch(/not stored|Could not/);
     expect(errors).toEqual([]);
+  });
+
+  test('a hub encoder loads from the mirror the page names (?remoteHost=), in the Learn worker too', async () => {
+    const { page } = session;
+    // A mirror with the hub's layout that serves tiny BERT's files under the hub id (a worker cannot read
+    // the page's address: the page sends the mirror with the run).
+    const requested: string[] = [];
+    const folder = join(repoRoot, 'public', 'models', 'local', 'tiny-bert');
+    const mirror = createServer((request, response) => {
+      const path = decodeURIComponent(new URL(request.url ?? '/', 'http://x').pathname);
+      requested.push(path);
+      const match = /^\/Xenova\/all-MiniLM-L6-v2\/resolve\/[^/]+\/(.+)$/.exec(path);
+      response.setHeader('Access-Control-Allow-Origin', '*');
+      response.setHeader('Access-Control-Expose-Headers', 'Content-Length');
+      const file = match === null ? undefined : join(folder, match[1]!);
+      if (file === undefined || !existsSync(file)) return void response.writeHead(404).end();
+      const body = readFileSync(file);
+      response.writeHead(200, { 'Content-Length': body.length });
+      response.end(request.method === 'HEAD' ? undefined : body);
+    });
+    const url = await new Promise<string>((resolve) => mirror.listen(0, '127.0.0.1', () => resolve(`http://127.0.0.1:${(mirror.address() as AddressInfo).port}/`)));
+    try {
+      await page.goto(`${appUrl}/?view=learn&remoteHost=${encodeURIComponent(url)}`);
+      await learn(page).waitFor({ timeout: 60_000 });
+      await learn(page).getByRole('combobox', { name: /^Encoder/ }).selectOption('Xenova/all-MiniLM-L6-v2');
+      await learn(page).getByLabel('frozen', { exact: true }).check();
+      await fillSettings(page, { epochs: '1', lambda: '0.01', lr: '0.01', batch: '10', seed: '3' });
+      await learn(page).getByLabel('Model name').fill('mirror-encoder');
+      await learn(page).getByRole('button', { name: 'Train' }).click();
+      await expect.poll(() => requested.some((path) => path.endsWith('/onnx/model.onnx') || path.endsWith('/onnx/model_quantized.onnx')), { timeout: 120_000 }).toBe(true);
+      expect(requested.every((path) => path.startsWith('/Xenova/all-MiniLM-L6-v2/resolve/'))).toBe(true);
+    } finally {
+      await new Promise((resolve) => mirror.close(resolve));
+    }
   });
 });

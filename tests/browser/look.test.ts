@@ -9,7 +9,7 @@ import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, expect, inject, test } from 'vitest';
-import { rows, settled } from './app-page.ts';
+import { metricsFresh, rows, settled } from './app-page.ts';
 import { launch, screenshot, waitInPage, type BrowserSession } from './harness.ts';
 
 let session: BrowserSession;
@@ -189,7 +189,7 @@ test('axe-core: Evaluate after an evaluation, and Datasets, in both themes; fini
   const views = page.getByRole('navigation', { name: 'Views' });
   await views.getByRole('button', { name: 'Evaluate' }).click();
   await page.getByRole('button', { name: /^Run evaluation/ }).click();
-  await waitInPage(page, () => document.querySelectorAll('[data-testid="metrics-table"] tr[data-status="fresh"]').length === 3, null, { timeout: 120_000 });
+  await metricsFresh(page, 3);
   // The difference plot is drawn once the page is idle.
   await waitInPage(page, () => document.querySelector('section[aria-labelledby="eval-differences"] canvas') !== null, null, { timeout: 60_000 });
 

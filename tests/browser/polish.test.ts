@@ -10,7 +10,8 @@
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, expect, inject, test } from 'vitest';
 import { shared } from '../shared-dir.ts';
-import { launch, screenshot, waitInPage, type BrowserSession } from './harness.ts';
+import { launch, screenshot, type BrowserSession } from './harness.ts';
+import { metricsFresh } from './app-page.ts';
 
 let session: BrowserSession;
 let appUrl: string;
@@ -92,7 +93,7 @@ test('the Evaluate dashboard gives Lucene’s figures for BM25 with the Polish a
     '210 judged test queries · 1 column from Explore · 0 evaluated',
   );
   await page.getByRole('button', { name: 'Run evaluation (1 column)' }).click();
-  await waitInPage(page, () => document.querySelectorAll('[data-testid="metrics-table"] tr[data-status="fresh"]').length === 1, null, { timeout: 300_000 });
+  await metricsFresh(page, 1, { timeout: 300_000 });
   const values = await page.locator('[data-testid="metrics-table"] tr[data-column="1"] td.value .figure').allTextContents();
   console.log(`[polish] metrics table:\n${await page.getByTestId('metrics-table').innerText()}`);
   expect(values.slice(0, 2)).toEqual(['0.2973', '0.3828']);

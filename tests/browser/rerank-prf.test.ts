@@ -35,8 +35,8 @@ import { TEST_RERANKER } from '../../src/lib/rerank/registry.ts';
 import type { Hit, Qrels, Query, Run } from '../../src/lib/types.ts';
 import { skipWithout } from '../requirements.ts';
 import { repoRoot } from '../shared-dir.ts';
-import { settled } from './app-page.ts';
-import { ARTIFACTS_DIR, launch, waitInPage, type BrowserSession } from './harness.ts';
+import { metricsFresh, settled } from './app-page.ts';
+import { ARTIFACTS_DIR, launch, type BrowserSession } from './harness.ts';
 
 const GLOVE = 'local/glove-100d-sif';
 const built = [GLOVE, TEST_RERANKER].every((model) => existsSync(join(MODELS_DIR, model, 'config.json')));
@@ -264,7 +264,7 @@ describe.skipIf(skipNoModel)('Re-rank, RM3 and Bo1 columns (starter collection)'
     await settled(page, 5);
     await page.getByRole('navigation', { name: 'Views' }).getByRole('button', { name: 'Evaluate' }).click();
     await page.getByRole('button', { name: 'Run evaluation (5 columns)' }).click();
-    await waitInPage(page, () => document.querySelectorAll('[data-testid="metrics-table"] tr[data-status="fresh"]').length === 5, null, { timeout: 300_000 });
+    await metricsFresh(page, 5, { timeout: 300_000 });
     const row = (position: number) => page.locator(`[data-testid="metrics-table"] tr[data-column="${position}"] td.value .figure`).allTextContents();
     const shown4 = (run: Run) => {
       const report = evaluateRunReport(qrels, run);

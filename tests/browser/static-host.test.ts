@@ -10,8 +10,8 @@ import { tempDir } from '../temp-dir.ts';
 import { productionBuild } from './production-build.ts';
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { repoRoot } from '../shared-dir.ts';
-import { settled } from './app-page.ts';
-import { launch, screenshot, waitInPage, type BrowserSession } from './harness.ts';
+import { metricsFresh, settled } from './app-page.ts';
+import { launch, screenshot, type BrowserSession } from './harness.ts';
 import { serveStatic, type StaticServer } from './static-server.ts';
 
 const BASE = '/retrieval-playground/';
@@ -109,7 +109,7 @@ test('Evaluate, Datasets and the diagnostics page work under the sub-path too', 
   const views = page.getByRole('navigation', { name: 'Views' });
   await views.getByRole('button', { name: 'Evaluate' }).click();
   await page.getByRole('button', { name: 'Run evaluation (3 columns)' }).click();
-  await waitInPage(page, () => document.querySelectorAll('[data-testid="metrics-table"] tr[data-status="fresh"]').length === 3, undefined, { timeout: 120_000 });
+  await metricsFresh(page, 3);
   for (let position = 1; position <= 3; position++) {
     const figures = await page.locator(`[data-testid="metrics-table"] tr[data-column="${position}"] td.value .figure`).allTextContents();
     expect(figures[0]).toMatch(/^[01]\.\d{4}$/);

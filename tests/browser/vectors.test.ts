@@ -20,7 +20,7 @@ import { repoRoot } from '../shared-dir.ts';
 import { tempDir } from '../temp-dir.ts';
 import { cliStdout } from '../cli/run-cli.ts';
 import { bruteForceCosine, pyseriniJsonl, randomVectors } from '../lib/import/vector-fixtures.ts';
-import { rows, settled } from './app-page.ts';
+import { metricsFresh, rows, settled } from './app-page.ts';
 import { launch, screenshot, waitInPage, type BrowserSession } from './harness.ts';
 
 const DIM = 24;
@@ -110,7 +110,7 @@ describe('vectors from files (starter collection)', () => {
     const { page, errors } = session;
     await page.getByRole('navigation', { name: 'Views' }).getByRole('button', { name: 'Evaluate' }).click();
     await page.getByRole('button', { name: /^Run evaluation/ }).click();
-    await waitInPage(page, () => document.querySelectorAll('[data-testid="metrics-table"] tr[data-status="fresh"]').length === 3, undefined, { timeout: 240_000 });
+    await metricsFresh(page, 3, { timeout: 240_000 });
     const figures = await page.locator('[data-testid="metrics-table"] tr[data-column="2"] td.value .figure').allTextContents();
     expect(figures).toEqual(cliFigures);
     expect(figures[0]).toBe(cliNdcg);

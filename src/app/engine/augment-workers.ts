@@ -8,6 +8,7 @@ import type { AugmentWorkerApi } from '../../../workers/augment.worker.ts';
 import type { Bm25AnalyzerName } from '../../lib/analysis/analyzers.ts';
 import type { AugmenterRef } from '../../lib/retrievers/config.ts';
 import type { ExpandedTerm } from '../../lib/retrievers/ranking.ts';
+import { appModelSource } from '../workers/app-model-source.ts';
 import { WorkerHost, type HostedWorker } from '../workers/worker-host.ts';
 import { createAugmentWorker } from '../workers/worker-scripts.ts';
 import type { WorkerCrashedError } from '../workers/worker-watch.ts';
@@ -33,7 +34,7 @@ export class AugmentWorkers implements AugmentBackend {
   expand(augmenter: AugmenterRef, analyzer: Bm25AnalyzerName, texts: readonly string[]): Promise<ExpandedTerm[][]> {
     // Plain copies: a Svelte state proxy cannot cross to a worker.
     const ref: AugmenterRef = { key: augmenter.key, name: augmenter.name, collection: augmenter.collection, split: augmenter.split };
-    return this.host.call((api) => api.expand(ref, analyzer, [...texts]));
+    return this.host.call((api) => api.expand(ref, analyzer, [...texts], appModelSource()));
   }
 
   forget(key: string): void {

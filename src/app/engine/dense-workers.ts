@@ -23,6 +23,7 @@ import * as Comlink from 'comlink';
 import type { DenseCorpusRequest } from '../../lib/services/dense-corpus-service.ts';
 import type { EmbeddingDevice } from '../../lib/dense/embedder.ts';
 import type { ModelSourceConfig } from '../../lib/dense/model-source.ts';
+import { appModelSource } from '../workers/app-model-source.ts';
 import { resolveModelSpec } from '../../lib/dense/registry.ts';
 import { importedVectorsSpec, isImportedVectorsModel } from '../../lib/dense/imported-vectors.ts';
 import type { DenseSettings } from '../../lib/retrievers/config.ts';
@@ -51,14 +52,6 @@ interface DenseWorker {
   /** Why it was retired; calls made after it closed fail with this. */
   retired?: Error;
   closed?: boolean;
-}
-
-/** The app's own models are served from <base>/models/; `?remoteHost=` points hub ids at a mirror with the hub layout. */
-export function appModelSource(): ModelSourceConfig {
-  const remoteHost = new URLSearchParams(location.search).get('remoteHost') ?? undefined;
-  return remoteHost === undefined
-    ? { localModelPath: `${import.meta.env.BASE_URL}models/` }
-    : { localModelPath: `${import.meta.env.BASE_URL}models/`, remoteHost };
 }
 
 function messageOf(error: unknown): string {

@@ -19,7 +19,7 @@ import { compiledOnnx, rememberCompiledOnnx } from '../workers/compiled-onnx.ts'
 import { WorkerHost, type HostedWorker } from '../workers/worker-host.ts';
 import { createDenseWorker } from '../workers/worker-scripts.ts';
 import type { RerankBackend, RerankerOpenInfo, RerankScoreProgress } from './backends.ts';
-import { appModelSource } from './dense-workers.ts';
+import { appModelSource } from '../workers/app-model-source.ts';
 import { raceAbort } from './race-abort.ts';
 
 interface RerankWorker {

@@ -7,6 +7,7 @@ import * as Comlink from 'comlink';
 import type { EpochReport, HeldOutMeasure } from '../../lib/augment/train.ts';
 import type { LearnEvent, LearnPhase, LearnRequest, LearnResult } from '../../lib/services/augment-training-service.ts';
 import { jobs, type JobHandle } from '../shell/jobs.svelte.ts';
+import { appModelSource } from '../workers/app-model-source.ts';
 import { WorkerHost } from '../workers/worker-host.ts';
 import { createLearnWorker } from '../workers/worker-scripts.ts';
 import type { LearnWorkerApi } from '../../../workers/learn.worker.ts';
@@ -80,7 +81,7 @@ class LearnRun {
     const stop = () => void this.#host?.callIfRunning((api) => api.cancel());
     job.signal.addEventListener('abort', stop);
     try {
-      const result = await this.host().call((api) => api.train(request, Comlink.proxy((event: LearnEvent) => this.onEvent(run, event))));
+      const result = await this.host().call((api) => api.train(request, Comlink.proxy((event: LearnEvent) => this.onEvent(run, event)), appModelSource()));
       if (run !== this.#run) return undefined;
       Object.assign(this, { status: 'done', result, phase: '' });
       job.finish(`stored "${result.name}"`);

@@ -1,9 +1,9 @@
 import { ParseError } from '../data/errors.ts';
 import { Fingerprint } from '../data/fingerprint.ts';
 import { parseJsonObject } from '../data/jsonl-record.ts';
-import { readLines, type ByteSource } from '../data/lines.ts';
+import { byteChunks, readLines, type ByteSource } from '../data/lines.ts';
 import type { VectorMatrix } from '../dense/vector-matrix.ts';
-import { memoryRandomAccess, readAll, type RandomAccess } from './import-file.ts';
+import { countingSource, memoryRandomAccess, readAll, type RandomAccess } from './import-file.ts';
 
 /**
  * Vectors made elsewhere (a GPU machine, a cluster), read in plain TypeScript for the page, its workers and
@@ -222,22 +222,16 @@ interface NpyHeader {
   descr: string;
   fortran: boolean;
   shape: number[];
-  dataOffset: number;
 }
 
-function npyHeader(bytes: Uint8Array, file: string): NpyHeader {
-  if (bytes.length < 10 || NPY_MAGIC.some((byte, i) => bytes[i] !== byte)) throw new ParseError(file, 0, 'io', 'not a .npy file (no \\x93NUMPY magic)');
-  const major = bytes[6]!;
-  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-  const headerLength = major === 1 ? view.getUint16(8, true) : view.getUint32(8, true);
-  const start = major === 1 ? 10 : 12;
-  const text = new TextDecoder().decode(bytes.subarray(start, start + headerLength));
+/** The header's dictionary (`{'descr': '<f4', 'fortran_order': False, 'shape': (5, 6), }`). */
+function npyHeader(text: string, file: string): NpyHeader {
   const descr = /'descr'\s*:\s*'([^']*)'/.exec(text)?.[1];
   const fortran = /'fortran_order'\s*:\s*(True|False)/.exec(text)?.[1];
   const shape = /'shape'\s*:\s*\(([^)]*)\)/.exec(text)?.[1];
   if (descr === undefined || fortran === undefined || shape === undefined) throw new ParseError(file, 0, 'io', `unreadable .npy header: ${text.trim()}`);
   const dims = shape.split(',').map((part) => part.trim()).filter((part) => part !== '').map(Number);
-  return { descr, fortran: fortran === 'True', shape: dims, dataOffset: start + headerLength };
+  return { descr, fortran: fortran === 'True', shape: dims };
 }
 
 /** IEEE half bits → number. */
@@ -250,7 +244,12 @@ function fromHalf(bits: number): number {
   return sign * (1 + mant / 1024) * 2 ** (exp - 15);
 }
 
-const NPY_TYPES: Record<string, { bytes: number; read: (view: DataView, offset: number) => number }> = {
+interface NpyType {
+  bytes: number;
+  read: (view: DataView, offset: number) => number;
+}
+
+const NPY_TYPES: Record<string, NpyType> = {
   '<f4': { bytes: 4, read: (view, offset) => view.getFloat32(offset, true) },
   '<f8': { bytes: 8, read: (view, offset) => view.getFloat64(offset, true) },
   '<f2': { bytes: 2, read: (view, offset) => fromHalf(view.getUint16(offset, true)) },
@@ -270,40 +269,103 @@ async function readIdLines(input: VectorFileInput, signal: AbortSignal | undefin
   return ids;
 }
 
+/** The bytes of a .npy file before its data (magic, version, header length, header), read from its first chunks. */
+async function npyPrefix(chunks: AsyncIterator<Uint8Array>, file: string): Promise<{ header: NpyHeader; rest: Uint8Array }> {
+  let bytes = new Uint8Array(0);
+  const grow = async (length: number) => {
+    while (bytes.length < length) {
+      const next = await chunks.next();
+      if (next.done === true) return;
+      const joined = new Uint8Array(bytes.length + next.value.length);
+      joined.set(bytes);
+      joined.set(next.value, bytes.length);
+      bytes = joined;
+    }
+  };
+  await grow(12);
+  if (bytes.length < 10 || NPY_MAGIC.some((byte, i) => bytes[i] !== byte)) throw new ParseError(file, 0, 'io', 'not a .npy file (no \\x93NUMPY magic)');
+  // Version 1 gives the header's length in 2 bytes, later versions in 4.
+  const start = bytes[6] === 1 ? 10 : 12;
+  if (bytes.length < start) throw new ParseError(file, 0, 'io', 'unreadable .npy header: the file ends in it');
+  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  const dataOffset = start + (start === 10 ? view.getUint16(8, true) : view.getUint32(8, true));
+  await grow(dataOffset);
+  const header = npyHeader(new TextDecoder().decode(bytes.subarray(start, dataOffset)), file);
+  return { header, rest: bytes.subarray(Math.min(dataOffset, bytes.length)) };
+}
+
+/**
+ * Little-endian values of `type` streamed into `data` as float32, across chunk boundaries; answers the bytes
+ * taken (the data's bytes at most: what follows them is ignored, as NumPy does).
+ */
+async function npyValues(first: Uint8Array, chunks: AsyncIterator<Uint8Array>, type: NpyType, data: Float32Array, signal: AbortSignal | undefined): Promise<number> {
+  const needed = data.length * type.bytes;
+  // float32 is copied as stored; other widths are read a value at a time, a value split by a chunk's end carried over.
+  const raw = type.bytes === 4 ? new Uint8Array(data.buffer) : undefined;
+  let taken = 0;
+  let carry = new Uint8Array(0);
+  const take = (chunk: Uint8Array) => {
+    const part = chunk.subarray(0, needed - taken);
+    if (raw !== undefined) raw.set(part, taken);
+    else {
+      let bytes = part;
+      if (carry.length > 0) {
+        bytes = new Uint8Array(carry.length + part.length);
+        bytes.set(carry);
+        bytes.set(part, carry.length);
+      }
+      const first = (taken - carry.length) / type.bytes;
+      const count = Math.floor(bytes.length / type.bytes);
+      const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+      for (let i = 0; i < count; i++) data[first + i] = type.read(view, i * type.bytes);
+      carry = bytes.slice(count * type.bytes);
+    }
+    taken += part.length;
+  };
+  take(first);
+  while (taken < needed) {
+    signal?.throwIfAborted();
+    const next = await chunks.next();
+    if (next.done === true) break;
+    take(next.value);
+  }
+  return taken;
+}
+
+/** A .npy file streamed: only the float32 values are held, never the file's bytes whole. */
 async function readNpy(request: VectorFileRequest): Promise<VectorRows> {
   const file = request.file.name;
   if (request.ids === undefined) throw new ParseError(file, 0, 'missing-field', 'a .npy file needs an ids file (one id per line, in row order)');
   const onBytes = byteShare(request.file, request.onShare);
-  const bytes = await readAll(await request.file.open(), { ...(request.signal === undefined ? {} : { signal: request.signal }), ...(onBytes === undefined ? {} : { onBytes }) });
-  const header = npyHeader(bytes, file);
-  const type = NPY_TYPES[header.descr.replace(/^=/, '<')];
-  if (type === undefined) throw new ParseError(file, 0, 'invalid-field', `unsupported dtype ${header.descr} (float16, float32 or float64, little-endian)`);
-  if (header.fortran) throw new ParseError(file, 0, 'invalid-field', 'Fortran order is not supported (save it with np.ascontiguousarray)');
-  if (header.shape.length !== 2) throw new ParseError(file, 0, 'invalid-field', `shape (${header.shape.join(', ')}): expected 2 dimensions (rows, dimension)`);
-  const [rowCount, dim] = header.shape as [number, number];
-  if (bytes.length - header.dataOffset < rowCount * dim * type.bytes) {
-    throw new ParseError(file, 0, 'io', `truncated: ${rowCount} × ${dim} values need ${rowCount * dim * type.bytes} bytes, the file has ${bytes.length - header.dataOffset}`);
-  }
-  const ids = await readIdLines(request.ids, request.signal);
-  if (ids.length !== rowCount) throw new ParseError(request.ids.name, 0, 'invalid-field', `${ids.length} ids for the ${rowCount} rows of ${file}`);
-  if (rowCount === 0 || dim === 0) throw new ParseError(file, 0, 'empty-file', `no vectors in this file (shape ${rowCount} × ${dim})`);
-  const data = new Float32Array(rowCount * dim);
-  if (type.bytes === 4) {
-    // Little-endian float32 as stored: one copy (the data may not start on a 4-byte boundary of the buffer).
-    new Uint8Array(data.buffer).set(bytes.subarray(header.dataOffset, header.dataOffset + data.byteLength));
-  } else {
-    const view = new DataView(bytes.buffer, bytes.byteOffset + header.dataOffset);
-    for (let i = 0; i < data.length; i++) data[i] = type.read(view, i * type.bytes);
-  }
-  for (let i = 0; i < data.length; i++) {
-    const value = data[i]!;
-    if (!Number.isFinite(value)) {
-      const row = Math.floor(i / dim);
-      throw new ParseError(file, row + 1, 'invalid-number', `the vector of "${ids[row]!}" holds ${String(value)} (component ${(i % dim) + 1})`);
+  const source = await request.file.open();
+  const chunks = (onBytes === undefined ? byteChunks(source) : countingSource(source, onBytes))[Symbol.asyncIterator]();
+  try {
+    const { header, rest } = await npyPrefix(chunks, file);
+    const type = NPY_TYPES[header.descr.replace(/^=/, '<')];
+    if (type === undefined) throw new ParseError(file, 0, 'invalid-field', `unsupported dtype ${header.descr} (float16, float32 or float64, little-endian)`);
+    if (header.fortran) throw new ParseError(file, 0, 'invalid-field', 'Fortran order is not supported (save it with np.ascontiguousarray)');
+    if (header.shape.length !== 2) throw new ParseError(file, 0, 'invalid-field', `shape (${header.shape.join(', ')}): expected 2 dimensions (rows, dimension)`);
+    const [rowCount, dim] = header.shape as [number, number];
+    const ids = await readIdLines(request.ids, request.signal);
+    if (ids.length !== rowCount) throw new ParseError(request.ids.name, 0, 'invalid-field', `${ids.length} ids for the ${rowCount} rows of ${file}`);
+    if (rowCount === 0 || dim === 0) throw new ParseError(file, 0, 'empty-file', `no vectors in this file (shape ${rowCount} × ${dim})`);
+    const data = new Float32Array(rowCount * dim);
+    const taken = await npyValues(rest, chunks, type, data, request.signal);
+    if (taken < data.length * type.bytes) {
+      throw new ParseError(file, 0, 'io', `truncated: ${rowCount} × ${dim} values need ${data.length * type.bytes} bytes, the file has ${taken}`);
     }
+    for (let i = 0; i < data.length; i++) {
+      const value = data[i]!;
+      if (!Number.isFinite(value)) {
+        const row = Math.floor(i / dim);
+        throw new ParseError(file, row + 1, 'invalid-number', `the vector of "${ids[row]!}" holds ${String(value)} (component ${(i % dim) + 1})`);
+      }
+    }
+    request.onRows?.(rowCount);
+    return { file, ids, vectors: { rows: rowCount, dim, data }, fingerprint: fingerprintRows(ids, data) };
+  } finally {
+    await chunks.return?.(undefined);
   }
-  request.onRows?.(rowCount);
-  return { file, ids, vectors: { rows: rowCount, dim, data }, fingerprint: fingerprintRows(ids, data) };
 }
 
 /** Reads a vector file whole; throws a `ParseError` for anything it cannot take. */

@@ -19,6 +19,21 @@ async function failure(file: VectorFileInput, ids?: VectorFileInput): Promise<Pa
   return error as ParseError;
 }
 
+/** A file whose stream gives its bytes `size` at a time. */
+function chunkedFile(name: string, bytes: Uint8Array, size: number, onChunk = () => {}): VectorFileInput {
+  return {
+    name,
+    size: bytes.length,
+    open: async () =>
+      (async function* () {
+        for (let at = 0; at < bytes.length; at += size) {
+          onChunk();
+          yield bytes.slice(at, at + size);
+        }
+      })(),
+  };
+}
+
 function rowsOf(data: Float32Array, dim: number): number[][] {
   return Array.from({ length: data.length / dim }, (_, r) => [...data.subarray(r * dim, (r + 1) * dim)]);
 }
@@ -54,6 +69,32 @@ describe('readVectorFile', () => {
     }
     const half = await readVectorFile({ file: memoryFile('v.npy', npyVectors(VECTORS, '<f2')), ids });
     half.vectors.data.forEach((value, i) => expect(Math.abs(value - VECTORS[Math.floor(i / 6)]![i % 6]!)).toBeLessThanOrEqual(2 ** -11));
+  });
+
+  it('streams .npy (never read whole): in chunks of any size, cutting the header and values, it gives what it gives whole; a short file is named truncated', async () => {
+    const ids = memoryFile('ids.txt', IDS.join('\n'));
+    for (const dtype of ['<f2', '<f4', '<f8'] as const) {
+      const bytes = npyVectors(VECTORS, dtype);
+      const whole = await readVectorFile({ file: memoryFile('v.npy', bytes), ids });
+      for (const size of [1, 3, 7, 64]) {
+        const rows = await readVectorFile({ file: chunkedFile('v.npy', bytes, size), ids });
+        expect(rows.vectors.data, `${dtype} in chunks of ${size}`).toEqual(whole.vectors.data);
+        expect(rows.fingerprint).toBe(whole.fingerprint);
+      }
+      const short = bytes.subarray(0, bytes.length - 3);
+      const need = IDS.length * 6 * Number(dtype.slice(2));
+      expect((await failure(chunkedFile('v.npy', short, 5), ids)).message).toBe(`v.npy: truncated: 5 × 6 values need ${need} bytes, the file has ${need - 3}`);
+    }
+    // What follows the values is not read: the stream is left there (a file is never read whole first).
+    const values = npyVectors(VECTORS);
+    const trailing = new Uint8Array(values.length + 64 * 100);
+    trailing.set(values);
+    let pulled = 0;
+    const counted = chunkedFile('v.npy', trailing, 64, () => (pulled += 1));
+    expect((await readVectorFile({ file: counted, ids })).vectors.data).toEqual((await readVectorFile({ file: memoryFile('v.npy', values), ids })).vectors.data);
+    expect(pulled).toBe(Math.ceil(values.length / 64));
+    expect((await failure(memoryFile('v.npy', npyVectors(VECTORS).subarray(0, 40)), ids)).message).toMatch(/^v\.npy: unreadable \.npy header/);
+    expect((await failure(memoryFile('v.npy', new TextEncoder().encode('{"id": 1}')), ids)).message).toBe('v.npy: not a .npy file (no \\x93NUMPY magic)');
   });
 
   it('reports the share of each file read, ending at 1 (bytes; rows of Parquet row groups)', async () => {
