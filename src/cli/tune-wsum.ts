@@ -13,6 +13,7 @@ import { loadDataset } from './dataset.ts';
 import { cliMetric, retrieverSettings, type EvalValues } from './eval.ts';
 import { quote } from './shell-quote.ts';
 import { inputNames, parseWsumFlags, wsumInputRuns } from './wsum.ts';
+import { loadImportedVectors, vectorFileFlags } from './vector-files.ts';
 
 type Token = { kind: string; name?: string; value?: string | undefined };
 
@@ -47,7 +48,8 @@ export async function tuneWsumCommand(values: WsumValues, tokens: readonly Token
     throw error;
   }
   const flags = parseWsumFlags(values, false);
-  const settings = retrieverSettings({ ...values, retriever: 'bm25' });
+  let settings = retrieverSettings({ ...values, retriever: 'bm25' });
+  const vectorFiles = vectorFileFlags(values, 'wsum');
   const metric = cliMetric(values.metric ?? 'ndcg_cut_10');
   const step = stepOf(values.step);
   const collection = await loadDataset(values.dataset, { splits: [values.split] });
@@ -55,6 +57,10 @@ export async function tuneWsumCommand(values: WsumValues, tokens: readonly Token
   if (qrels === undefined) throw new CliError(`no qrels for split "${values.split}"`);
   const queries = judgedQueries(collection.queries, qrels);
   if (queries.length === 0) throw new CliError(`split "${values.split}" judges no query of ${collection.name}`);
+  if (vectorFiles !== undefined) {
+    const vectors = await loadImportedVectors(vectorFiles, collection, queries);
+    settings = { ...settings, vectors, model: vectors.model };
+  }
   const started = performance.now();
   const runs = await wsumInputRuns(collection.docs, queries, settings, flags, progress);
   const result = tuneWsum(runs, qrels, metric, { step, limit: settings.topK, onProgress: (done, total) => done % 10 === 0 && progress(`tune: ${done}/${total} weight combinations`) });

@@ -23,6 +23,7 @@ import { NodeSearch } from './node-search.ts';
 import { ledrLexical, retrieverConfig, type RetrieverName } from './retrievers.ts';
 import { tuneWsumCommand } from './tune-wsum.ts';
 import { quote } from './shell-quote.ts';
+import { loadImportedVectors, VECTOR_USAGE, vectorFileFlags } from './vector-files.ts';
 
 const { 'run-out': _runOut, ...RETRIEVER_OPTIONS } = EVAL_OPTIONS;
 
@@ -58,6 +59,7 @@ const USAGE = `usage: npm run -s cli -- tune --dataset <path | name> --retriever
                             combination of 0, step, …, 1 summing to 1.0 as ranx's optimize_fusion tries them
                             (params w1…wN in input order); --step <s> (default 0.1) instead of --grid
   --json                    print {"best": {params, value}, "points": [...], ...}
+${VECTOR_USAGE.replace('every evaluated query', 'every query of the tuning split')}
   every other flag of eval (--k1, --b, --model, --alpha, --normalization, --fb-terms, …) sets what is not tuned`;
 
 /** The eval flag of a grid parameter. */
@@ -102,8 +104,8 @@ function parseTuneArgs(args: string[]) {
   const { values, tokens } = parseFlags(args, TUNE_OPTIONS);
   if (values.help) return undefined;
   if (values.dataset === undefined) throw new CliError('--dataset <path | name> is required (try --help)');
-  if (values.vectors !== undefined) throw new CliError('--vectors: tune does not take vector files (eval does)');
   const settings = retrieverSettings(values);
+  const vectorFiles = vectorFileFlags(values, settings.retriever);
   if (!TUNABLE_RETRIEVERS.includes(settings.retriever)) throw new CliError(`--retriever ${settings.retriever}: tune takes ${TUNABLE_RETRIEVERS.join(', ')}`);
   const grids = values.grid ?? [];
   if (grids.length === 0) throw new CliError('--grid name=from:to:step is required (try --help)');
@@ -120,6 +122,7 @@ function parseTuneArgs(args: string[]) {
     dataset: values.dataset,
     split,
     settings,
+    vectorFiles,
     config,
     axes,
     metric: cliMetric(values.metric),
@@ -182,20 +185,28 @@ export async function tuneCommand(args: string[], io: CliIo): Promise<void> {
     io.out(`${USAGE}\n`);
     return;
   }
-  const { settings } = options;
+  let { settings, config } = options;
   const collection = await loadDataset(options.dataset, { splits: [options.split.tuning] });
   const qrels = collection.qrels.get(options.split.tuning);
   if (qrels === undefined) throw new CliError(`no qrels for split "${options.split.tuning}"`);
   const queries = judgedQueries(collection.queries, qrels);
   if (queries.length === 0) throw new CliError(`split "${options.split.tuning}" judges no query of ${collection.name}`);
+  if (options.vectorFiles !== undefined) {
+    // Ranked as eval ranks them: the model is named by the files (vector-files.ts).
+    const vectors = await loadImportedVectors(options.vectorFiles, collection, queries);
+    settings = { ...settings, vectors, model: vectors.model };
+    config = retrieverConfig(settings);
+    progress(`read ${vectors.corpus.rows} document and ${vectors.queries.texts.length} query vectors of ${vectors.corpus.dim} dimensions`);
+  }
   const strategy = strategyFor(options.axes, options.strategy);
   progress(`tune: ${queries.length} ${options.split.tuning} queries, ${gridSize(options.axes)} grid points, ${strategy === 'grid' ? 'every point' : 'coordinate search'}`);
-  const search = new NodeSearch(collection.docs, { keepIdenticalIds: !settings.ignoreIdenticalIds, dtype: settings.dtype, progress });
+  const imported = settings.vectors === undefined ? {} : { importedVectors: settings.vectors };
+  const search = new NodeSearch(collection.docs, { keepIdenticalIds: !settings.ignoreIdenticalIds, dtype: settings.dtype, progress, ...imported });
   try {
     const lexical = ledrLexical(settings);
     const result = await tune({
       search,
-      base: options.config,
+      base: config,
       queries,
       qrels,
       metric: options.metric,

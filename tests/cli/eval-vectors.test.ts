@@ -105,6 +105,27 @@ describe('eval with vectors from files', () => {
     expect(Number.isFinite(fused.metrics.ndcg_cut_10)).toBe(true);
   });
 
+  it('tune takes them too: each point is what eval --vectors measures for it (convex, and wsum over a TREC run)', async () => {
+    const files = ['--vectors', at('embeddings.jsonl'), '--query-vectors', at('queries.jsonl')];
+    const tuned = JSON.parse(
+      await cliStdout(['tune', '--dataset', at('data'), '--split', 'test', '--eval-split', 'dev', '--retriever', 'convex', '--grid', 'alpha=0,0.5,1', '--json', ...files]),
+    ) as { points: Array<{ params: { alpha: number }; value: number }>; eval: string };
+    expect(tuned.points.map((point) => point.params.alpha)).toEqual([0, 0.5, 1]);
+    for (const point of tuned.points) {
+      const evaluated = await evalVectors('--retriever', 'convex', '--alpha', String(point.params.alpha), ...files);
+      expect(point.value.toFixed(4), `alpha ${point.params.alpha}`).toBe(evaluated.metrics.ndcg_cut_10!.toFixed(4));
+    }
+    // Alpha weighs BM25: alpha 0 is dense alone, the imported vectors (not a model).
+    expect(tuned.points[0]!.value.toFixed(4)).toBe((await evalVectors('--retriever', 'dense', ...files)).metrics.ndcg_cut_10!.toFixed(4));
+    expect(tuned.eval).toContain(`--vectors ${at('embeddings.jsonl')}`);
+    await cliStdout(['eval', '--dataset', at('data'), '--retriever', 'bm25', '--run-out', at('bm25-tune.run')]);
+    const wsum = JSON.parse(
+      await cliStdout(['tune', '--dataset', at('data'), '--split', 'test', '--eval-split', 'dev', '--retriever', 'wsum', '--fuse', 'dense', '--fuse-run', at('bm25-tune.run'), '--step', '0.5', '--json', ...files]),
+    ) as { points: Array<{ params: Record<string, number>; value: number }> };
+    const denseOnly = wsum.points.find((point) => point.params['w1'] === 1)!;
+    expect(denseOnly.value.toFixed(4)).toBe((await evalVectors('--retriever', 'dense', ...files)).metrics.ndcg_cut_10!.toFixed(4));
+  });
+
   it('says which queries have no vector, and which ids are not in the dataset', async () => {
     writeFileSync(at('some-queries.jsonl'), pyseriniJsonl(queryIds.slice(0, 15), QUERY_VECTORS.slice(0, 15)));
     const missing = await cli(['eval', '--dataset', at('data'), '--retriever', 'dense', '--vectors', at('embeddings.jsonl'), '--query-vectors', at('some-queries.jsonl')]);
