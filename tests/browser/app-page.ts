@@ -43,6 +43,33 @@ export async function columnsReady(page: Page, columns: number, { timeout = 240_
   );
 }
 
+/**
+ * Downloads a catalog entry from the Datasets view (open) and waits until it is stored. A click that started
+ * nothing (no job, no "Downloading…") within 15 s is made again, and said on the console; a collection not
+ * stored in time fails with what the page showed (its jobs and notices), so the failure says why.
+ */
+export async function downloadFromCatalog(page: Page, entryId: string, { timeout = 120_000 } = {}): Promise<void> {
+  const button = page.locator(`tr[data-entry="${entryId}"] button`);
+  const stored = page.locator(`tr[data-collection="${entryId}"]`);
+  await button.click();
+  const started = () => page.evaluate((id) => document.querySelector(`tr[data-collection="${id}"]`) !== null || document.querySelector(`tr[data-entry="${id}"] button`)?.textContent?.startsWith('Downloading') === true || [...document.querySelectorAll('.tray .job .title')].some((title) => title.textContent?.startsWith('Download')), entryId);
+  const deadline = Date.now() + 15_000;
+  while (!(await started()) && Date.now() < deadline) await page.waitForTimeout(100);
+  if (!(await started())) {
+    console.log(`[download] the click on ${entryId} started nothing in 15 s: clicking again`);
+    await button.click();
+  }
+  try {
+    await stored.waitFor({ timeout });
+  } catch (error) {
+    const shown = await page.evaluate(() => ({
+      jobs: [...document.querySelectorAll<HTMLElement>('.tray .job')].map((job) => `${job.dataset['status']}: ${job.textContent?.trim()}`),
+      notices: [...document.querySelectorAll('[role="alert"], [role="status"]')].map((notice) => notice.textContent?.trim()).filter(Boolean),
+    }));
+    throw new Error(`${entryId} was not stored within ${timeout} ms; the page showed ${JSON.stringify(shown)}`, { cause: error });
+  }
+}
+
 /** Waits until the Evaluate dashboard shows `count` rows of current results (evaluated, or read from storage). */
 export async function metricsFresh(page: Page, count: number, { timeout = 120_000 } = {}): Promise<void> {
   await waitInPage(page, (n) => document.querySelectorAll('[data-testid="metrics-table"] tr[data-status="fresh"]').length === n, count, { timeout });

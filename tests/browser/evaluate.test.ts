@@ -26,7 +26,7 @@ import type { Qrels, Query, Run } from '../../src/lib/types.ts';
 import type { Doc } from '../../src/lib/types.ts';
 import { skipWithout } from '../requirements.ts';
 import { shared } from '../shared-dir.ts';
-import { columnsReady, metricsFresh } from './app-page.ts';
+import { columnsReady, downloadFromCatalog, metricsFresh } from './app-page.ts';
 import { ARTIFACTS_DIR, fetchRouted, launch, screenshot, waitInPage, type BrowserSession } from './harness.ts';
 import { startHubServer, type HubServer } from './hub-server.ts';
 
@@ -141,8 +141,7 @@ describe.skipIf(skipNoModel)('Evaluate dashboard (SciFact test, BM25 | GloVe | L
     await page.goto(`${appUrl}/?hub=${encodeURIComponent(hub.url)}&view=datasets`);
     await page.getByRole('heading', { name: 'In this browser' }).waitFor({ timeout: 60_000 });
     let started = Date.now();
-    await page.locator('tr[data-entry="beir/scifact"] button').click();
-    await page.locator('tr[data-collection="beir/scifact"]').waitFor({ timeout: 120_000 });
+    await downloadFromCatalog(page, 'beir/scifact');
     console.log(`[evaluate] SciFact download + import: ${Date.now() - started} ms`);
     expect(await page.locator('#collection-picker').inputValue()).toBe('beir/scifact');
 

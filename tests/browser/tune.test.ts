@@ -9,6 +9,7 @@ import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, test } from 'vitest';
 import { cliStdout } from '../cli/run-cli.ts';
 import { shared } from '../shared-dir.ts';
+import { downloadFromCatalog } from './app-page.ts';
 import { launch, screenshot, type BrowserSession } from './harness.ts';
 import { startHubServer, type HubServer } from './hub-server.ts';
 
@@ -48,8 +49,7 @@ describe('Tune panel (SciFact, BM25 k1 on train)', () => {
     const { page } = session;
     await page.goto(`${appUrl}/?hub=${encodeURIComponent(hub.url)}&view=datasets`);
     await page.getByRole('heading', { name: 'In this browser' }).waitFor({ timeout: 60_000 });
-    await page.locator('tr[data-entry="beir/scifact"] button').click();
-    await page.locator('tr[data-collection="beir/scifact"]').waitFor({ timeout: 120_000 });
+    await downloadFromCatalog(page, 'beir/scifact');
     await views(page).getByRole('button', { name: 'Evaluate' }).click();
     await panel(page).waitFor({ timeout: 60_000 });
     expect(await panel(page).getByLabel('Tuning split').inputValue()).toBe('train');
