@@ -338,7 +338,7 @@ async function bm25IndexStored(page: Page): Promise<void> {
   }
 }
 
-/** Notes (in the page, every 10 ms) when each Explore column first says it is ready, for `printReadyBreakdown`. */
+/** Notes (polled in the page) when each Explore column first says it is ready, for `printReadyBreakdown`. */
 async function watchColumns(page: Page): Promise<void> {
   await page.evaluate(KEEP_NAMES_SHIM);
   await page.evaluate(() => {

@@ -43,9 +43,12 @@ export async function columnsReady(page: Page, columns: number, { timeout = 240_
   );
 }
 
+/** The longest a catalog click may take to start its download before it is made again. */
+const CLICK_STARTS_MS = 15_000;
+
 /**
  * Downloads a catalog entry from the Datasets view (open) and waits until it is stored. A click that started
- * nothing (no job, no "Downloading…") within 15 s is made again, and said on the console; a collection not
+ * nothing (no job, no "Downloading…") within CLICK_STARTS_MS is made again, and said on the console; a collection not
  * stored in time fails with what the page showed (its jobs and notices), so the failure says why.
  */
 export async function downloadFromCatalog(page: Page, entryId: string, { timeout = 120_000 } = {}): Promise<void> {
@@ -53,10 +56,10 @@ export async function downloadFromCatalog(page: Page, entryId: string, { timeout
   const stored = page.locator(`tr[data-collection="${entryId}"]`);
   await button.click();
   const started = () => page.evaluate((id) => document.querySelector(`tr[data-collection="${id}"]`) !== null || document.querySelector(`tr[data-entry="${id}"] button`)?.textContent?.startsWith('Downloading') === true || [...document.querySelectorAll('.tray .job .title')].some((title) => title.textContent?.startsWith('Download')), entryId);
-  const deadline = Date.now() + 15_000;
+  const deadline = Date.now() + CLICK_STARTS_MS;
   while (!(await started()) && Date.now() < deadline) await page.waitForTimeout(100);
   if (!(await started())) {
-    console.log(`[download] the click on ${entryId} started nothing in 15 s: clicking again`);
+    console.log(`[download] the click on ${entryId} started nothing in ${CLICK_STARTS_MS} ms: clicking again`);
     await button.click();
   }
   try {
