@@ -59,6 +59,8 @@ import { PhaseTimes } from './phase-times.ts';
 
 /** Depth of `warmSearch`'s searches: an evaluation's (a run's 1,000 hits, one more for the query's own id). */
 const WARM_DEPTH = 1001;
+/** How long the warm-up waits for the corpus's first search before it begins without one. */
+const WARM_WAIT_FOR_SEARCH_MS = 2000;
 
 /** Progress of opening a dense corpus: model files, reading documents, embedding, HNSW. */
 export type DenseProgress =
@@ -139,7 +141,8 @@ interface Corpus {
   /** Settles after the first search on it (whose time is published, phase-times.ts). */
   searched: Promise<void>;
   markSearched: () => void;
-  searchedAt?: number;
+  /** Set by the first search, whose time alone is published. */
+  firstSearchDone?: true;
 }
 
 /** The set a collection's corpus vectors go to, and what it must contain. */
@@ -647,13 +650,13 @@ export class DenseCorpusService {
    * and LEDR's fusion of what they find, once the corpus is open: the matrix's WebAssembly kernel is made (a
    * copy of the matrix) and the code compiled before real queries come, so an evaluation's first chunk is
    * not the slowest. Nothing is kept; HNSW search is not warmed. It begins after the corpus's first search
-   * (the columns' first ranking, which makes the kernel too, goes first) or `waitForSearchMs` (default 2 s).
+   * (the columns' first ranking, which makes the kernel too, goes first) or `waitForSearchMs` (WARM_WAIT_FOR_SEARCH_MS).
    */
   async warmSearch(collectionId: string, options: { queries?: number; k?: number; waitForSearchMs?: number } = {}): Promise<number> {
     const corpus = this.corpora.get(collectionId);
     if (corpus === undefined) return 0;
     let timer: ReturnType<typeof setTimeout> | undefined;
-    await Promise.race([corpus.searched, new Promise((resolve) => (timer = setTimeout(resolve, options.waitForSearchMs ?? 2000)))]);
+    await Promise.race([corpus.searched, new Promise((resolve) => (timer = setTimeout(resolve, options.waitForSearchMs ?? WARM_WAIT_FOR_SEARCH_MS)))]);
     clearTimeout(timer);
     if (this.corpora.get(collectionId) !== corpus) return 0;
     const { vectors } = corpus;
@@ -699,8 +702,8 @@ export class DenseCorpusService {
 
   /** Marks the corpus searched; the first search's time is published (phase-times.ts). */
   private searchedOnce(corpus: Corpus, since: number, queries: number): void {
-    if (corpus.searchedAt !== undefined) return;
-    corpus.searchedAt = performance.now();
+    if (corpus.firstSearchDone) return;
+    corpus.firstSearchDone = true;
     const phases = new PhaseTimes('dense first search');
     phases.add(`${queries} queries`, since);
     phases.publish();
