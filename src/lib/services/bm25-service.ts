@@ -279,7 +279,7 @@ export class Bm25Service {
         }
         onProgress?.({ phase: 'saving', docsDone: index.numDocs, docsTotal: index.numDocs, docsPerSecond: 0, elapsedMs: buildMs });
         let since = performance.now();
-        const data = encodeBm25Index(index.toParts(), spec.settings);
+        const data = encodeBm25Index(index.partsView(), spec.settings);
         since = phases.add('encode', since);
         await saveIndex(this.db, spec, data, buildMs);
         phases.add('store', since);
