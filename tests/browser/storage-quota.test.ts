@@ -163,6 +163,8 @@ test('an embedding that does not fit keeps its checkpoints, shows Chromium’s e
   // The BM25 index first (Explore builds and stores it for any column), so only the vectors meet the cap.
   await page.goto(`${appUrl}/?view=explore&collection=beir/scifact&col=bm25`);
   await expect.poll(() => columnStatus(page), { timeout: 240_000 }).toBe('ready');
+  // A new index is stored just after its first answer: the cap is set once it is.
+  await expect.poll(async () => (await rows(page, 'indexes')).some((r) => r['collectionId'] === 'beir/scifact' && r['kind'] === 'bm25'), { timeout: 120_000 }).toBe(true);
   // Room for about half of the 663 kB of vectors (checkpoints of 512 documents, 64 kB each).
   const denseUrl = `${appUrl}/?view=explore&collection=beir/scifact&col=dense;m=${TINY};dt=fp32;s=exact;dev=wasm`;
   const cap = await capQuota(page, 320 * 1024, denseUrl);
