@@ -237,31 +237,10 @@ export interface DecodedLineBatch {
   utf8Surplus: number;
 }
 
-/** Lines this long on average (bytes) are decoded one by one (see `readDecodedLineBatches`). */
-export const LONG_LINE_BYTES = 256;
-/** Lines looked at to tell a region's average line length. */
-const SAMPLED_LINES = 16;
-
-/** Whether the body's first lines (up to SAMPLED_LINES of them) average LONG_LINE_BYTES or more. */
-export function hasLongLines(body: Uint8Array): boolean {
-  let lines = 0;
-  let end = -1;
-  while (lines < SAMPLED_LINES) {
-    const newline = body.indexOf(NEWLINE, end + 1);
-    if (newline === -1) return body.length >= LONG_LINE_BYTES * (lines + 1);
-    lines += 1;
-    end = newline;
-  }
-  return end + 1 >= LONG_LINE_BYTES * lines;
-}
-
 /**
- * The lines of `readLineBatches`, decoded. Short lines (queries, judgments): a chunk's whole lines in one
- * decoder call (the decoder's cost is then mostly per call), line by line only when that fails, so a line of
- * invalid UTF-8 becomes its own `ParseError` as `decodeLine` names it and the other lines read as usual.
- * Long lines (documents) are decoded one by one: one multi-byte character makes a decoded chunk a two-byte
- * string, and with it every line cut from it and the JSON parse of each, where one by one the ASCII lines
- * stay one-byte.
+ * The lines of `readLineBatches`, decoded: a chunk's whole lines in one decoder call (the decoder's cost is
+ * mostly per call), line by line only when that fails, so a line of invalid UTF-8 becomes its own
+ * `ParseError` as `decodeLine` names it and the other lines read as usual.
  */
 export async function* readDecodedLineBatches(source: ByteSource, options: ReadLinesOptions): AsyncGenerator<DecodedLineBatch> {
   const counter = new LineCounter();
@@ -275,7 +254,7 @@ export async function* readDecodedLineBatches(source: ByteSource, options: ReadL
       lines.push(line);
     };
     if (region.carried !== undefined) lineByLine(counter.next(region.carried));
-    const decoded = region.body === undefined || hasLongLines(region.body) ? undefined : decodedBody(region.body);
+    const decoded = region.body === undefined ? undefined : decodedBody(region.body);
     if (decoded === undefined) {
       if (region.body !== undefined) for (const raw of counter.lines({ body: region.body })) lineByLine(raw);
     } else {

@@ -2,7 +2,7 @@ import { gzipSync } from 'node:zlib';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { ParseError } from '../../../src/lib/data/errors.ts';
-import { decodeLine, firstInvalidUtf8, hasLongLines, LONG_LINE_BYTES, readDecodedLineBatches, readLineBatches, readLines, type Line } from '../../../src/lib/data/lines.ts';
+import { decodeLine, firstInvalidUtf8, readDecodedLineBatches, readLineBatches, readLines, type Line } from '../../../src/lib/data/lines.ts';
 import { chunked, collect, encode, expectParseError, webStream } from './sources.ts';
 
 const read = (bytes: Uint8Array, sizes: number[] = [], file = 'f.txt') => collect(readLines(chunked(bytes, sizes), { file }));
@@ -149,43 +149,6 @@ describe('readDecodedLineBatches (a chunk of lines decoded in one call)', () => 
         }
         expect(texts).toEqual(lines);
         expect(surplus).toBe(expected);
-      }),
-    );
-  });
-});
-
-describe('readDecodedLineBatches on long lines (documents, decoded one by one)', () => {
-  const long = (text: string) => `${text} ${'x'.repeat(LONG_LINE_BYTES)}`;
-
-  it('tells long lines from short ones by the average of the first lines', () => {
-    expect(hasLongLines(encode(['a', 'b', 'c'].map(long).join('\n')))).toBe(true);
-    expect(hasLongLines(encode(long('one line, no newline')))).toBe(true);
-    expect(hasLongLines(encode('q1\tdoc\t1\nq2\tdoc\t0\n'.repeat(40)))).toBe(false);
-    expect(hasLongLines(encode(`${long('a')}\n${'b\n'.repeat(40)}`))).toBe(false);
-  });
-
-  it('gives the lines, errors and UTF-8 surplus of decoding line by line, for any chunking', async () => {
-    // A BOM, CRLF, a CR inside a line, multi-byte characters, a blank line, invalid UTF-8 on line 5, no final newline.
-    const sample = new Uint8Array([
-      ...encode(`\uFEFF${long('{"a":"naïve 日本 🚀"}')}\r\n\r\n${long('β\rγ')}\n${long('\uFEFF')}\ncaf`),
-      0xe9,
-      ...encode(`${long('')}\r\n${long('ok')}\r\r\n${long('last 🚀')}`),
-    ]);
-    const expected = await lineByLine(sample, []);
-    expect(expected).toHaveLength(7);
-    expect(expected[0]).toBe(`1:${long('{"a":"naïve 日本 🚀"}')}`);
-    expect(expected[4]).toMatch(/^5:error .*byte 0xE9 at byte 4/);
-    const surplusOf = async (sizes: number[]) => {
-      let surplus = 0;
-      for await (const batch of readDecodedLineBatches(chunked(sample, sizes), { file: 'f' })) surplus += batch.utf8Surplus;
-      return surplus;
-    };
-    // The valid lines' multi-byte characters: ï (1), 日本 (4), 🚀 (2), β γ (2), the inner BOM (2), 🚀 (2).
-    expect(await surplusOf([])).toBe(13);
-    await fc.assert(
-      fc.asyncProperty(fc.array(fc.integer({ min: 1, max: 700 }), { minLength: 1, maxLength: 12 }), async (sizes) => {
-        expect(await chunkAtOnce(sample, sizes)).toEqual(await lineByLine(sample, sizes));
-        expect(await surplusOf(sizes)).toBe(13);
       }),
     );
   });
